@@ -1,0 +1,1 @@
+"""The `notation` command-line interface (a thin Typer layer over the library)."""

@@ -1,0 +1,40 @@
+"""The Typer application behind the ``notation`` console script.
+
+Each command lives in its own module with a ``register(app)`` function; this module only
+assembles them. Commands follow one shape: parse options -> one library call -> render ->
+exit code (0 clean, 1 problems found, 2 usage or I/O failure).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from cli import (
+    import_cmd,
+    ledger_cmd,
+    scoresheet_cmd,
+    standings_cmd,
+    stats_cmd,
+    validate_cmd,
+)
+
+app = typer.Typer(
+    name="notation",
+    help="Chess game scores: validate PGN against the FIDE Laws, import to Polars/Parquet, "
+    "compute standings and the club ledger, reconstruct scoresheets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+for _module in (validate_cmd, import_cmd, stats_cmd, standings_cmd, ledger_cmd, scoresheet_cmd):
+    _module.register(app)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

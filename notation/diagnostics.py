@@ -1,0 +1,157 @@
+"""Diagnostics: the one value type for everything the toolkit finds wrong (or notable) in input.
+
+Errors are data. Every reader, replayer and checker returns :class:`Diagnostic` values instead
+of raising; the CLI renders them like a compiler (``path:line:col: error[code] game N, ...``).
+
+Codes are stable, dotted identifiers (``san.illegal``, ``pgn.unclosed-comment``). Every code
+used anywhere in the library is registered in :data:`CODES` with its default severity and a
+one-line meaning; a test checks that. Add new codes here, never rename old ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+Severity = Literal["error", "warning", "info"]
+
+ERROR: Severity = "error"
+WARNING: Severity = "warning"
+INFO: Severity = "info"
+
+SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
+
+# code -> (default severity, meaning)
+CODES: dict[str, tuple[Severity, str]] = {
+    # --- reading / syntax (issue 3) ---
+    "pgn.syntax": (ERROR, "text that the PGN grammar does not accept"),
+    "pgn.unexpected-token": (ERROR, "a token that cannot stand where it was found"),
+    "pgn.unclosed-comment": (ERROR, "a '{' comment with no closing '}' before the next game"),
+    "pgn.unclosed-variation": (ERROR, "a '(' variation with no closing ')'"),
+    "pgn.unmatched-paren": (ERROR, "a ')' with no opening '('"),
+    "pgn.bad-tag": (ERROR, "a malformed tag pair"),
+    "pgn.duplicate-tag": (WARNING, "the same tag name given twice in one game"),
+    "pgn.oversized-game": (ERROR, "a game larger than the configured size cap; skipped"),
+    "pgn.encoding": (WARNING, "not valid UTF-8; decoded as Latin-1/CP1252"),
+    "pgn.missing-result": (ERROR, "movetext that ends without a game termination marker"),
+    "pgn.result-mismatch": (ERROR, "the termination marker disagrees with the Result tag"),
+    "pgn.lenient-token": (WARNING, "a non-standard token accepted in its canonical form"),
+    "pgn.empty-game": (WARNING, "a game with no moves"),
+    "pgn.io": (ERROR, "the file could not be read"),
+    # --- SAN (issues 2 and 4) ---
+    "san.invalid": (ERROR, "text that is not a move in standard algebraic notation"),
+    "san.unknown-piece": (ERROR, "a piece letter that is not K, Q, R, B or N"),
+    "san.illegal": (ERROR, "no legal move matches the SAN"),
+    "san.ambiguous": (ERROR, "several legal moves match the SAN"),
+    "san.lenient": (WARNING, "non-standard but unambiguous notation (0-0, e8Q, superfluous disambiguation, ...)"),
+    "san.check-suffix": (WARNING, "a missing or wrong '+' / '#' suffix"),
+    "san.null-move": (WARNING, "a null move '--'"),
+    "movenumber.mismatch": (WARNING, "a move number that disagrees with the ply"),
+    # --- positions ---
+    "fen.invalid": (ERROR, "a FEN (or SetUp position) that is not a legal chess position"),
+    "variant.unsupported": (INFO, "a variant other than standard chess or Chess960"),
+    # --- game end and result (issue 4) ---
+    "game.move-after-end": (ERROR, "a move played after checkmate or stalemate"),
+    "game.move-after-fivefold": (WARNING, "moves played after a fivefold repetition ended the game"),
+    "game.move-after-75-moves": (WARNING, "moves played after the 75-move rule ended the game"),
+    "result.mismatch": (ERROR, "the Result tag contradicts the final position"),
+    "result.time-bare-king": (ERROR, "a win on time for a side that has only its king (10.5/10.14: draw)"),
+    "result.missing": (ERROR, "no Result tag and no termination marker"),
+    "tags.missing-roster": (WARNING, "a Seven Tag Roster tag is missing"),
+    "tags.bad-date": (WARNING, "a date that is not YYYY.MM.DD (with ?? for unknown parts)"),
+    # --- information ---
+    "claim.threefold": (INFO, "first ply at which a threefold-repetition claim was valid (10.10)"),
+    "claim.fifty-moves": (INFO, "first ply at which a fifty-move claim was valid (10.12)"),
+    "claim.fivefold": (INFO, "first ply at which the position occurred five times"),
+    "claim.seventyfive-moves": (INFO, "first ply at which 75 moves passed without capture or pawn move"),
+    "pattern.perpetual-check": (INFO, "a sequence of consecutive checks ending in a repetition"),
+    # --- scoresheets (issue 6) ---
+    "sheet.correction": (WARNING, "a written move replaced by the closest legal move"),
+    "sheet.unreadable": (ERROR, "a written token that is not a move in any supported notation"),
+    "sheet.needs-human": (ERROR, "no confident reconstruction; a human must decide"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding, located as precisely as the input allows.
+
+    ``line`` and ``column`` are 1-based and count in the whole *file*, not the game. ``ply``
+    counts half-moves from 1 (White's first move of a game from the initial position is ply 1).
+    ``san`` is the move text as written; ``fen`` the position before that move.
+    """
+
+    code: str
+    severity: Severity
+    message: str
+    file: str | None = None
+    game: int | None = None
+    line: int | None = None
+    column: int | None = None
+    ply: int | None = None
+    san: str | None = None
+    fen: str | None = None
+    candidates: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def make(cls, code: str, message: str, **where: Any) -> Diagnostic:
+        """A diagnostic with the registered default severity of ``code``."""
+        severity = where.pop("severity", None) or CODES[code][0]
+        return cls(code=code, severity=severity, message=message, **where)
+
+    def located(self, **where: Any) -> Diagnostic:
+        """A copy with location fields filled in (only those given)."""
+        return replace(self, **where)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (the ``diagnostics`` items of the validate jsonl contract)."""
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+            "ply": self.ply,
+            "san": self.san,
+        }
+        if self.fen is not None:
+            out["fen"] = self.fen
+        if self.candidates:
+            out["candidates"] = list(self.candidates)
+        return out
+
+    def render(self, context: str | None = None) -> str:
+        """Compiler-style one-liner: ``file:line:col: severity[code] context: message``."""
+        where = self.file or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        head = f"{where}: {self.severity}[{self.code}]"
+        parts = [p for p in (context, ply_label(self.ply, self.san)) if p]
+        if parts:
+            head += " " + ", ".join(parts)
+        return f"{head}: {self.message}"
+
+
+def ply_label(ply: int | None, san: str | None, start_ply: int = 0) -> str | None:
+    """``12... Nxe5`` style label for a ply (1-based, counted from the initial position)."""
+    if ply is None:
+        return None
+    number, colour = ply_to_move_number(ply + start_ply)
+    dots = "." if colour == "white" else "..."
+    return f"{number}{dots} {san}" if san else f"{number}{dots}"
+
+
+def ply_to_move_number(ply: int) -> tuple[int, Literal["white", "black"]]:
+    """(move number, colour) of a 1-based ply counted from move 1 with White to move."""
+    return (ply + 1) // 2, ("white" if ply % 2 == 1 else "black")
+
+
+def worst_severity(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> Severity | None:
+    """The most severe severity among ``diagnostics`` (None when empty)."""
+    worst: Severity | None = None
+    for d in diagnostics:
+        if worst is None or SEVERITY_RANK[d.severity] > SEVERITY_RANK[worst]:
+            worst = d.severity
+    return worst
