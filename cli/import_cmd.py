@@ -1,9 +1,163 @@
-"""`notation import` (not implemented yet)."""
+"""`notation import PATH... --out DIR`: PGN files into a Parquet dataset (games and moves).
+
+Parse options -> one library call (:func:`notation.dataset.import_files`) -> render the summary
+-> exit code: 0 imported and no game with errors, 1 imported but some games have errors (they
+are in the dataset with ``status = 'error'``), 2 usage or I/O failure (missing input, unknown
+engine, dask not installed, scheduler unreachable, output not writable).
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+
+ENGINES = ("local", "dask")
 
 
 def register(app: typer.Typer) -> None:
-    """Add the command to `app` (nothing yet)."""
+    """Add ``import`` to ``app``."""
+    app.command("import")(import_command)
+
+
+def import_command(
+    paths: Annotated[
+        list[Path], typer.Argument(help="PGN files (.pgn, .pgn.gz, .bz2, .zst) or directories.")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Dataset directory (created if needed).")],
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, help="Worker processes (local) or workers (dask).")
+    ] = 1,
+    no_moves: Annotated[bool, typer.Option("--no-moves", help="Write the games table only.")] = False,
+    no_position_key: Annotated[
+        bool,
+        typer.Option("--no-position-key", help="Leave moves.position_key null (a smaller dataset)."),
+    ] = False,
+    engine: Annotated[str, typer.Option("--engine", help="local or dask.")] = "local",
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="dask scheduler address (default: a LocalCluster)."),
+    ] = None,
+    chunk_games: Annotated[
+        int, typer.Option("--chunk-games", min=1, help="Games per chunk (one Parquet part each).")
+    ] = 2000,
+    json_summary: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Import PGN games into a Parquet dataset: DIR/games and DIR/moves, one part per chunk.
+
+    Every moves row is a legal mainline ply checked by the same replay as `notation validate`.
+    Games already in the dataset (same game_id, a hash of the game's text) are skipped, so
+    re-importing a file adds nothing. Parts appear atomically: an interrupted import leaves
+    only whole parts, and running it again completes it.
+    """
+    from notation.dataset import WriteOptions, import_files, run_local, run_processes
+
+    err = typer.echo
+    if engine not in ENGINES:
+        err(f"error: unknown engine {engine!r} (choose local or dask)", err=True)
+        raise typer.Exit(2)
+    if scheduler is not None and engine != "dask":
+        err("error: --scheduler needs --engine dask", err=True)
+        raise typer.Exit(2)
+    if engine == "dask":
+        from notation.distributed import EngineUnavailable, dask_executor
+
+        try:
+            executor = dask_executor(scheduler, workers=jobs if jobs > 1 else 2)
+        except EngineUnavailable as exc:
+            err(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+    elif jobs > 1:
+        executor = run_processes(jobs)
+    else:
+        executor = run_local
+    options = WriteOptions(moves=not no_moves, position_key=not no_position_key)
+    progress = _Progress(enabled=not quiet and sys.stderr.isatty())
+    try:
+        with progress:
+            summary = import_files(
+                paths,
+                out,
+                options=options,
+                executor=executor,
+                chunk_games=chunk_games,
+                on_result=progress.update,
+            )
+    except Exception as exc:  # noqa: BLE001 - I/O failures and engine failures -> exit 2
+        from notation.distributed import EngineUnavailable
+
+        what = "engine unavailable" if isinstance(exc, EngineUnavailable) else "import failed"
+        err(f"error: {what}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for diag in summary.diagnostics:
+        err(diag.render(), err=True)
+    if json_summary:
+        typer.echo(json.dumps(summary.to_dict()))
+    else:
+        typer.echo(_render(summary, out))
+    if summary.diagnostics or (summary.files == 0):
+        if summary.files == 0 and not summary.diagnostics:
+            err("error: no PGN files found", err=True)
+        raise typer.Exit(2)
+    raise typer.Exit(1 if summary.statuses.get("error", 0) else 0)
+
+
+def _render(summary: Any, out: Path) -> str:
+    s = summary.statuses
+    rate = summary.games_imported / summary.seconds if summary.seconds > 0 else 0.0
+    return "\n".join(
+        [
+            f"imported {summary.games_imported} games ({summary.plies} plies) from "
+            f"{summary.files} file(s) into {out}",
+            f"  games read {summary.games_read}, duplicates skipped {summary.duplicates}",
+            f"  ok {s.get('ok', 0)}, warning {s.get('warning', 0)}, error {s.get('error', 0)}, "
+            f"unsupported {s.get('unsupported', 0)}",
+            f"  {summary.parts} part(s), {summary.bytes_written / 1e6:.1f} MB written, "
+            f"{summary.seconds:.1f} s ({rate:.0f} games/s)",
+        ]
+    )
+
+
+class _Progress:
+    """A rich progress line on stderr (games imported, rate), only when stderr is a terminal."""
+
+    def __init__(self, *, enabled: bool) -> None:
+        self.enabled = enabled
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            self._progress = Progress(
+                SpinnerColumn(),
+                TextColumn("importing: {task.completed} games, {task.fields[parts]} parts"),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self._progress.__enter__()
+            self._task = self._progress.add_task("import", total=None, parts=0)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(*exc)
+
+    def update(self, result: Any) -> None:
+        if self._progress is not None:
+            task = self._progress.tasks[0]
+            self._progress.update(
+                self._task, advance=result.games, parts=task.fields["parts"] + 1
+            )

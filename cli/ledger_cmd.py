@@ -1,9 +1,130 @@
-"""`notation ledger` (not implemented yet)."""
+"""`notation ledger`: the seeds' level-and-points ledger over PGN files or datasets.
+
+Exit codes: 0 the ledger was computed; 1 the inputs hold no decisive or drawn game to apply
+(the table then lists only ``--initial`` players, if any); 2 usage error, an unreadable
+input or a bad ``--initial`` CSV.
+"""
 
 from __future__ import annotations
 
+from decimal import Decimal
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from cli.table_output import csv_text, json_rows, rich_table, diagnostic_text
+
+
+LEDGER_HELP = (
+    "Apply every decisive and drawn game, in date order, to the seeds' level-and-points ledger "
+    "(记分方法) and print one row per player: player, points, level, games.\n\n"
+    "Zero-sum; d is the points difference before the game. Draw: the lower side gains 0 (d < 10), "
+    "(10 + d/10)/2 (d < 100) or d/4. Lower side wins: 10, 10 + d/10 or d/2. Higher side wins: "
+    "10, 10 - d/12.5, 2 (d < 200) or 0.\n\n"
+    "Levels: below 100 points 'unranked', then 30 (100-199.99) up to 1 (3000 and more). Points "
+    "are exact decimals (every digit is printed unless --places is given). Games without a known date are applied after all dated games.\n\n"
+    "Exit status: 0 done, 1 no decisive or drawn game found, 2 usage error, unreadable input or "
+    "bad --initial file."
+)
+
+
+class LedgerFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def _err(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+def ledger_command(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="PGN files, folders of PGN files, or datasets written by `notation import`."),
+    ],
+    initial: Annotated[
+        Path | None,
+        typer.Option("--initial", help="Starting points: a CSV of 'player,points' rows (header optional)."),
+    ] = None,
+    fmt: Annotated[LedgerFormat, typer.Option("--format", help="Output format.")] = LedgerFormat.table,
+    history: Annotated[
+        bool, typer.Option("--history", help="One row per applied game instead of one per player.")
+    ] = False,
+    places: Annotated[
+        int | None,
+        typer.Option(
+            "--places",
+            min=0,
+            help="Show points rounded (half to even) to this many decimals; the ledger itself stays exact. "
+            "Default: every decimal.",
+        ),
+    ] = None,
+) -> None:
+    """Apply every decisive and drawn game, in date order, to the seeds' points ledger."""
+    from notation.diagnostics import Diagnostic
+    from notation.gamesource import load_games
+    from notation.ledger import HISTORY_COLUMNS, PLAYER_COLUMNS, ledger, read_initial, round_points
+    from cli.render import EXIT_PROBLEMS, EXIT_USAGE
+
+    start: dict[str, object] = {}
+    if initial is not None:
+        values, problems = read_initial(initial)
+        errors = [d for d in problems if d.severity == "error"]
+        for diag in problems:
+            _err(diagnostic_text(diag))
+        if errors:
+            raise typer.Exit(EXIT_USAGE)
+        start = dict(values)
+
+    games, io_problems = load_games(paths)
+    for diag in io_problems:
+        _err(diagnostic_text(diag))
+    if io_problems:
+        raise typer.Exit(EXIT_USAGE)
+    if games is None:  # pragma: no cover - load_games reports why
+        raise typer.Exit(EXIT_USAGE)
+
+    result = ledger(games, initial=start)  # type: ignore[arg-type]
+    diags: list[Diagnostic] = result.diagnostics
+    for diag in diags:
+        _err(diagnostic_text(diag))
+    if result.skipped:
+        _err("not applied: " + ", ".join(f"{n} {reason}" for reason, n in sorted(result.skipped.items())))
+
+    def shown(value: Decimal) -> Decimal:
+        return value if places is None else round_points(value, places)
+
+    if history:
+        columns: tuple[str, ...] = HISTORY_COLUMNS
+        rows = [
+            (
+                e.date, e.white, e.black, e.result,
+                shown(e.white_before), shown(e.black_before), shown(e.white_delta), shown(e.black_delta),
+            )
+            for e in result.history
+        ]
+        right: tuple[str, ...] = ("white_before", "black_before", "white_delta", "black_delta")
+    else:
+        columns = PLAYER_COLUMNS
+        rows = [(p.player, shown(p.points), p.level, p.games) for p in result.players]
+        right = ("points", "level", "games")
+
+    if fmt is LedgerFormat.table:
+        title = "Ledger history" if history else "Ledger"
+        typer.echo(rich_table(columns, rows, title=title, right=right), nl=False)
+    elif fmt is LedgerFormat.csv:
+        typer.echo(csv_text(columns, rows), nl=False)
+    else:
+        typer.echo(json_rows(dict(zip(columns, row)) for row in rows))
+
+    if not result.history:
+        _err("no decisive or drawn game to apply")
+        raise typer.Exit(EXIT_PROBLEMS)
 
 
 def register(app: typer.Typer) -> None:
-    """Add the command to `app` (nothing yet)."""
+    """Add `notation ledger` to `app`."""
+    app.command("ledger", help=LEDGER_HELP)(ledger_command)

@@ -1,9 +1,124 @@
-"""`notation standings` (not implemented yet)."""
+"""`notation standings`: an event's final table with crosstable and tie-breaks.
+
+Exit codes: 0 table printed; 1 no game to tabulate (no finished game between two named players,
+or ``--event`` names an event that is not in the input: the events found are listed on
+stderr); 2 usage error or unreadable input.
+"""
 
 from __future__ import annotations
 
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from cli.table_output import csv_text, json_object, rich_table, diagnostic_text
+
+STANDINGS_HELP = (
+    "The final table of a tournament: score (win 1, draw ½, loss 0), crosstable and tie-breaks, "
+    "ordered like an arbiter's final table: score, then the tie-breaks in the order of --tiebreak "
+    "(default: Sonneborn-Berger, Buchholz, number of wins), then name; players equal on all of "
+    "them share a place (3-4).\n\n"
+    "Unfinished games (*) are shown in the crosstable but neither scored nor used by tie-breaks. "
+    "Forfeits (a decisive game without moves, or Termination 'forfeit') score normally, show as "
+    "+ / - and are left out of tie-breaks.\n\n"
+    "Exit status: 0 done, 1 no game to tabulate (or --event not found), 2 usage error or "
+    "unreadable input."
+)
+
+
+class StandingsFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class TiebreakName(str, Enum):
+    sonneborn_berger = "sonneborn-berger"
+    buchholz = "buchholz"
+    wins = "wins"
+
+
+_SHORT = {"sonneborn-berger": "SB", "buchholz": "BH", "wins": "W"}
+
+
+def _err(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+def standings_command(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="PGN files, folders of PGN files, or datasets written by `notation import`."),
+    ],
+    event: Annotated[
+        str | None, typer.Option("--event", help="Only games whose Event tag is exactly NAME.", metavar="NAME")
+    ] = None,
+    fmt: Annotated[StandingsFormat, typer.Option("--format", help="Output format.")] = StandingsFormat.table,
+    tiebreak: Annotated[
+        list[TiebreakName] | None,
+        typer.Option("--tiebreak", help="Tie-break order (repeat the option); default: all three in this order."),
+    ] = None,
+) -> None:
+    """The final table of a tournament."""
+    from cli.render import EXIT_PROBLEMS, EXIT_USAGE
+    from notation.gamesource import load_games
+    from notation.scoring import format_half
+    from notation.standings import DEFAULT_TIEBREAKS, standings
+
+    games, io_problems = load_games(paths)
+    for diag in io_problems:
+        _err(diagnostic_text(diag))
+    if io_problems or games is None:
+        raise typer.Exit(EXIT_USAGE)
+
+    order = tuple(t.value for t in tiebreak) if tiebreak else DEFAULT_TIEBREAKS
+    result = standings(games, event=event, tiebreaks=order)  # type: ignore[arg-type]
+    for diag in result.diagnostics:
+        _err(diagnostic_text(diag))
+    if result.unfinished:
+        _err(f"{result.unfinished} unfinished game(s) not scored")
+    if not result.rows or all(r.games == 0 for r in result.rows):
+        if event is not None and event.strip() not in result.events:
+            _err(f"no games of event {event!r}; events found: " + (", ".join(repr(e) for e in result.events) or "none"))
+        else:
+            _err("no finished game between two named players")
+        raise typer.Exit(EXIT_PROBLEMS)
+
+    frame = result.table()
+    if fmt is StandingsFormat.table:
+        n = len(result.rows)
+        columns = ["#", "player", *[str(i) for i in range(1, n + 1)], "games", "score"]
+        columns += [_SHORT[t] for t in result.tiebreaks]
+        rows = []
+        for r in result.rows:
+            cells = [result_cell for result_cell in frame.row(r.rank - 1)[-n:]]
+            breaks = [
+                format_half(r.sonneborn_berger) if t == "sonneborn-berger"
+                else format_half(r.buchholz) if t == "buchholz"
+                else str(r.wins)
+                for t in result.tiebreaks
+            ]
+            rows.append([r.place, r.player, *cells, r.games, format_half(r.score), *breaks])
+        right = ["#", "games", "score", *[_SHORT[t] for t in result.tiebreaks]]
+        legend = "SB Sonneborn-Berger, BH Buchholz, W wins; + / - forfeit, * unfinished"
+        typer.echo(rich_table(columns, rows, title=result.event or "Standings", right=right, caption=legend), nl=False)
+    elif fmt is StandingsFormat.csv:
+        typer.echo(csv_text(frame.columns, frame.iter_rows()), nl=False)
+    else:
+        header = {"event": result.event, "tiebreaks": list(result.tiebreaks), "games": result.games}
+        lines = [json_object(row) for row in frame.iter_rows(named=True)]
+        body = ",\n".join("    " + line for line in lines)
+        typer.echo(
+            "{\n"
+            + "\n".join(f"  {json_object({k: v})[1:-1]}," for k, v in header.items())
+            + '\n  "standings": [\n'
+            + body
+            + "\n  ]\n}"
+        )
 
 
 def register(app: typer.Typer) -> None:
-    """Add the command to `app` (nothing yet)."""
+    """Add `notation standings` to `app`."""
+    app.command("standings", help=STANDINGS_HELP)(standings_command)

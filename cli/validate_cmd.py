@@ -1,9 +1,210 @@
-"""`notation validate` (not implemented yet)."""
+"""`notation validate PATH...`: replay every game against the Laws and report like a compiler.
+
+Options → one library call (:func:`notation.validate.validate_sources`) → render → exit code:
+0 no errors, 1 errors found (or warnings with ``--strict``), 2 usage or I/O failure.
+
+``--max-errors N`` stops reading after the N-th game with errors (the summary says so); all
+diagnostics of the games read are printed.
+"""
 
 from __future__ import annotations
 
+import sys
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
 import typer
+
+from cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line, dumps, game_context, progress
+
+PGN_SUFFIXES = (".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst")
+STDIN_NAME = "<stdin>"
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
+
+
+def find_pgn_files(path: Path) -> list[Path]:
+    """PGN files under a directory (recursively, sorted), or the path itself for a file."""
+    if path.is_dir():
+        found = [p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(PGN_SUFFIXES)]
+        return sorted(found, key=lambda p: p.as_posix())
+    return [path]
+
+
+def _sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
+    """(source, display name) pairs and usage errors for the given PATH arguments."""
+    sources: list[tuple[Any, str]] = []
+    problems: list[str] = []
+    for text in paths:
+        if text == "-":
+            sources.append((sys.stdin.buffer, STDIN_NAME))
+            continue
+        path = Path(text)
+        if not path.exists():
+            problems.append(f"{text}: no such file or directory")
+            continue
+        files = find_pgn_files(path)
+        if not files:
+            problems.append(f"{text}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst) found")
+        sources.extend((str(f), str(f)) for f in files)
+    return sources, problems
+
+
+class Summary:
+    """Counts for the closing summary."""
+
+    def __init__(self) -> None:
+        self.files: set[str] = set()
+        self.games = 0
+        self.by_status = {"ok": 0, "warning": 0, "error": 0, "unsupported": 0}
+        self.plies = 0
+        self.variation_plies = 0
+        self.io_failure = False
+        self.stopped = False
+
+    def add(self, report: Any) -> None:
+        self.files.add(report.file)
+        self.games += 1
+        self.by_status[report.status] = self.by_status.get(report.status, 0) + 1
+        self.plies += report.plies
+        self.variation_plies += report.variation_plies
+        if any(d.code == "pgn.io" for d in report.diagnostics):
+            self.io_failure = True
+
+    def to_dict(self, elapsed: float) -> dict[str, Any]:
+        return {
+            "files": len(self.files),
+            "games": self.games,
+            "ok": self.by_status["ok"],
+            "warning": self.by_status["warning"],
+            "error": self.by_status["error"],
+            "unsupported": self.by_status["unsupported"],
+            "plies": self.plies,
+            "variation_plies": self.variation_plies,
+            "stopped_early": self.stopped,
+            "elapsed_seconds": round(elapsed, 3),
+        }
+
+    def text(self, elapsed: float, max_errors: int) -> list[str]:
+        s = self.by_status
+        lines = [
+            f"games read: {self.games} in {len(self.files)} file{'s' if len(self.files) != 1 else ''} "
+            f"(ok {s['ok']}, with warnings {s['warning']}, with errors {s['error']}, "
+            f"unsupported {s['unsupported']})",
+            f"plies replayed: {self.plies} mainline, {self.variation_plies} in variations",
+        ]
+        if self.stopped:
+            lines.append(f"stopped after {max_errors} game{'s' if max_errors != 1 else ''} with errors (--max-errors)")
+        rate = f" ({self.games / elapsed:.0f} games/s)" if elapsed > 0 and self.games else ""
+        lines.append(f"elapsed: {elapsed:.2f} s{rate}")
+        return lines
+
+
+def exit_code(summary: Summary, *, strict: bool) -> int:
+    """0 clean, 1 errors (or warnings with --strict), 2 I/O failure."""
+    if summary.io_failure:
+        return EXIT_USAGE
+    if summary.by_status["error"]:
+        return EXIT_PROBLEMS
+    if strict and summary.by_status["warning"]:
+        return EXIT_PROBLEMS
+    return EXIT_OK
+
+
+def run_validate(
+    paths: list[str],
+    *,
+    output: OutputFormat = OutputFormat.text,
+    jobs: int = 1,
+    strict: bool = False,
+    max_errors: int = 0,
+    quiet: bool = False,
+) -> int:
+    """The command body; returns the exit code."""
+    from notation.validate import default_jobs, validate_sources
+
+    sources, problems = _sources(paths)
+    if problems:
+        for problem in problems:
+            typer.echo(f"notation validate: error: {problem}", err=True)
+        return EXIT_USAGE
+    if jobs <= 0:
+        jobs = default_jobs()
+    summary = Summary()
+    collected: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    out = sys.stdout
+    try:
+        with progress("validating") as advance:
+            reports = validate_sources(sources, jobs=jobs)
+            try:
+                for report in reports:
+                    summary.add(report)
+                    advance(1)
+                    if output is OutputFormat.jsonl:
+                        out.write(dumps(report.to_dict()) + "\n")
+                    elif output is OutputFormat.json:
+                        collected.append(report.to_dict())
+                    else:
+                        _print_text(report, quiet=quiet)
+                    if max_errors and summary.by_status["error"] >= max_errors:
+                        summary.stopped = True
+                        break
+            finally:
+                close = getattr(reports, "close", None)
+                if close is not None:
+                    close()
+    except OSError as exc:
+        typer.echo(f"notation validate: error: {exc}", err=True)
+        return EXIT_USAGE
+    elapsed = time.perf_counter() - started
+    if output is OutputFormat.json:
+        out.write(dumps({"games": collected, "summary": summary.to_dict(elapsed)}, pretty=True) + "\n")
+    elif output is OutputFormat.text:
+        if summary.games:
+            out.write("\n")
+        out.write("\n".join(summary.text(elapsed, max_errors)) + "\n")
+    out.flush()
+    return exit_code(summary, strict=strict)
+
+
+def _print_text(report: Any, *, quiet: bool) -> None:
+    context = game_context(report.game, report.white, report.black)
+    lines = [
+        diagnostic_line(d, context, report.start_ply)
+        for d in report.diagnostics
+        if not (quiet and d.severity == "info")
+    ]
+    if lines:
+        sys.stdout.write("\n".join(lines) + "\n")
 
 
 def register(app: typer.Typer) -> None:
-    """Add the command to `app` (nothing yet)."""
+    """Add ``validate`` to ``app``."""
+
+    @app.command("validate")
+    def validate_command(
+        paths: list[str] = typer.Argument(
+            ..., metavar="PATH...", help="PGN files or directories (searched for .pgn, .pgn.gz, .pgn.bz2, "
+            ".pgn.zst); '-' reads standard input."
+        ),
+        output: OutputFormat = typer.Option(
+            OutputFormat.text, "--format", "-f", help="text (compiler style), json (one document) or "
+            "jsonl (one object per game)."
+        ),
+        jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (0 = one per CPU); output is identical."),
+        strict: bool = typer.Option(False, "--strict", help="exit 1 on warnings too."),
+        max_errors: int = typer.Option(
+            0, "--max-errors", min=0, help="stop after N games with errors (0 = read everything)."
+        ),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="text format: hide information diagnostics."),
+    ) -> None:
+        """Replay every game against the FIDE Laws and report what is wrong, like a compiler."""
+        code = run_validate(paths, output=output, jobs=jobs, strict=strict, max_errors=max_errors, quiet=quiet)
+        raise typer.Exit(code)

@@ -65,6 +65,13 @@ CODES: dict[str, tuple[Severity, str]] = {
     "claim.fivefold": (INFO, "first ply at which the position occurred five times"),
     "claim.seventyfive-moves": (INFO, "first ply at which 75 moves passed without capture or pawn move"),
     "pattern.perpetual-check": (INFO, "a sequence of consecutive checks ending in a repetition"),
+    "internal.error": (ERROR, "an internal failure while checking a game (a bug: please report it)"),
+    # --- tables: stats, standings, ledger (issue 5) ---
+    "ledger.unnamed-player": (WARNING, "a decisive or drawn game without both player names; not applied to the ledger"),
+    "ledger.bad-initial": (ERROR, "a row of the --initial CSV that is not 'player,points'"),
+    "standings.mixed-events": (WARNING, "games of several events combined into one table (no --event given)"),
+    "standings.unfinished": (INFO, "an unfinished game ('*') left out of scores and tie-breaks"),
+    "standings.forfeit": (INFO, "a decisive game without moves scored as a forfeit"),
     # --- scoresheets (issue 6) ---
     "sheet.correction": (WARNING, "a written move replaced by the closest legal move"),
     "sheet.unreadable": (ERROR, "a written token that is not a move in any supported notation"),

@@ -1,0 +1,455 @@
+"""Parsing one game chunk with ``grammars/pgn.lark`` into a :class:`notation.model.Game`.
+
+The Lark parser is LALR with the contextual lexer and this module's transformer applied inline
+(``Lark(..., transformer=...)``): no parse tree is built, list rules append to Python lists.
+Positions are made file-absolute with the chunk's first line and offset.
+
+Nothing here raises on bad input: the grammar accepts any text at the lexical level (``JUNK``,
+``BAD_TAG``, ``UNCLOSED_COMMENT``) and structural errors (an unmatched ``)``, an unclosed
+``(``, text after the result) are repaired in the ``on_error`` handler; every repair leaves a
+:class:`notation.diagnostics.Diagnostic`.
+
+The builder keeps per-parse state on the (process-wide) transformer, so parsing is not
+thread-safe; use processes for parallelism (``notation.reader.split_games``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput, UnexpectedToken
+
+from notation.diagnostics import Diagnostic
+from notation.grammar import build_parser, lark_cython_available
+from notation.model import GLYPH_NAGS, RESULTS, Game, MoveNode, Span
+
+#: Most syntax diagnostics kept per game (a binary file read as PGN would give thousands).
+MAX_DIAGNOSTICS = 50
+
+#: Annotation symbols written instead of ``$n`` (ChessBase style), with their NAG.
+SYMBOL_NAGS: dict[str, int] = {
+    **GLYPH_NAGS,
+    "=": 10,
+    "∞": 13,
+    "+=": 14,
+    "⩲": 14,
+    "+/=": 14,
+    "=+": 15,
+    "⩱": 15,
+    "=/+": 15,
+    "±": 16,
+    "+/-": 16,
+    "∓": 17,
+    "-/+": 17,
+    "+-": 18,
+    "-+": 19,
+}
+
+_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"((?:[^"\\\r\n]|\\.)*)"')
+_BAD_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"?(.*?)"?[ \t]*\]?[ \t]*$')
+_UNESCAPE = re.compile(r"\\(.)")
+_NUMBER_TAIL = " \t\r\n.…"
+
+
+@lru_cache(maxsize=1)
+def _split_run() -> Any:
+    """``finditer`` of the regex that splits a MOVES token, built from the grammar's terminals.
+
+    Groups: 1 move number text, 2 SAN, 3 glyph, 4 comment, 5 NAG text.
+    """
+    from lark.load_grammar import load_grammar
+
+    from notation.grammar import grammar_text
+
+    grammar, _ = load_grammar(grammar_text("pgn"), "pgn.lark", [], False)
+    terminals, _, _ = grammar.compile(["start"], "*")
+    piece = {t.name: "(?:" + t.pattern.to_regexp() + ")" for t in terminals}
+    pattern = (
+        f"({piece['MOVE_NUMBER']})?({piece['SAN']})({piece['GLYPH']})?{piece['MOVE_END']}"
+        f"|({piece['BRACE_COMMENT']}|{piece['LINE_COMMENT']}){piece['BLANKS']}"
+        f"|({piece['NAG_TEXT']}){piece['BLANKS']}"
+    )
+    return re.compile(pattern).finditer
+
+# --- lenient move spellings -------------------------------------------------------------------
+_LENIENT_HINT = re.compile(r"[0oZ:P♔-♟]|\+\+|[a-h][18][QRBNqrbn♕♖♗♘♛♜♝♞]|=[qrbn]")
+_FIGURINES = str.maketrans("♔♕♖♗♘♙♚♛♜♝♞♟", "KQRBNPKQRBNP")
+_CASTLE_ZEROS = re.compile(r"^[0o]-[0o](-[0o])?(?=[+#]*$)|^O-[0o](-[O0o])?|^[0o]-O(-[O0o])?")
+_PROMO_NO_EQ = re.compile(r"([a-h][18])([QRBNqrbn])(?=[+#]*$)")
+_PROMO_LOWER = re.compile(r"=([qrbn])(?=[+#]*$)")
+_PAWN_LETTER = re.compile(r"^P(?=[a-h])")
+
+
+def canonical_lenient(san: str) -> str | None:
+    """The standard spelling of a lenient move token, or None when ``san`` is not lenient.
+
+    ``0-0`` -> ``O-O``, ``0-0-0+`` -> ``O-O-O+``, ``e8Q`` -> ``e8=Q``, ``e8=q`` -> ``e8=Q``,
+    ``♘f3`` -> ``Nf3``, ``Pe4``/``♙e4`` -> ``e4``, ``e5:d6`` -> ``e5xd6``, ``Z0`` -> ``--``,
+    ``Qh7++`` -> ``Qh7#``. Only position-free rewrites: replay decides the rest.
+    """
+    if _LENIENT_HINT.search(san) is None:
+        return None
+    text = san.translate(_FIGURINES)
+    if text == "Z0":
+        text = "--"
+    castle = _CASTLE_ZEROS.match(text)
+    if castle:
+        head = "O-O-O" if text[: castle.end()].count("-") == 2 else "O-O"
+        text = head + text[castle.end() :]
+    text = _PAWN_LETTER.sub("", text)
+    text = text.replace(":", "x")
+    text = _PROMO_NO_EQ.sub(lambda m: f"{m.group(1)}={m.group(2).upper()}", text)
+    text = _PROMO_LOWER.sub(lambda m: "=" + m.group(1).upper(), text)
+    if text.endswith("++"):
+        text = text[:-2] + "#"
+    return text if text != san else None
+
+
+class _Line(list):  # type: ignore[type-arg]
+    """The moves of one line (mainline or variation) plus comments seen before its first move."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: list[str] = []
+
+
+def _comment_text(value: str) -> str:
+    """The text of a ``{...}`` or ``;...`` comment token, whitespace runs collapsed to one space."""
+    if value[0] == "{":
+        body = value[1 : value.rindex("}")]
+    else:
+        body = value[1:]
+    return " ".join(body.split())
+
+
+class GameBuilder(Transformer):  # type: ignore[type-arg]
+    """Inline transformer: builds the model while Lark parses; holds the current chunk's state."""
+
+    def __init__(self) -> None:
+        super().__init__(visit_tokens=False)
+        self.reset()
+
+    # -- per-parse state -------------------------------------------------------------------
+    def reset(self, file: str | None = None, game: int = 1, line: int = 1, offset: int = 0) -> None:
+        self.file = file
+        self.game = game
+        self.base_line = line - 1
+        self.base_offset = offset
+        self.diagnostics: list[Diagnostic] = []
+        self.open_parens: list[Any] = []
+        self.after_result = False
+        self.closing = False
+        self.recovered_result: str | None = None
+
+    def diag(self, code: str, message: str, token: Any, text: str | None = None, **extra: Any) -> None:
+        if len(self.diagnostics) >= MAX_DIAGNOSTICS:
+            return
+        line = token.line if token is not None else None
+        self.diagnostics.append(
+            Diagnostic.make(
+                code,
+                message,
+                file=self.file,
+                game=self.game,
+                line=(line + self.base_line) if line is not None else None,
+                column=token.column if token is not None else None,
+                san=text,
+                **extra,
+            )
+        )
+
+    # -- tags ------------------------------------------------------------------------------
+    def tags_start(self, _: list[Any]) -> dict[str, str]:
+        return {}
+
+    def tags_add(self, children: list[Any]) -> dict[str, str]:
+        tags, token = children
+        match = _TAG.match(token.value)
+        assert match is not None  # the terminal guarantees it
+        name, value = match.group(1), match.group(2)
+        if "\\" in value:
+            value = _UNESCAPE.sub(r"\1", value)
+        if name in tags:
+            self.diag("pgn.duplicate-tag", f"tag {name!r} given twice; the last value is kept", token, name)
+        tags[name] = value
+        return tags  # type: ignore[no-any-return]
+
+    def tags_bad(self, children: list[Any]) -> dict[str, str]:
+        tags, token = children
+        text = token.value.rstrip()
+        match = _BAD_TAG.match(text)
+        if match and match.group(1):
+            name, value = match.group(1), match.group(2)
+            self.diag("pgn.bad-tag", f"malformed tag pair {text!r}; read as {name} = {value!r}", token, text)
+            if name not in tags:
+                tags[name] = value
+        else:
+            self.diag("pgn.bad-tag", f"malformed tag pair {text!r} ignored", token, text)
+        return tags  # type: ignore[no-any-return]
+
+    # -- movetext --------------------------------------------------------------------------
+    def line_start(self, _: list[Any]) -> _Line:
+        return _Line()
+
+    def line_moves(self, children: list[Any]) -> _Line:
+        """A run of moves (each with the comments and NAGs right after it), split by regex."""
+        line, token = children
+        run: str = token.value
+        file, game, diagnostics = self.file, self.game, self.diagnostics
+        row = token.line + self.base_line
+        line_start = 1 - token.column  # index in ``run`` where the current line starts
+        base = token.start_pos + self.base_offset
+        last = 0
+        expected = 0
+        node: MoveNode | None = line[-1] if line else None
+        for match in _split_run()(run):
+            if match.start() != expected:  # pragma: no cover - the regexes come from one grammar
+                self.diag("pgn.syntax", f"cannot split {run[expected:match.start()]!r}", token, run)
+            expected = match.end()
+            number_text, san, glyph, comment, nag = match.groups()
+            if san is not None:
+                at = match.start(2)
+                newlines = run.count("\n", last, at)
+                if newlines:
+                    row += newlines
+                    line_start = run.rindex("\n", last, at) + 1
+                last = at
+                lenient = canonical_lenient(san)
+                if lenient is not None and len(diagnostics) < MAX_DIAGNOSTICS:
+                    diagnostics.append(
+                        Diagnostic.make(
+                            "pgn.lenient-token",
+                            f"non-standard move {san!r} read as {lenient!r}",
+                            file=file,
+                            game=game,
+                            line=row,
+                            column=at - line_start + 1,
+                            san=san,
+                        )
+                    )
+                pending = line.pending
+                if pending:
+                    line.pending = []
+                node = MoveNode(
+                    san,
+                    Span(row, at - line_start + 1, base + at),
+                    [GLYPH_NAGS[glyph]] if glyph else [],
+                    [],
+                    pending,
+                    [],
+                    int(number_text.rstrip(_NUMBER_TAIL)) if number_text else None,
+                    lenient,
+                )
+                line.append(node)
+            elif comment is not None:
+                assert node is not None
+                node.comments.append(_comment_text(comment))
+            else:
+                assert node is not None
+                node.nags.append(int(nag[1:]) if nag[0] == "$" else SYMBOL_NAGS[nag])
+        if expected != len(run):  # pragma: no cover
+            self.diag("pgn.syntax", f"cannot split {run[expected:]!r}", token, run)
+        return line  # type: ignore[no-any-return]
+
+    def line_nag(self, children: list[Any]) -> _Line:
+        line, token = children
+        text = token.value.rstrip()
+        nag = int(text[1:]) if text[0] == "$" else SYMBOL_NAGS[text]
+        if line:
+            line[-1].nags.append(nag)
+        else:
+            self.diag("pgn.unexpected-token", f"annotation {text!r} before any move ignored", token, text)
+        return line  # type: ignore[no-any-return]
+
+    def line_comment(self, children: list[Any]) -> _Line:
+        line, token = children
+        text = _comment_text(token.value)
+        if line:
+            line[-1].comments.append(text)
+        else:
+            line.pending.append(text)
+        return line  # type: ignore[no-any-return]
+
+    def line_unclosed_comment(self, children: list[Any]) -> _Line:
+        line, token = children
+        self.diag("pgn.unclosed-comment", "'{' comment is never closed; it runs to the end of the game", token, "{")
+        text = " ".join(token.value[1:].split())
+        if line:
+            line[-1].comments.append(text)
+        else:
+            line.pending.append(text)
+        return line  # type: ignore[no-any-return]
+
+    def line_junk(self, children: list[Any]) -> _Line:
+        line, token = children
+        text = token.value.rstrip()
+        self.diag("pgn.syntax", f"{text!r} is not a move, comment, annotation or result", token, text)
+        return line  # type: ignore[no-any-return]
+
+    def lpar(self, children: list[Any]) -> Any:
+        self.open_parens.append(children[0])
+        return children[0]
+
+    def line_variation(self, children: list[Any]) -> _Line:
+        line, lpar, variation, _ = children
+        self._attach(line, lpar, variation)
+        return line  # type: ignore[no-any-return]
+
+    def line_variation_result(self, children: list[Any]) -> _Line:
+        line, lpar, variation, result, _ = children
+        text = result.value.rstrip()
+        if self.closing:
+            self.recovered_result = text
+        else:
+            self.diag(
+                "pgn.unexpected-token",
+                f"result {text!r} inside a variation ignored",
+                result,
+                text,
+                severity="warning",
+            )
+        self._attach(line, lpar, variation)
+        return line  # type: ignore[no-any-return]
+
+    def _attach(self, line: _Line, lpar: Any, variation: _Line) -> None:
+        if self.open_parens:
+            self.open_parens.pop()
+        if not variation:
+            if variation.pending:
+                self.diag("pgn.unexpected-token", "variation without moves ignored", lpar, "(", severity="warning")
+            return
+        if variation.pending:  # comments after the last move of a variation with no moves: none
+            variation[0].pre_comments[:0] = variation.pending
+        if line:
+            line[-1].variations.append(list(variation))
+        else:
+            self.diag("pgn.unexpected-token", "variation before any move ignored", lpar, "(")
+
+    # -- end -------------------------------------------------------------------------------
+    def end_result(self, children: list[Any]) -> Any:
+        return children[0]
+
+    def end_none(self, _: list[Any]) -> None:
+        return None
+
+    def start(self, children: list[Any]) -> tuple[dict[str, str], _Line, Any]:
+        return children[0], children[1], children[2]
+
+    # -- recovery (Lark on_error) ------------------------------------------------------------
+    def on_error(self, error: UnexpectedInput) -> bool:
+        if not isinstance(error, UnexpectedToken):  # the grammar makes this unreachable
+            return False
+        token = error.token
+        kind = token.type
+        if kind == "RPAR" and not self.open_parens:
+            self.diag("pgn.unmatched-paren", "')' without an opening '('", token, ")")
+            return True
+        if self.open_parens and kind in ("$END", "RESULT"):
+            self.closing = True
+            token_class = type(token) if type(token) is not Token else Token
+            for lpar in reversed(self.open_parens):
+                self.diag("pgn.unclosed-variation", "'(' variation is never closed", lpar, "(")
+            for _ in range(len(self.open_parens)):
+                error.interactive_parser.feed_token(token_class("RPAR", ")"))
+            if kind == "RESULT":
+                error.interactive_parser.feed_token(token)
+            return True
+        if kind == "$END":
+            return False
+        if not self.after_result:
+            self.after_result = True
+            text = str(token.value).rstrip()
+            self.diag("pgn.unexpected-token", f"{text!r} after the game termination marker ignored", token, text)
+        return True
+
+
+@lru_cache(maxsize=2)
+def _parser(use_cython: bool) -> tuple[Lark, GameBuilder]:
+    builder = GameBuilder()
+    parser = build_parser("pgn", use_cython=use_cython, lexer="contextual", transformer=builder)
+    return parser, builder
+
+
+def get_parser(use_cython: bool | None = None) -> tuple[Lark, GameBuilder]:
+    """The cached (parser, builder) pair; lark-cython when available unless told otherwise."""
+    if use_cython is None:
+        use_cython = lark_cython_available()
+    return _parser(use_cython)
+
+
+def parse_game_text(
+    text: str,
+    *,
+    file: str | None = None,
+    number: int = 1,
+    line: int = 1,
+    offset: int = 0,
+    encoding: str = "utf-8",
+    use_cython: bool | None = None,
+) -> Game:
+    """Parse one game's text (a chunk from the reader) into a :class:`Game`; never raises."""
+    parser, builder = get_parser(use_cython)
+    builder.reset(file, number, line, offset)
+    try:
+        tags, mainline, result_token = parser.parse(text, on_error=builder.on_error)
+    except UnexpectedInput as error:  # pragma: no cover - defensive, the grammar is total
+        builder.diag("pgn.syntax", f"unparseable game text ({error.__class__.__name__})", None)
+        tags, mainline, result_token = {}, _Line(), None
+    game = Game(
+        file=file,
+        number=number,
+        line=line,
+        offset=offset,
+        tags=tags,
+        moves=list(mainline),
+        result=None,
+        intro_comments=[],
+        diagnostics=builder.diagnostics,
+        encoding=encoding,
+    )
+    if mainline:
+        first = mainline[0]
+        if first.pre_comments:
+            game.intro_comments = first.pre_comments
+            first.pre_comments = []
+    else:
+        game.intro_comments = list(mainline.pending)
+    _finish(game, builder, result_token)
+    return game
+
+
+def _finish(game: Game, builder: GameBuilder, token: Any) -> None:
+    result: str | None = None
+    if token is not None:
+        result = token.value.rstrip()
+        if result == "½-½":
+            builder.diag("pgn.lenient-token", "result '½-½' read as '1/2-1/2'", token, result)
+            result = "1/2-1/2"
+    elif builder.recovered_result is not None:
+        result = builder.recovered_result
+    game.result = result
+    where = {"file": game.file, "game": game.number}
+    if result is None:
+        game.diagnostics.append(
+            Diagnostic.make("pgn.missing-result", "the movetext has no game termination marker", line=game.line, **where)
+        )
+    else:
+        tag = game.tags.get("Result")
+        if tag in RESULTS and tag != result:
+            game.diagnostics.append(
+                Diagnostic.make(
+                    "pgn.result-mismatch",
+                    f"termination marker {result!r} disagrees with the Result tag {tag!r}",
+                    line=token.line + builder.base_line if token is not None else game.line,
+                    column=token.column if token is not None else None,
+                    san=result,
+                    **where,
+                )
+            )
+    if not game.moves:
+        game.diagnostics.append(Diagnostic.make("pgn.empty-game", "the game has no moves", line=game.line, **where))

@@ -1,0 +1,917 @@
+"""Scoresheet reconstruction: from a sloppy or damaged move list to a checked game score.
+
+Pipeline: :func:`notation.sheet_layout.read_sheet` (cells, header tags, result) →
+:func:`notation.sheet_tokens.parse_token` per cell (language detected or given) → a least-cost
+search over whole-sheet interpretations that replay legally to the end → :class:`Reconstruction`
+(canonical moves, corrections with alternatives and confidence, diagnostics, PGN).
+
+The search (uniform-cost, i.e. best-first on the total edit cost) works on states ``(cell
+index, position)``. From a state it may
+
+* play a legal move for the cell, at the cost of the edits that turn what was written into
+  that move (:func:`move_cost`: 0 for an exact reading; a wrong piece letter, a target square a
+  file or rank off, from/to swapped, a wrong origin/disambiguation, a superfluous capture mark or
+  promotion, ... each cost something);
+* insert a move the sheet omitted (:data:`OMITTED`), drop a cell (:data:`EXTRA`), or replay two
+  cells in swapped order (:data:`TRANSPOSED`, the same player's consecutive moves or a pair of
+  adjacent cells written in the wrong column).
+
+Zero-cost successors are pushed at once; the costly edits of a state are *deferred*, and opened
+only near a cell where the sheet stopped resolving (a window of :data:`WINDOW` cells before the
+failure, widened when nothing is found). A wrong early guess is therefore abandoned as soon as
+the later cells stop resolving, and a clean sheet costs one pass.
+
+After the best interpretation is found the search continues up to :data:`CONFIDENCE_GAP` above
+its cost: the cheapest *different* game found there (a rival) sets the confidence of the
+corrections it disagrees with. An ambiguous written move (``Nd2`` with two knights able to go
+there) is resolved by whichever reading lets the rest of the game replay, and reported.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from itertools import count
+from typing import TYPE_CHECKING, Any, Iterable
+
+from notation.diagnostics import Diagnostic, ply_label
+from notation.sheet_layout import Cell, Sheet, read_sheet
+from notation.sheet_tokens import (
+    BISHOP,
+    KING,
+    LANGUAGES,
+    PAWN,
+    QUEEN,
+    Written,
+    detect_languages,
+    parse_token,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.model import Game
+    from notation.move import Move
+    from notation.position import Position
+
+# --- edit costs -------------------------------------------------------------------------------
+PIECE_WRONG = 2.0  # a piece letter naming another piece (Bf3 for Nf3)
+PIECE_FOREIGN = 1.0  # a letter that is no piece letter of the sheet's language
+PIECE_MISSING = 1.5  # a piece move written without its letter (f3 for Nf3)
+PIECE_ON_PAWN = 3.0  # a piece letter on a pawn move (Qb3 for b3): rarer than a confused letter
+LOWER_B = 0.3  # "bc4"/"bxc4" read as a bishop move (lower-case b is also the b-file)
+SQUARE_OFF = 2.0  # target square one file or one rank off
+SQUARE_DIAGONAL = 3.0  # target square one diagonal step off
+SWAPPED = 1.5  # from and to squares swapped (long algebraic / coordinates)
+ORIGIN_WRONG = 1.0  # a written origin / disambiguation that disagrees with the move
+CAPTURE_EXTRA = 0.5  # a capture mark on a move that captures nothing
+PROMOTION_DEFAULT = 0.3  # a promotion written without the piece: queen assumed
+PROMOTION_MISSING = 1.5  # ... and the piece turns out not to be a queen
+PROMOTION_WRONG = 1.5  # another promotion piece than written
+PROMOTION_EXTRA = 1.0  # a promotion piece written on a move that does not promote
+CASTLE_SIDE = 2.0  # O-O for O-O-O or the reverse
+CASTLE_AS_KING = 0.5  # castling written as the king's move (Kg1)
+UNREADABLE = 2.5  # a cell read as the move whose spelling is closest to it (plus the distance)
+OMITTED = 3.0  # a move missing from the sheet
+EXTRA = 3.0  # a cell that is no move of the game (dropped)
+TRANSPOSED = 2.0  # two cells written in swapped order
+IMPOSSIBLE = math.inf
+
+#: Default cap on the total edit cost of a reconstruction.
+MAX_COST = 12.0
+#: Costly edits are tried only within this many cells before a cell that did not resolve.
+WINDOW = 4
+#: How far above the best cost the search looks for a rival reading; a correction whose nearest
+#: rival costs this much more (or has none) has confidence 1.
+CONFIDENCE_GAP = 1.5
+#: Corrections below this confidence make the sheet "needs a human".
+CONFIDENCE_THRESHOLD = 0.6
+#: Node budget of one search (a bound on time for hopeless sheets).
+MAX_EXPANSIONS = 60000
+
+_FILES = "abcdefgh"
+
+
+def confidence_of(gap: float) -> float:
+    """Confidence of a correction whose nearest rival reading costs ``gap`` more (0..1)."""
+    return round(min(1.0, gap / CONFIDENCE_GAP), 3)
+
+
+# --- result types -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """One place where the game differs from a literal reading of the sheet.
+
+    ``kind``: ``correction`` (a written move read as a different legal move), ``ambiguous`` (a
+    written move that fits several legal moves, resolved by the rest of the game),
+    ``omitted`` (a move missing from the sheet, inserted), ``extra`` (a cell dropped),
+    ``transposed`` (two cells played in swapped order), ``unreadable`` (a cell that is no move in
+    any notation, read as the closest legal move). ``reasons`` name the edits (``wrong piece
+    letter``, ``target square one rank off`` ...). ``alternatives`` are the other moves that
+    were considered for the cell, best first.
+    """
+
+    kind: str
+    ply: int | None
+    written: str | None
+    chosen: str | None
+    alternatives: tuple[str, ...] = ()
+    confidence: float = 1.0
+    cost: float = 0.0
+    reasons: tuple[str, ...] = ()
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def confident(self) -> bool:
+        return self.confidence >= CONFIDENCE_THRESHOLD
+
+    def message(self) -> str:
+        """A one-line human description (lower case, written text quoted)."""
+        written = f"'{self.written}'" if self.written is not None else "nothing"
+        if self.kind == "omitted":
+            text = f"move missing from the sheet: inserted {self.chosen}"
+        elif self.kind == "extra":
+            text = f"written {written} is no move of the game: dropped"
+        elif self.kind == "ambiguous":
+            text = f"written {written} fits several moves: {self.chosen} is the one the rest of the game needs"
+        elif self.kind == "transposed":
+            text = f"written {written} was played in the other order: {self.chosen}"
+        elif self.kind == "unreadable":
+            text = f"written {written} is unreadable: read as {self.chosen}"
+        else:
+            text = f"written {written} read as {self.chosen}"
+        if self.reasons:
+            text += f" ({', '.join(self.reasons)})"
+        if self.alternatives:
+            text += f"; also considered {', '.join(self.alternatives)}"
+        return f"{text}; confidence {self.confidence:.2f}"
+
+    def to_diagnostic(self) -> Diagnostic:
+        code = "sheet.unreadable" if self.kind == "unreadable" else "sheet.correction"
+        severity = None if self.confident else "error"
+        return Diagnostic.make(
+            code, self.message(), severity=severity, line=self.line, column=self.column,
+            ply=self.ply, san=self.written, candidates=(self.chosen,) + self.alternatives if self.chosen else self.alternatives,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "ply": self.ply, "written": self.written, "chosen": self.chosen,
+            "alternatives": list(self.alternatives), "confidence": self.confidence,
+            "cost": self.cost, "reasons": list(self.reasons), "line": self.line, "column": self.column,
+        }
+
+
+@dataclass(slots=True)
+class Reconstruction:
+    """The outcome of :func:`reconstruct`.
+
+    ``status``: ``ok`` (read as written, no correction), ``corrected`` (only confident
+    corrections), ``needs-human`` (no confident reading: see ``corrections`` and
+    ``candidates``). ``sans`` is the game in canonical SAN; ``written`` the cell text behind
+    each ply (None for an inserted move).
+    """
+
+    status: str
+    sans: list[str] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    written: list[str | None] = field(default_factory=list)
+    start_fen: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    result: str = "*"
+    corrections: list[Correction] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    cost: float = 0.0
+    language: str = "en"
+    layout: str = "numbered"
+    candidates: list[tuple[float, list[str]]] = field(default_factory=list)
+    start_ply: int = 0  # plies before the first move (fullmove number and turn of the start)
+
+    @property
+    def needs_human(self) -> bool:
+        return self.status == "needs-human"
+
+    @property
+    def confidence(self) -> float:
+        """The lowest confidence of any correction (1.0 when none)."""
+        return min((c.confidence for c in self.corrections), default=1.0)
+
+    def start_position(self) -> Position:
+        from notation.position import Position
+
+        return Position.from_fen(self.start_fen) if self.start_fen else Position.initial()
+
+    def position_after(self, ply: int) -> Position:
+        """The position after ``ply`` plies of the reconstructed game (0: the start)."""
+        pos = self.start_position()
+        for move in self.moves[:ply]:
+            pos = pos.play(move)
+        return pos
+
+    def corrected_plies(self) -> dict[int, Correction]:
+        """Correction per ply (1-based) for plies that differ from the literal sheet."""
+        return {c.ply: c for c in self.corrections if c.ply is not None}
+
+    def game(self, *, annotate: bool = True) -> Game:
+        """The reconstructed game as a :class:`notation.model.Game` (corrections as comments)."""
+        from notation.model import Game, MoveNode
+
+        per_ply = self.corrected_plies()
+        nodes: list[MoveNode] = []
+        for index, san in enumerate(self.sans, start=1):
+            node = MoveNode(san)
+            fix = per_ply.get(index)
+            if annotate and fix is not None:
+                node.comments.append(_comment(fix))
+            nodes.append(node)
+        return Game(tags=dict(self.tags), moves=nodes, result=self.result)
+
+    def pgn(self, *, annotate: bool = True) -> str:
+        """The game in PGN export format (via :func:`notation.writer.write_game`)."""
+        from notation.writer import write_game
+
+        return write_game(self.game(annotate=annotate))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status, "language": self.language, "layout": self.layout,
+            "cost": self.cost, "moves": list(self.sans), "result": self.result, "tags": dict(self.tags),
+            "corrections": [c.to_dict() for c in self.corrections],
+            "candidates": [{"cost": c, "moves": m} for c, m in self.candidates],
+        }
+
+
+def _comment(fix: Correction) -> str:
+    if fix.kind == "omitted":
+        return "sheet: move missing, inserted"
+    if fix.kind == "ambiguous":
+        return f'sheet: "{fix.written}" ambiguous, resolved'
+    if fix.kind == "transposed":
+        return f'sheet: written "{fix.written}", order swapped'
+    return f'sheet: written "{fix.written}", corrected'
+
+
+# --- matching a written cell against legal moves -----------------------------------------------
+
+
+def move_cost(w: Written, pos: Position, move: Move) -> tuple[float, tuple[str, ...]]:
+    """Edit cost of reading written ``w`` as legal ``move`` in ``pos``, and the edits named."""
+    castling = pos.is_castling(move)
+    king_dest = move.to_square
+    if castling and pos.chess960:
+        king_dest = (move.from_square & ~7) | (6 if move.to_square > move.from_square else 2)
+    short = king_dest % 8 == 6
+    if w.castle is not None:
+        if not castling:
+            return IMPOSSIBLE, ()
+        if (w.castle == "K") == short:
+            return 0.0, ()
+        return CASTLE_SIDE, ("castling to the other side",)
+    if w.to_square is None:
+        return IMPOSSIBLE, ()
+    piece = pos.piece_type_at(move.from_square)
+    target = king_dest if castling else move.to_square
+    reasons: list[str] = []
+    cost = 0.0
+    # target square
+    to = w.to_square
+    swapped = False
+    if to != target:
+        df = abs(to % 8 - target % 8)
+        dr = abs(to // 8 - target // 8)
+        if w.from_square is not None and w.from_square == target and to == move.from_square:
+            cost += SWAPPED
+            swapped = True
+            reasons.append("from and to squares swapped")
+        elif df + dr == 1:
+            cost += SQUARE_OFF
+            reasons.append("target square one " + ("file" if df else "rank") + " off")
+        elif df == 1 and dr == 1:
+            cost += SQUARE_DIAGONAL
+            reasons.append("target square one diagonal step off")
+        else:
+            return IMPOSSIBLE, ()
+    # piece letter
+    bishop_from_b = False
+    if w.foreign:
+        cost += PIECE_FOREIGN + (0.5 if piece == PAWN else 0.0)
+        reasons.append(f"'{w.letter}' is no piece letter here")
+    elif w.piece is None:
+        if w.from_square is not None:
+            pass  # coordinates name no piece
+        elif piece == PAWN:
+            pass
+        elif piece == BISHOP and w.from_file == 1 and w.from_rank is None:
+            cost += LOWER_B
+            bishop_from_b = True
+        elif castling and piece == KING:
+            return IMPOSSIBLE, ()
+        else:
+            cost += PIECE_MISSING
+            reasons.append("piece letter missing")
+    elif w.piece != piece:
+        if castling and w.piece == KING:
+            pass
+        elif piece == PAWN:
+            cost += PIECE_ON_PAWN
+            reasons.append("piece letter on a pawn move")
+        else:
+            cost += PIECE_WRONG
+            reasons.append("wrong piece letter")
+    if castling and not w.castle:
+        if w.piece == KING or w.from_square is not None:
+            cost += CASTLE_AS_KING
+        else:
+            return IMPOSSIBLE, ()
+    # origin / disambiguation
+    if not swapped and not bishop_from_b:
+        wrong_origin = (w.from_file is not None and w.from_file != move.from_square % 8) or (
+            w.from_rank is not None and w.from_rank != move.from_square // 8
+        )
+        if wrong_origin:
+            cost += ORIGIN_WRONG
+            reasons.append("origin square disagrees")
+    # capture mark (a missing one costs nothing: dropping 'x' is the commonest slip)
+    if w.capture and not pos.is_capture(move):
+        cost += CAPTURE_EXTRA
+        reasons.append("capture mark on a non-capture")
+    # promotion
+    if move.promotion:
+        if w.promotion == move.promotion:
+            pass
+        elif w.promotion is None and w.promotion_letter is None:
+            cost += PROMOTION_DEFAULT if move.promotion == QUEEN else PROMOTION_MISSING
+            if move.promotion != QUEEN:
+                reasons.append("promotion piece missing")
+        else:
+            cost += PROMOTION_WRONG
+            reasons.append("another promotion piece")
+    elif w.promotion is not None or w.promotion_letter is not None:
+        cost += PROMOTION_EXTRA
+        reasons.append("promotion on a move that does not promote")
+    return cost, tuple(reasons)
+
+
+def _levenshtein(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def _unreadable_costs(text: str, pos: Position, moves: list[Move]) -> list[tuple[float, Move]]:
+    """Costs for a cell that no grammar reading accepts: spelling distance to each move."""
+    cleaned = text.strip().rstrip("+#!?")
+    out: list[tuple[float, Move]] = []
+    for move in moves:
+        san = pos.san(move).rstrip("+#")
+        distance = min(_levenshtein(cleaned, san), _levenshtein(cleaned.lower(), san.lower()) + 0.5,
+                       _levenshtein(cleaned, move.uci()))
+        if distance <= 2:
+            out.append((UNREADABLE + distance, move))
+    return out
+
+
+def _near(w: Written) -> frozenset[int]:
+    """Target squares a reading of ``w`` may have (the written target and its neighbours)."""
+    if w.to_square is None:
+        return frozenset()
+    return _NEIGHBOURHOOD[w.to_square] | (frozenset((w.from_square,)) if w.from_square is not None else frozenset())
+
+
+_NEIGHBOURHOOD: list[frozenset[int]] = [
+    frozenset(t for t in range(64) if abs(t % 8 - sq % 8) <= 1 and abs(t // 8 - sq // 8) <= 1)
+    for sq in range(64)
+]
+
+
+def candidate_costs(written: Written | None, text: str, pos: Position) -> list[tuple[float, Move]]:
+    """Every legal move with a finite cost for the cell, cheapest first."""
+    moves = pos.legal_moves()
+    if written is None:
+        scored = _unreadable_costs(text, pos, moves)
+    else:
+        scored = []
+        near = _near(written)
+        for move in moves:
+            if move[1] not in near and not pos.is_castling(move):
+                continue
+            cost, _ = move_cost(written, pos, move)
+            if cost != IMPOSSIBLE:
+                scored.append((cost, move))
+    scored.sort(key=lambda item: item[0])
+    return scored
+
+
+# --- the search ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Step:
+    """A node of the search tree: how a state was reached from its parent."""
+
+    parent: _Step | None
+    index: int  # cells consumed after this step
+    pos: Position
+    cost: float
+    op: str  # "start", "move", "omitted", "extra", "transposed", "skip"
+    moves: tuple[Move, ...] = ()
+    cells: tuple[int, ...] = ()  # cell index of each move (-1: inserted)
+    edit: float = 0.0
+    plies: int = 0  # plies played so far
+
+
+def _path(step: _Step | None) -> list[_Step]:
+    out: list[_Step] = []
+    while step is not None:
+        out.append(step)
+        step = step.parent
+    out.reverse()
+    return out
+
+
+def _moves_of(path: list[_Step]) -> list[Move]:
+    return [m for s in path for m in s.moves]
+
+
+MIN_EDIT = 0.3  # the cheapest non-zero reading cost (a lower bound for deferred expansions)
+
+
+def exact_moves(w: Written, pos: Position) -> list[Move]:
+    """The legal moves that read ``w`` exactly (cost 0), found without generating all moves."""
+    from notation.move import Move as _Move
+    from notation.san import AmbiguousSan, SanError
+
+    if w.foreign or w.to_square is None and w.castle is None:
+        return []
+    if w.from_square is not None and w.castle is None:
+        move = _Move(w.from_square, w.to_square if w.to_square is not None else 0, w.promotion)
+        if not pos.is_legal(move):
+            return []
+        return [move] if move_cost(w, pos, move)[0] == 0.0 else []
+    if w.castle is not None:
+        text = "O-O" if w.castle == "K" else "O-O-O"
+    else:
+        assert w.to_square is not None
+        letter = "" if w.piece in (None, PAWN) else "NBRQK"[w.piece - 2]
+        text = letter
+        if w.from_file is not None:
+            text += _FILES[w.from_file]
+        if w.from_rank is not None:
+            text += str(w.from_rank + 1)
+        if w.capture:
+            text += "x"
+        text += _FILES[w.to_square % 8] + str(w.to_square // 8 + 1)
+        if w.promotion is not None:
+            text += "=" + "PNBRQK"[w.promotion - 1]
+    try:
+        moves = [pos.parse_san(text)]
+    except AmbiguousSan as exc:
+        moves = []
+        for san in exc.candidates:
+            try:
+                moves.append(pos.parse_san(san))
+            except SanError:
+                continue
+    except SanError:
+        return []
+    return [m for m in moves if move_cost(w, pos, m)[0] == 0.0]
+
+
+class _Search:
+    """Uniform-cost search over (cell index, position) states; see the module docstring."""
+
+    def __init__(self, cells: list[Cell], written: list[Written | None], start: Position,
+                 max_cost: float, max_expansions: int) -> None:
+        self.cells = cells
+        self.written = written
+        self.n = len(cells)
+        self.max_cost = max_cost
+        self.max_expansions = max_expansions
+        self.heap: list[tuple[float, int, int, str, _Step, Any]] = []
+        self.counter = count()
+        self.best: dict[tuple[int, int], float] = {}
+        self.rivals: dict[tuple[int, int], tuple[float, _Step]] = {}
+        self.failed: list[_Step] = []
+        self.window = WINDOW
+        self.expansions = 0
+        self.cache: dict[tuple[int, int], list[tuple[float, Move]]] = {}
+        self._best_step: dict[tuple[int, int], _Step] = {}
+        self._parked: dict[int, list[tuple[float, str]]] = {}  # id(step) -> deferred entries
+        self._opened: set[int] = set()
+        self._steps: dict[int, _Step] = {}
+        self._push(_Step(None, 0, start, 0.0, "start"))
+
+    def _push(self, step: _Step) -> None:
+        if step.cost > self.max_cost:
+            return
+        key = (step.index, step.pos.key())
+        old = self.best.get(key)
+        if old is not None:
+            if step.cost >= old - 1e-9:
+                rival = self.rivals.get(key)
+                if step.cost < old + CONFIDENCE_GAP and (rival is None or step.cost < rival[0]):
+                    self.rivals[key] = (step.cost, step)
+                return
+            self.rivals[key] = (old, self._best_step[key])
+        self.best[key] = step.cost
+        self._best_step[key] = step
+        # priority: cost, then more cells consumed first (depth-first among equals)
+        heapq.heappush(self.heap, (step.cost, -step.index, next(self.counter), "state", step, None))
+
+    def candidates(self, step: _Step) -> list[tuple[float, Move]]:
+        return self.scored(step.index, step.pos)
+
+    def scored(self, index: int, pos: Position) -> list[tuple[float, Move]]:
+        """Candidate moves for cell ``index`` in ``pos``, cheapest first (cached)."""
+        key = (index, pos.key())
+        found = self.cache.get(key)
+        if found is None:
+            found = candidate_costs(self.written[index], self.cells[index].text, pos)
+            self.cache[key] = found
+        return found
+
+    def exact(self, index: int, pos: Position) -> list[Move]:
+        w = self.written[index]
+        if w is None:
+            return []
+        return exact_moves(w, pos)
+
+    # -- deferred (costly) expansions, opened near cells that failed to resolve --
+    def _defer(self, step: _Step, extra: float, payload: str) -> None:
+        cost = step.cost + extra
+        if cost > self.max_cost:
+            return
+        sid = id(step)
+        if sid in self._opened:
+            heapq.heappush(self.heap, (cost, -step.index, next(self.counter), "defer", step, payload))
+        else:
+            self._steps[sid] = step
+            self._parked.setdefault(sid, []).append((cost, payload))
+
+    def _open(self, step: _Step) -> None:
+        sid = id(step)
+        if sid in self._opened:
+            return
+        self._opened.add(sid)
+        for cost, payload in self._parked.pop(sid, []):
+            heapq.heappush(self.heap, (cost, -step.index, next(self.counter), "defer", step, payload))
+
+    def _open_lineage(self, step: _Step) -> None:
+        limit = step.index - self.window
+        a: _Step | None = step
+        while a is not None and a.index >= limit:
+            self._open(a)
+            if a.edit > 0.0:
+                break  # the failure is evidence against this edit, not against earlier cells
+            a = a.parent
+
+    def _fail(self, step: _Step) -> None:
+        self.failed.append(step)
+        self._open_lineage(step)
+
+    def _widen(self) -> bool:
+        if not self._parked or self.window > self.n:
+            return False
+        self.window = self.window * 3 if self.window * 3 <= self.n else self.n + 1
+        for step in self.failed:
+            self._open_lineage(step)
+        return True
+
+    def expand(self, step: _Step) -> None:
+        i = step.index
+        cell = self.cells[i]
+        plies = step.plies
+        if cell.placeholder:
+            self._push(_Step(step, i + 1, step.pos, step.cost, "skip", (), (), 0.0, plies))
+            return
+        exact = self.exact(i, step.pos)
+        for move in exact:
+            self._push(_Step(step, i + 1, step.pos.play(move), step.cost, "move", (move,), (i,), 0.0, plies + 1))
+        if not exact:
+            self._fail(step)
+        self._defer(step, MIN_EDIT, "moves")
+        self._defer(step, min(OMITTED, EXTRA, TRANSPOSED), "edits")
+
+    def expand_deferred(self, step: _Step, payload: str) -> None:
+        i = step.index
+        plies = step.plies
+        if payload == "moves":
+            for cost, move in self.candidates(step):
+                if cost > 0.0:
+                    self._push(_Step(step, i + 1, step.pos.play(move), step.cost + cost, "move", (move,), (i,), cost, plies + 1))
+            return
+        # sheet-level edits: an omitted move, an extra cell, two cells in swapped order
+        if not step.pos.has_legal_moves():
+            return
+        if step.op != "omitted":  # never two insertions in a row
+            for move in step.pos.legal_moves():
+                self._push(_Step(step, i, step.pos.play(move), step.cost + OMITTED, "omitted", (move,), (-1,), OMITTED, plies + 1))
+        self._push(_Step(step, i + 1, step.pos, step.cost + EXTRA, "extra", (), (i,), EXTRA, plies))
+        for gap in (2, 1):
+            j = i + gap
+            if j >= self.n or self.cells[j].placeholder:
+                continue
+            order = [j, i + 1, i] if gap == 2 else [j, i]
+            pos = step.pos
+            played: list[Move] = []
+            total = TRANSPOSED
+            for index in order:
+                if self.cells[index].placeholder:
+                    break
+                scored = self.exact(index, pos)
+                if not scored:
+                    break
+                played.append(scored[0])
+                pos = pos.play(scored[0])
+            else:
+                self._push(_Step(step, i + len(order), pos, step.cost + total, "transposed",
+                                 tuple(played), tuple(order), total, plies + len(order)))
+
+    def run(self) -> tuple[_Step | None, list[_Step]]:
+        """Best goal step and rival goals (different final positions) within the gap."""
+        goal: _Step | None = None
+        rivals: list[_Step] = []
+        while True:
+            if not self.heap:
+                if goal is not None or not self._widen():
+                    break
+                continue
+            cost, _, _, kind, step, payload = heapq.heappop(self.heap)
+            if goal is not None and cost > goal.cost + CONFIDENCE_GAP:
+                break
+            if self.expansions >= self.max_expansions:
+                break
+            if kind == "state":
+                if self.best.get((step.index, step.pos.key()), math.inf) < step.cost - 1e-9:
+                    continue  # superseded
+                if step.index == self.n:
+                    if goal is None:
+                        goal = step
+                    elif step.pos.key() != goal.pos.key():
+                        rivals.append(step)
+                        break
+                    continue
+                self.expansions += 1
+                self.expand(step)
+            else:
+                self.expansions += 1
+                self.expand_deferred(step, payload)
+        return goal, rivals
+
+
+# --- reporting ----------------------------------------------------------------------------------
+
+
+def _divergence(best: list[Move], other: list[Move]) -> int:
+    """Index of the first ply where two move lists differ."""
+    for k, (a, b) in enumerate(zip(best, other)):
+        if a != b:
+            return k
+    return min(len(best), len(other))
+
+
+def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -> tuple[list[Correction], list[tuple[float, list[str]]], list[str | None], list[Move]]:
+    path = _path(goal)
+    moves = _moves_of(path)
+    # rival readings: other goals, and dominated arrivals at states on the best path
+    rival_paths: list[tuple[float, list[Move]]] = []
+    for r in rivals:
+        rival_paths.append((r.cost - goal.cost, _moves_of(_path(r))))
+    for step in path:
+        key = (step.index, step.pos.key())
+        rival = search.rivals.get(key)
+        if rival is not None and rival[1] is not step:
+            prefix = _moves_of(_path(rival[1]))
+            here = _moves_of(_path(step))
+            if prefix != here:
+                rival_paths.append((rival[0] - step.cost, prefix + moves[len(here):]))
+    # one correction per costly or ambiguous step
+    corrections: list[Correction] = []
+    written_per_ply: list[str | None] = []
+    ply = 0
+    plies_of_step: list[tuple[int, int]] = []
+    for step in path[1:]:
+        first = ply
+        parent = step.parent
+        assert parent is not None
+        pos = parent.pos
+        for move, cell_index in zip(step.moves, step.cells):
+            ply += 1
+            written_per_ply.append(search.cells[cell_index].text if cell_index >= 0 else None)
+        plies_of_step.append((first, ply))
+        kind: str | None = None
+        reasons: tuple[str, ...] = ()
+        alternatives: list[str] = []
+        chosen: str | None = None
+        cell = search.cells[step.cells[0]] if step.cells and step.cells[0] >= 0 else None
+        if step.op == "move":
+            move = step.moves[0]
+            scored = search.candidates(parent)
+            zero = [m for c, m in scored if c == 0.0]
+            w = search.written[step.cells[0]]
+            if step.edit > 0.0:
+                kind = "unreadable" if w is None else "correction"
+                if w is not None:
+                    reasons = move_cost(w, pos, move)[1]
+            elif len(zero) > 1:
+                kind = "ambiguous"
+            if kind is not None:
+                chosen = pos.san(move)
+                alternatives = [pos.san(m) for c, m in scored if m != move and c <= step.edit + CONFIDENCE_GAP][:3]
+        elif step.op == "omitted":
+            kind = "omitted"
+            chosen = pos.san(step.moves[0])
+        elif step.op == "extra":
+            kind = "extra"
+        elif step.op == "transposed":
+            kind = "transposed"
+            p = pos
+            sans = []
+            for m in step.moves:
+                sans.append(p.san(m))
+                p = p.play(m)
+            chosen = " ".join(sans)
+        if kind is None:
+            continue
+        # moves that rival readings play here
+        for _extra, other in sorted(rival_paths, key=lambda item: item[0]):
+            if first < len(other) and other[:first] == moves[:first] and other[first] not in step.moves[:1]:
+                alt = pos.san(other[first])  # same prefix: the same position
+                if alt not in alternatives and alt != chosen:
+                    alternatives.insert(0, alt)
+        alternatives = alternatives[:3]
+        # confidence: the cheapest rival reading that disagrees at or after this step's plies
+        gap = math.inf
+        for extra, other in rival_paths:
+            k = _divergence(moves, other)
+            if k <= ply - 1 or (step.op == "extra" and k <= ply):
+                # rival differs at or before this step: it disputes this correction if it does
+                # not agree on the plies this step produced
+                if other[first:ply] != moves[first:ply] or step.op == "extra":
+                    gap = min(gap, extra)
+        written_text = " ".join(search.cells[c].text for c in step.cells if c >= 0) or None
+        corrections.append(Correction(
+            kind=kind, ply=(first + 1 + start_ply) if step.moves else (first + start_ply),
+            written=written_text, chosen=chosen, alternatives=tuple(alternatives),
+            confidence=confidence_of(gap), cost=round(step.edit, 3), reasons=reasons,
+            line=cell.line if cell else None, column=cell.column if cell else None,
+        ))
+    candidates: list[tuple[float, list[str]]] = []
+    return corrections, candidates, written_per_ply, moves
+
+
+def _san_list(start: Position, moves: Iterable[Move]) -> list[str]:
+    out: list[str] = []
+    pos = start
+    for move in moves:
+        out.append(pos.san(move))
+        pos = pos.play(move)
+    return out
+
+
+def _parse_tags(tags: dict[str, str] | str | None) -> dict[str, str]:
+    if tags is None:
+        return {}
+    if isinstance(tags, dict):
+        return dict(tags)
+    out: dict[str, str] = {}
+    for part in tags.split(","):
+        if "=" in part:
+            name, value = part.split("=", 1)
+            if name.strip():
+                out[name.strip()] = value.strip()
+    return out
+
+
+_ROSTER_DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
+
+
+def _search_language(sheet: Sheet, lang: str, start: Position, max_cost: float,
+                     max_expansions: int) -> tuple[_Search, _Step | None, list[_Step]]:
+    cells = sheet.cells
+    written = [None if c.placeholder else parse_token(c.text, lang) for c in cells]
+    search = _Search(cells, written, start, max_cost, max_expansions)
+    goal, rivals = search.run()
+    return search, goal, rivals
+
+
+def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
+                tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
+                max_expansions: int = MAX_EXPANSIONS) -> Reconstruction:
+    """Reconstruct the game written on a scoresheet (see the module docstring).
+
+    ``lang`` is ``auto`` or one of :data:`notation.sheet_tokens.LANGUAGES`; ``fen`` a starting
+    position; ``tags`` extra tags (a dict or ``"White=…,Black=…"``), overriding the sheet's
+    header block. Never raises on bad input: problems come back as diagnostics and a
+    ``needs-human`` status.
+    """
+    from notation.fen import FenError
+    from notation.position import Position
+
+    sheet = read_sheet(text)
+    merged = dict(sheet.tags)
+    merged.update(_parse_tags(tags))
+    diagnostics: list[Diagnostic] = []
+    if fen is None and merged.get("FEN"):
+        fen = merged["FEN"]
+    try:
+        start = Position.from_fen(fen) if fen else Position.initial()
+    except FenError as exc:
+        diag = Diagnostic.make("fen.invalid", f"starting position {fen!r} is not valid: {exc.message}")
+        return Reconstruction(status="needs-human", diagnostics=[diag], tags=merged, layout=sheet.layout)
+    start_ply = (start.fullmove_number - 1) * 2 + (0 if start.turn else 1)
+    result = sheet.result or merged.get("Result") or "*"
+    if result not in ("1-0", "0-1", "1/2-1/2", "*"):
+        result = "*"
+    full_tags = {name: merged.get(name, default) for name, default in _ROSTER_DEFAULTS.items()}
+    full_tags["Result"] = result
+    for name, value in merged.items():
+        if name not in full_tags:
+            full_tags[name] = value
+    if fen:
+        full_tags["SetUp"] = "1"
+        full_tags["FEN"] = start.fen()
+
+    if lang != "auto" and lang not in LANGUAGES:
+        diag = Diagnostic.make("sheet.unreadable", f"unknown scoresheet language '{lang}'")
+        return Reconstruction(status="needs-human", diagnostics=[diag], tags=full_tags, layout=sheet.layout)
+    languages = [lang] if lang != "auto" else detect_languages([c.text for c in sheet.moves])
+
+    chosen: tuple[str, _Search, _Step | None, list[_Step]] | None = None
+    for language in languages:
+        search, goal, rivals = _search_language(sheet, language, start, max_cost, max_expansions)
+        if chosen is None or (goal is not None and (chosen[2] is None or goal.cost < chosen[2].cost)):
+            chosen = (language, search, goal, rivals)
+        if goal is not None and goal.cost == 0.0:
+            break
+    assert chosen is not None
+    language, search, goal, rivals = chosen
+
+    rec = Reconstruction(status="ok", tags=full_tags, result=result, language=language,
+                         layout=sheet.layout, start_fen=start.fen() if fen else None, start_ply=start_ply)
+    for index, cell in enumerate(sheet.cells):
+        if not cell.placeholder and search.written[index] is None:
+            diagnostics.append(Diagnostic.make(
+                "sheet.unreadable", f"'{cell.text}' is not a move in any supported notation",
+                line=cell.line, column=cell.column, san=cell.text))
+    if goal is None:
+        rec.status = "needs-human"
+        best_prefix = _best_partial(search)
+        sans = _san_list(start, best_prefix)
+        rec.candidates = [(math.inf, sans)]
+        diagnostics.append(Diagnostic.make(
+            "sheet.needs-human",
+            f"no reading of the sheet replays legally within cost {max_cost:g}; "
+            f"the longest legal reading has {len(sans)} plies",
+            candidates=tuple(sans[-3:])))
+        rec.diagnostics = diagnostics
+        return rec
+    corrections, _, written_per_ply, moves = _report(search, goal, rivals, start_ply)
+    rec.moves = moves
+    rec.sans = _san_list(start, moves)
+    rec.written = written_per_ply
+    rec.corrections = corrections
+    rec.cost = round(goal.cost, 3)
+    for r in rivals:
+        rec.candidates.append((round(r.cost, 3), _san_list(start, _moves_of(_path(r)))))
+    diagnostics.extend(c.to_diagnostic() for c in corrections)
+    if any(not c.confident for c in corrections):
+        rec.status = "needs-human"
+        doubtful = [c for c in corrections if not c.confident]
+        diagnostics.append(Diagnostic.make(
+            "sheet.needs-human",
+            f"{len(doubtful)} correction(s) below confidence {CONFIDENCE_THRESHOLD:.2f}: a human must decide",
+            ply=doubtful[0].ply, san=doubtful[0].written,
+            candidates=tuple(x for c in doubtful for x in ((c.chosen or "-"),) + c.alternatives)))
+    elif corrections:
+        rec.status = "corrected"
+    rec.diagnostics = diagnostics
+    return rec
+
+
+def _best_partial(search: _Search) -> list[Move]:
+    """The cheapest among the deepest states reached (for a needs-human report)."""
+    best_key: tuple[int, float] | None = None
+    best_step: _Step | None = None
+    for (index, _), step in search._best_step.items():
+        rank = (index, -step.cost)
+        if best_key is None or rank > best_key:
+            best_key, best_step = rank, step
+    return _moves_of(_path(best_step)) if best_step is not None else []
+
+
+def sheet_languages() -> list[str]:
+    """The language codes accepted by ``lang`` (besides ``auto``)."""
+    return list(LANGUAGES)
+
+
+__all__ = [
+    "Correction", "Reconstruction", "candidate_costs", "confidence_of", "move_cost",
+    "reconstruct", "sheet_languages", "Sheet",
+]

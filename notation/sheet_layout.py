@@ -1,0 +1,216 @@
+"""Scoresheet layouts: from the text of a sheet to the ordered list of written move cells.
+
+Recognised layouts (detected, never configured):
+
+* ``numbered``: ``1. e4 e5 2. Nf3 Nc6``, ``1.e4 e5``, ``1) e4, e5``, ``12... Nf6`` (any line breaks);
+* ``columns``: one row per move number, ``12  Nf3  Nc6`` (the number without a dot);
+* ``one-per-line``: one move per line, numbered or not;
+* ``csv``: a table with ``White`` and ``Black`` columns (``,``/``;``/tab separated; a number
+  column is optional; localised headers such as ``Weiß/Schwarz``, ``Blancs/Noirs``, ``白/黑``).
+
+A header block before the moves (PGN tag pairs ``[Event "…"]`` or ``Event: …`` lines) becomes
+tags. A result (``1-0``, ``0-1``, ``1/2-1/2``, ``½-½``, ``*``) ends the move list. Empty cells
+written as ``...``/``…``/``—`` are kept as placeholder cells (the search may skip them).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+
+RESULT_TOKENS: dict[str, str] = {
+    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2", "1/2": "1/2-1/2",
+    "0.5-0.5": "1/2-1/2", "=": "1/2-1/2", "*": "*",
+}
+_PLACEHOLDERS = {"...", "…", "—", "–", "-", "_", "..", "--"}
+
+_WHITE_HEADERS = {"white", "w", "weiß", "weiss", "blancs", "blanc", "blancas", "blanco", "bianco",
+                  "wit", "белые", "白", "白方", "white move"}
+_BLACK_HEADERS = {"black", "b", "schwarz", "noirs", "noir", "negras", "negro", "nero", "zwart",
+                  "черные", "чёрные", "黑", "黑方", "black move"}
+_NUMBER_HEADERS = {"#", "no", "no.", "nr", "nr.", "n", "move", "zug", "coup", "jugada", "mossa",
+                   "zet", "ход", "回合", "步"}
+
+_TAG_PAIR = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_TAG_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z ]{1,20}?)\s*[:=]\s*(.+?)\s*$")
+_KNOWN_TAG_LINES = {
+    "event": "Event", "site": "Site", "date": "Date", "round": "Round", "white": "White",
+    "black": "Black", "result": "Result", "board": "Board", "whiteelo": "WhiteElo",
+    "blackelo": "BlackElo", "timecontrol": "TimeControl", "eco": "ECO", "annotator": "Annotator",
+}
+# number + marker: "12." "12..." "12…" "12)" ; or a bare number at the start of a line
+_PIECE = re.compile(
+    r"(?P<number>\d+)\s*(?P<mark>\.\.\.|…|\.|\))"  # numbered
+    r"|(?P<comment>\{[^}]*\})"
+    r"|(?P<cell>[^\s,;]+)"
+)
+_BARE_NUMBER = re.compile(r"^\s*(\d+)(?=\s)")
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One written move (or an empty placeholder cell) with where it stands on the sheet.
+
+    ``number`` and ``colour`` (``"w"``/``"b"``) are what the sheet's numbering says, when it
+    says anything; ``line``/``column`` are 1-based in the input text.
+    """
+
+    text: str
+    line: int
+    column: int
+    number: int | None = None
+    colour: str | None = None
+    placeholder: bool = False
+
+
+@dataclass(slots=True)
+class Sheet:
+    """The cells of a sheet in reading order, its header tags, result and detected layout."""
+
+    cells: list[Cell] = field(default_factory=list)
+    tags: dict[str, str] = field(default_factory=dict)
+    result: str | None = None
+    layout: str = "numbered"
+
+    @property
+    def moves(self) -> list[Cell]:
+        """The cells that hold a written move (placeholders excluded)."""
+        return [c for c in self.cells if not c.placeholder]
+
+
+def _header(lines: list[str]) -> tuple[dict[str, str], int]:
+    """Tags from a leading header block, and the index of the first line after it."""
+    tags: dict[str, str] = {}
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if not line.strip():
+            index += 1
+            continue
+        m = _TAG_PAIR.match(line)
+        if m:
+            tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            index += 1
+            continue
+        m = _TAG_LINE.match(line)
+        if m and m.group(1).replace(" ", "").lower() in _KNOWN_TAG_LINES:
+            tags[_KNOWN_TAG_LINES[m.group(1).replace(" ", "").lower()]] = m.group(2)
+            index += 1
+            continue
+        break
+    return tags, index
+
+
+def _csv_sheet(body: str, first_line: int) -> Sheet | None:
+    """A CSV table with White/Black columns, or None when the text is not one."""
+    lines = body.splitlines()
+    head_index = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if head_index is None:
+        return None
+    head = lines[head_index]
+    delimiter = next((d for d in (",", ";", "\t") if d in head), None)
+    if delimiter is None:
+        return None
+    names = [h.strip().strip('"').lower() for h in head.split(delimiter)]
+    if not any(n in _WHITE_HEADERS for n in names) or not any(n in _BLACK_HEADERS for n in names):
+        return None
+    white = next(i for i, n in enumerate(names) if n in _WHITE_HEADERS)
+    black = next(i for i, n in enumerate(names) if n in _BLACK_HEADERS)
+    number_col = next((i for i, n in enumerate(names) if n in _NUMBER_HEADERS), None)
+    sheet = Sheet(layout="csv")
+    reader = csv.reader(io.StringIO("\n".join(lines[head_index + 1 :])), delimiter=delimiter)
+    for row_index, row in enumerate(reader):
+        line_no = first_line + head_index + 1 + row_index
+        number: int | None = None
+        if number_col is not None and number_col < len(row):
+            digits = re.sub(r"\D", "", row[number_col])
+            number = int(digits) if digits else None
+        for col, colour in ((white, "w"), (black, "b")):
+            if col >= len(row):
+                continue
+            text = row[col].strip()
+            column = sum(len(c) + 1 for c in row[:col]) + 1
+            if not text:
+                continue
+            if text in RESULT_TOKENS:
+                sheet.result = RESULT_TOKENS[text]
+                continue
+            sheet.cells.append(Cell(text, line_no, column, number, colour, text in _PLACEHOLDERS))
+    return sheet
+
+
+def _join_ep(cells: list[Cell]) -> list[Cell]:
+    """Attach a separate ``e.p.``/``ep`` mark, check mark or glyph to the move before it."""
+    out: list[Cell] = []
+    for cell in cells:
+        if out and re.fullmatch(r"e\.?\s?p\.?|\+\+?|#|[!?]{1,2}", cell.text) and not out[-1].placeholder:
+            prev = out[-1]
+            out[-1] = Cell(prev.text + cell.text, prev.line, prev.column, prev.number, prev.colour)
+            continue
+        out.append(cell)
+    return out
+
+
+def _text_sheet(lines: list[str], first_line: int) -> Sheet:
+    sheet = Sheet()
+    cells: list[Cell] = []
+    number: int | None = None
+    colour: str | None = None
+    numbered = bare = 0
+    cells_per_line: list[int] = []
+    for offset, line in enumerate(lines):
+        line_no = first_line + offset
+        count = 0
+        start = 0
+        bare_match = _BARE_NUMBER.match(line)
+        if bare_match and not re.match(r"\s*\d+\s*(\.|\)|…)", line):
+            number, colour = int(bare_match.group(1)), "w"
+            start = bare_match.end()
+            bare += 1
+        for m in _PIECE.finditer(line, start):
+            if m.group("number"):
+                number = int(m.group("number"))
+                colour = "b" if m.group("mark") in ("...", "…") else "w"
+                numbered += 1
+                continue
+            if m.group("comment"):
+                continue
+            text = m.group("cell")
+            if text in RESULT_TOKENS and not re.fullmatch(r"[O0o]-[O0o]", text):
+                sheet.result = RESULT_TOKENS[text]
+                continue
+            placeholder = text in _PLACEHOLDERS
+            cells.append(Cell(text, line_no, m.start() + 1, number, colour, placeholder))
+            count += 1
+            if colour == "w":
+                colour = "b"
+            elif colour == "b":
+                colour = "w"
+                number = number + 1 if number is not None else None
+        if count:
+            cells_per_line.append(count)
+    sheet.cells = _join_ep(cells)
+    if cells_per_line and max(cells_per_line) == 1 and len(cells_per_line) > 1:
+        sheet.layout = "one-per-line"
+    elif bare >= max(1, len(cells_per_line) // 2):
+        sheet.layout = "columns"
+    elif numbered:
+        sheet.layout = "numbered"
+    else:
+        sheet.layout = "plain"
+    return sheet
+
+
+def read_sheet(text: str) -> Sheet:
+    """Split a scoresheet's text into header tags, move cells (reading order) and result."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    lines = text.split("\n")
+    tags, index = _header(lines)
+    body = "\n".join(lines[index:])
+    sheet = _csv_sheet(body, index + 1) or _text_sheet(lines[index:], index + 1)
+    sheet.tags = tags
+    if sheet.result is None and tags.get("Result") in RESULT_TOKENS:
+        sheet.result = RESULT_TOKENS[tags["Result"]]
+    return sheet

@@ -1,0 +1,100 @@
+"""Opening PGN sources: paths (plain, ``.gz``, ``.bz2``, ``.zst``), ``"-"`` for stdin, and open
+binary or text handles; reading them block by block; decoding game bytes.
+
+Compression is recognised by the file's magic bytes (so a misnamed file still reads), with the
+extension only used for display.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, Union
+
+#: What ``read_games`` and friends accept.
+Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_BZ2_MAGIC = b"BZh"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+BOM = b"\xef\xbb\xbf"
+
+
+def source_name(source: Any) -> str | None:
+    """A display name for ``source``: the path, ``<stdin>``, or a handle's ``name``."""
+    if isinstance(source, (str, os.PathLike)):
+        text = os.fspath(source)
+        return "<stdin>" if text == "-" else str(text)
+    name = getattr(source, "name", None)
+    return name if isinstance(name, str) else None
+
+
+def _decompressing(raw: IO[bytes]) -> IO[bytes]:
+    """Wrap a binary stream in the decompressor its magic bytes call for."""
+    buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[arg-type]
+    head = buffered.peek(4)[:4]
+    if head.startswith(_GZIP_MAGIC):
+        return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
+    if head.startswith(_BZ2_MAGIC) and head[3:4].isdigit():
+        return bz2.BZ2File(buffered, mode="rb")  # type: ignore[return-value]
+    if head.startswith(_ZSTD_MAGIC):
+        import zstandard
+
+        reader = zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True)
+        return io.BufferedReader(reader)  # type: ignore[arg-type]
+    return buffered
+
+
+@contextmanager
+def open_source(source: Source) -> Iterator[tuple[Callable[[int], bytes] | Callable[[int], str], str | None]]:
+    """Yield ``(read, name)``: ``read(n)`` returns the next bytes (str for text handles), empty at
+    the end, decompressed as needed.
+
+    Paths are opened (and closed afterwards); handles are read but left open. Raises
+    ``OSError`` when a path cannot be opened (the reader turns that into ``pgn.io``).
+    """
+    name = source_name(source)
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        if path == "-":
+            yield _decompressing(sys.stdin.buffer).read, name
+            return
+        handle = open(Path(path), "rb")  # noqa: SIM115 - closed below
+        try:
+            yield _decompressing(handle).read, name
+        finally:
+            handle.close()
+        return
+    if _is_text(source):
+        yield source.read, name  # type: ignore[misc]
+        return
+    yield _decompressing(source).read, name  # type: ignore[arg-type]
+
+
+def _is_text(handle: Any) -> bool:
+    if isinstance(handle, io.TextIOBase):
+        return True
+    mode = getattr(handle, "mode", "")
+    return isinstance(mode, str) and bool(mode) and "b" not in mode
+
+
+def decode(data: bytes) -> tuple[str, str, int | None]:
+    """Decode a game's bytes: UTF-8, else CP1252, else Latin-1.
+
+    Returns ``(text, encoding, bad)`` where ``bad`` is the offset of the first byte that is not
+    UTF-8 (None when UTF-8 worked).
+    """
+    try:
+        return data.decode("utf-8"), "utf-8", None
+    except UnicodeDecodeError as error:
+        bad = error.start
+    try:
+        return data.decode("cp1252"), "cp1252", bad
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1", bad

@@ -1,0 +1,119 @@
+"""`notation ledger`: golden outputs, options and exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from tables_support import GOLDEN, ROUND_ROBIN, check_golden, pgn_frame, run_cli, write_dataset
+
+INITIAL = GOLDEN / "ledger" / "initial.csv"
+
+UNFINISHED_PGN = '[Event "x"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. e4 e5 *\n'
+
+
+@pytest.mark.parametrize(
+    ("options", "golden"),
+    [
+        ([], "round_robin.txt"),
+        (["--format", "csv"], "round_robin.csv"),
+        (["--format", "json"], "round_robin.json"),
+        (["--history"], "history.txt"),
+        (["--history", "--format", "csv"], "history.csv"),
+        (["--history", "--format", "json"], "history.json"),
+        (["--initial", str(INITIAL)], "initial.txt"),
+        (["--initial", str(INITIAL), "--format", "csv"], "initial.csv.out"),
+        (["--initial", str(INITIAL), "--history", "--format", "csv"], "initial-history.csv"),
+    ],
+)
+def test_golden(options: list[str], golden: str) -> None:
+    result = run_cli("ledger", ROUND_ROBIN, *options)
+    assert result.exit_code == 0, result.stderr
+    check_golden(f"ledger/{golden}", result.stdout)
+
+
+def test_json_is_valid_and_exact() -> None:
+    result = run_cli("ledger", ROUND_ROBIN, "--format", "json", "--initial", INITIAL)
+    rows = json.loads(result.stdout, parse_float=Decimal)
+    assert {r["player"] for r in rows} >= {"Newcomer, Nina", "Cedar, Chen"}
+    assert sum(Decimal(str(r["points"])) for r in rows) == Decimal("2995") + Decimal("99.99") + Decimal("150.5") + 100
+    history = json.loads(run_cli("ledger", ROUND_ROBIN, "--history", "--format", "json").stdout, parse_float=Decimal)
+    assert len(history) == 15
+    assert all(Decimal(str(h["white_delta"])) + Decimal(str(h["black_delta"])) == 0 for h in history)
+
+
+def test_dataset_and_folder_give_the_same_ledger(tmp_path: Path) -> None:
+    expected = run_cli("ledger", ROUND_ROBIN, "--format", "csv").stdout
+    dataset = write_dataset(pgn_frame(), tmp_path / "ds")
+    assert run_cli("ledger", dataset, "--format", "csv").stdout == expected
+    folder = tmp_path / "pgns"
+    folder.mkdir()
+    shutil.copy(ROUND_ROBIN, folder / ROUND_ROBIN.name)
+    assert run_cli("ledger", folder, "--format", "csv").stdout == expected
+
+
+def test_places_rounds_the_display_only() -> None:
+    exact = run_cli("ledger", ROUND_ROBIN, "--format", "csv", "--initial", INITIAL).stdout
+    assert "955.4791234375" in exact
+    shown = run_cli("ledger", ROUND_ROBIN, "--format", "csv", "--initial", INITIAL, "--places", "2").stdout
+    assert '"Brook, Ben",955.48,22,5' in shown and '"Newcomer, Nina",100,30,0' in shown
+    history = run_cli("ledger", ROUND_ROBIN, "--history", "--format", "csv", "--places", "1").stdout
+    assert history.splitlines()[-1] == '2024-03-05,"Elm, Eva","Alder, Anna",0-1,-22.6,-2.3,-8.4,8.4'
+    assert run_cli("ledger", ROUND_ROBIN, "--places", "-1").exit_code == 2
+
+
+def test_unnamed_player_warning_names_file_and_game(tmp_path: Path) -> None:
+    pgn = tmp_path / "anon.pgn"
+    pgn.write_text('[White "A"]\n[Black "?"]\n[Result "1-0"]\n\n1. e4 1-0\n', encoding="utf-8")
+    result = run_cli("ledger", pgn)
+    assert result.exit_code == 1
+    assert "anon.pgn: warning[ledger.unnamed-player] game 1:" in result.stderr
+
+
+def test_exit_1_when_no_game_applies(tmp_path: Path) -> None:
+    pgn = tmp_path / "unfinished.pgn"
+    pgn.write_text(UNFINISHED_PGN, encoding="utf-8")
+    result = run_cli("ledger", pgn, "--format", "csv")
+    assert result.exit_code == 1
+    assert result.stdout == "player,points,level,games\n"
+    assert "1 unfinished" in result.stderr and "no decisive or drawn game" in result.stderr
+
+
+def test_exit_2_for_missing_input() -> None:
+    result = run_cli("ledger", "does/not/exist.pgn")
+    assert result.exit_code == 2
+    assert "error[pgn.io]" in result.stderr and result.stdout == ""
+
+
+def test_exit_2_for_bad_initial_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("player,points\nAnna,many\n", encoding="utf-8")
+    result = run_cli("ledger", ROUND_ROBIN, "--initial", bad)
+    assert result.exit_code == 2
+    assert "error[ledger.bad-initial]" in result.stderr and ":2" in result.stderr
+    assert run_cli("ledger", ROUND_ROBIN, "--initial", tmp_path / "absent.csv").exit_code == 2
+
+
+def test_duplicate_initial_row_is_a_warning_only(tmp_path: Path) -> None:
+    dup = tmp_path / "dup.csv"
+    dup.write_text("Elm, Eva,1\n", encoding="utf-8")  # three fields: an error
+    assert run_cli("ledger", ROUND_ROBIN, "--initial", dup).exit_code == 2
+    dup.write_text('"Elm, Eva",1\n"Elm, Eva",2\n', encoding="utf-8")
+    result = run_cli("ledger", ROUND_ROBIN, "--initial", dup)
+    assert result.exit_code == 0 and "warning[ledger.bad-initial]" in result.stderr
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run_cli("ledger").exit_code == 2
+    assert run_cli("ledger", ROUND_ROBIN, "--format", "xml").exit_code == 2
+    assert run_cli("ledger", ROUND_ROBIN, "--bogus").exit_code == 2
+
+
+def test_help() -> None:
+    result = run_cli("ledger", "--help")
+    assert result.exit_code == 0
+    for word in ("--initial", "--format", "--history", "--places", "unranked", "12.5"):
+        assert word in result.stdout
