@@ -9,11 +9,12 @@ engine, dask not installed, scheduler unreachable, output not writable).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, progress
 
 ENGINES = ("local", "dask")
 
@@ -41,6 +42,9 @@ def import_command(
         str | None,
         typer.Option("--scheduler", help="dask scheduler address (default: a LocalCluster)."),
     ] = None,
+    scheduler_timeout: Annotated[
+        float, typer.Option("--scheduler-timeout", min=0.1, help="Seconds to wait for the scheduler.")
+    ] = 10.0,
     chunk_games: Annotated[
         int, typer.Option("--chunk-games", min=1, help="Games per chunk (one Parquet part each).")
     ] = 2000,
@@ -59,40 +63,41 @@ def import_command(
     err = typer.echo
     if engine not in ENGINES:
         err(f"error: unknown engine {engine!r} (choose local or dask)", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(EXIT_USAGE)
     if scheduler is not None and engine != "dask":
         err("error: --scheduler needs --engine dask", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(EXIT_USAGE)
     if engine == "dask":
         from notation.distributed import EngineUnavailable, dask_executor
 
         try:
-            executor = dask_executor(scheduler, workers=jobs if jobs > 1 else 2)
+            executor = dask_executor(
+                scheduler, workers=jobs if jobs > 1 else 2, timeout=scheduler_timeout
+            )
         except EngineUnavailable as exc:
             err(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(EXIT_USAGE) from None
     elif jobs > 1:
         executor = run_processes(jobs)
     else:
         executor = run_local
     options = WriteOptions(moves=not no_moves, position_key=not no_position_key)
-    progress = _Progress(enabled=not quiet and sys.stderr.isatty())
     try:
-        with progress:
+        with progress("importing", enabled=False if quiet else None) as advance:
             summary = import_files(
                 paths,
                 out,
                 options=options,
                 executor=executor,
                 chunk_games=chunk_games,
-                on_result=progress.update,
+                on_result=lambda result: advance(result.games),
             )
     except Exception as exc:  # noqa: BLE001 - I/O failures and engine failures -> exit 2
         from notation.distributed import EngineUnavailable
 
         what = "engine unavailable" if isinstance(exc, EngineUnavailable) else "import failed"
         err(f"error: {what}: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(EXIT_USAGE) from None
     for diag in summary.diagnostics:
         err(diag.render(), err=True)
     if json_summary:
@@ -102,8 +107,8 @@ def import_command(
     if summary.diagnostics or (summary.files == 0):
         if summary.files == 0 and not summary.diagnostics:
             err("error: no PGN files found", err=True)
-        raise typer.Exit(2)
-    raise typer.Exit(1 if summary.statuses.get("error", 0) else 0)
+        raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(EXIT_PROBLEMS if summary.statuses.get("error", 0) else EXIT_OK)
 
 
 def _render(summary: Any, out: Path) -> str:
@@ -120,44 +125,3 @@ def _render(summary: Any, out: Path) -> str:
             f"{summary.seconds:.1f} s ({rate:.0f} games/s)",
         ]
     )
-
-
-class _Progress:
-    """A rich progress line on stderr (games imported, rate), only when stderr is a terminal."""
-
-    def __init__(self, *, enabled: bool) -> None:
-        self.enabled = enabled
-        self._progress: Any = None
-        self._task: Any = None
-
-    def __enter__(self) -> _Progress:
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import (
-                Progress,
-                SpinnerColumn,
-                TextColumn,
-                TimeElapsedColumn,
-            )
-
-            self._progress = Progress(
-                SpinnerColumn(),
-                TextColumn("importing: {task.completed} games, {task.fields[parts]} parts"),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self._progress.__enter__()
-            self._task = self._progress.add_task("import", total=None, parts=0)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._progress is not None:
-            self._progress.__exit__(*exc)
-
-    def update(self, result: Any) -> None:
-        if self._progress is not None:
-            task = self._progress.tasks[0]
-            self._progress.update(
-                self._task, advance=result.games, parts=task.fields["parts"] + 1
-            )

@@ -69,7 +69,7 @@ def ledger_command(
     from notation.ledger import HISTORY_COLUMNS, PLAYER_COLUMNS, ledger, read_initial, round_points
     from cli.render import EXIT_PROBLEMS, EXIT_USAGE
 
-    start: dict[str, object] = {}
+    start: dict[str, Decimal] = {}
     if initial is not None:
         values, problems = read_initial(initial)
         errors = [d for d in problems if d.severity == "error"]
@@ -87,7 +87,7 @@ def ledger_command(
     if games is None:  # pragma: no cover - load_games reports why
         raise typer.Exit(EXIT_USAGE)
 
-    result = ledger(games, initial=start)  # type: ignore[arg-type]
+    result = ledger(games, initial=start)
     diags: list[Diagnostic] = result.diagnostics
     for diag in diags:
         _err(diagnostic_text(diag))
@@ -99,7 +99,7 @@ def ledger_command(
 
     if history:
         columns: tuple[str, ...] = HISTORY_COLUMNS
-        rows = [
+        rows: list[tuple[object, ...]] = [
             (
                 e.date, e.white, e.black, e.result,
                 shown(e.white_before), shown(e.black_before), shown(e.white_delta), shown(e.black_delta),

@@ -65,7 +65,7 @@ def standings_command(
     from cli.render import EXIT_PROBLEMS, EXIT_USAGE
     from notation.gamesource import load_games
     from notation.scoring import format_half
-    from notation.standings import DEFAULT_TIEBREAKS, standings
+    from notation.standings import CROSSTABLE_MAX_PLAYERS, DEFAULT_TIEBREAKS, standings
 
     games, io_problems = load_games(paths)
     for diag in io_problems:
@@ -87,13 +87,15 @@ def standings_command(
         raise typer.Exit(EXIT_PROBLEMS)
 
     frame = result.table()
+    if not result.has_crosstable_columns:
+        _err(f"crosstable omitted: {len(result.rows)} players (more than {CROSSTABLE_MAX_PLAYERS})")
     if fmt is StandingsFormat.table:
-        n = len(result.rows)
+        n = len(result.rows) if result.has_crosstable_columns else 0
         columns = ["#", "player", *[str(i) for i in range(1, n + 1)], "games", "score"]
         columns += [_SHORT[t] for t in result.tiebreaks]
         rows = []
         for r in result.rows:
-            cells = [result_cell for result_cell in frame.row(r.rank - 1)[-n:]]
+            cells = list(frame.row(r.rank - 1)[-n:]) if n else []
             breaks = [
                 format_half(r.sonneborn_berger) if t == "sonneborn-berger"
                 else format_half(r.buchholz) if t == "buchholz"

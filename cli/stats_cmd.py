@@ -7,6 +7,7 @@ output file that cannot be written.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -133,7 +134,7 @@ def stats_command(
         raise typer.Exit(EXIT_PROBLEMS)
 
 
-def _game_count(tables: dict[str, object], total: int) -> int:
+def _game_count(tables: Mapping[str, object], total: int) -> int:
     import polars as pl
 
     result = tables.get("result")

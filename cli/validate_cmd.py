@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import ExitStack
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -127,7 +128,7 @@ def run_validate(
     quiet: bool = False,
 ) -> int:
     """The command body; returns the exit code."""
-    from notation.validate import default_jobs, validate_sources
+    from notation.validate import default_jobs, process_pool, validate_sources
 
     sources, problems = _sources(paths)
     if problems:
@@ -140,15 +141,18 @@ def run_validate(
     collected: list[dict[str, Any]] = []
     started = time.perf_counter()
     out = sys.stdout
+    pool = ExitStack()
     try:
+        # workers are forked before the progress display starts its thread
+        executor = pool.enter_context(process_pool(jobs)) if jobs > 1 else None
         with progress("validating") as advance:
-            reports = validate_sources(sources, jobs=jobs)
+            reports = validate_sources(sources, jobs=jobs, executor=executor)
             try:
                 for report in reports:
                     summary.add(report)
                     advance(1)
                     if output is OutputFormat.jsonl:
-                        out.write(dumps(report.to_dict()) + "\n")
+                        sys.stdout.write(dumps(report.to_dict()) + "\n")  # (rich may proxy it)
                     elif output is OutputFormat.json:
                         collected.append(report.to_dict())
                     else:
@@ -160,9 +164,12 @@ def run_validate(
                 close = getattr(reports, "close", None)
                 if close is not None:
                     close()
-    except OSError as exc:
-        typer.echo(f"notation validate: error: {exc}", err=True)
-        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - I/O and decompression failures (OSError, EOFError, zlib...)
+        out.flush()
+        typer.echo(f"notation validate: error: cannot read input: {type(exc).__name__}: {exc}", err=True)
+        summary.io_failure = True
+    finally:
+        pool.close()
     elapsed = time.perf_counter() - started
     if output is OutputFormat.json:
         out.write(dumps({"games": collected, "summary": summary.to_dict(elapsed)}, pretty=True) + "\n")

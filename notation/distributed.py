@@ -38,13 +38,14 @@ def dask_executor(
     *,
     workers: int = 2,
     in_flight: int | None = None,
+    timeout: float = 10.0,
 ) -> Executor:
     """An executor running chunks on the scheduler at ``scheduler`` (``tcp://host:8786``).
 
     Without a scheduler address a ``LocalCluster`` of ``workers`` single-threaded worker
     processes is started for the import and closed after it. At most ``in_flight`` chunks
     (default: twice the number of worker threads) are submitted at once, so the planner's
-    memory stays bounded.
+    memory stays bounded. ``timeout`` (seconds) bounds the wait for the scheduler.
     """
     distributed = _import_distributed()
 
@@ -60,8 +61,8 @@ def dask_executor(
                 )
                 client = distributed.Client(cluster)
             else:
-                client = distributed.Client(scheduler, timeout="10s")
-        except OSError as exc:
+                client = distributed.Client(scheduler, timeout=f"{timeout}s")
+        except (OSError, TimeoutError) as exc:
             if cluster is not None:
                 cluster.close()
             raise EngineUnavailable(f"cannot reach the dask scheduler {scheduler!r}: {exc}") from exc

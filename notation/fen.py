@@ -112,7 +112,7 @@ def _parse_int(text: str, field: str, minimum: int) -> int:
     return value
 
 
-def format_placement(board: list[int] | tuple[int, ...]) -> str:
+def format_placement(board: bytearray | list[int] | tuple[int, ...]) -> str:
     """The placement field for 64 piece codes."""
     rows = []
     for rank in range(7, -1, -1):

@@ -12,7 +12,7 @@ compared, so a game read, written and read again compares equal to the original.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from notation.diagnostics import Diagnostic
 
@@ -29,12 +29,12 @@ RESULTS: frozenset[str] = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
 GLYPH_NAGS: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """Where a token starts: 1-based ``line`` and ``column`` in the file, 0-based ``offset``.
 
     ``offset`` is the game's byte offset in the file plus the character offset inside the game
-    (exactly the byte offset for ASCII games).
+    (exactly the byte offset for ASCII games). A named tuple: immutable, hashable, and cheap
+    to create (one per move).
     """
 
     line: int

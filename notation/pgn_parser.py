@@ -52,6 +52,7 @@ _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"((?:[^"\\\r\n
 _BAD_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"?(.*?)"?[ \t]*\]?[ \t]*$')
 _UNESCAPE = re.compile(r"\\(.)")
 _NUMBER_TAIL = " \t\r\n.…"
+_new_tuple = tuple.__new__  # Span(...) without the NamedTuple constructor's Python frame
 
 
 @lru_cache(maxsize=1)
@@ -207,6 +208,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         last = 0
         expected = 0
         node: MoveNode | None = line[-1] if line else None
+        lenient_hint = _LENIENT_HINT.search
         for match in _split_run()(run):
             if match.start() != expected:  # pragma: no cover - the regexes come from one grammar
                 self.diag("pgn.syntax", f"cannot split {run[expected:match.start()]!r}", token, run)
@@ -219,7 +221,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
                     row += newlines
                     line_start = run.rindex("\n", last, at) + 1
                 last = at
-                lenient = canonical_lenient(san)
+                lenient = canonical_lenient(san) if lenient_hint(san) is not None else None
                 if lenient is not None and len(diagnostics) < MAX_DIAGNOSTICS:
                     diagnostics.append(
                         Diagnostic.make(
@@ -237,7 +239,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
                     line.pending = []
                 node = MoveNode(
                     san,
-                    Span(row, at - line_start + 1, base + at),
+                    _new_tuple(Span, (row, at - line_start + 1, base + at)),
                     [GLYPH_NAGS[glyph]] if glyph else [],
                     [],
                     pending,
@@ -361,6 +363,8 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
             return True
         if kind == "$END":
             return False
+        if kind == "COMMENT":  # a comment after the termination marker: harmless, dropped
+            return True
         if not self.after_result:
             self.after_result = True
             text = str(token.value).rstrip()

@@ -56,9 +56,29 @@ _BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
 _PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
 _LETTERS = " PNBRQK"
 _BB_ALL = (1 << 64) - 1
-# lenient SAN syntax by text (a plain dict in front of parse_san_syntax's lru_cache; SAN
-# strings in real files are few, so this stays small; cleared when it grows past a limit)
-_SYNTAX_CACHE: dict[str, SanSyntax] = {}
+# lenient SAN text -> (fast-path kind, target, origin mask, syntax); real files use few
+# distinct SAN strings, so this stays small (cleared if it ever grows past a limit)
+_FAST: dict[str, tuple[int, int, int, SanSyntax]] = {}
+
+
+def _fast_plan(syn: SanSyntax) -> tuple[int, int, int, SanSyntax]:
+    """How parse_san's fast path handles a syntax: kind 0 = always the general resolver,
+    1 = pawn push, 7 = pawn capture, 2..6 = piece type; plus target and origin mask."""
+    to = syn.to_square
+    if to is None or syn.promotion is not None or (to >> 3) in (0, 7) and syn.piece == PAWN:
+        return 0, 0, 0, syn
+    mask = _BB_ALL
+    if syn.from_file is not None:
+        mask &= BB_FILES[syn.from_file]
+    if syn.from_rank is not None:
+        mask &= BB_RANKS[syn.from_rank]
+    if syn.piece == PAWN:
+        if syn.capture:
+            return 7, to, mask, syn
+        if syn.from_rank is not None:
+            return 0, 0, 0, syn
+        return 1, to, mask, syn
+    return syn.piece or 0, to, mask, syn
 
 
 class SanResolution(NamedTuple):
@@ -86,7 +106,7 @@ class Position:
         "fullmove_number", "chess960", "_hash",
     )
 
-    _board: list[int]
+    _board: bytearray  # 64 piece codes (not tracked by the garbage collector)
     _bb: list[int]
     _co: list[int]
     turn: bool
@@ -117,7 +137,7 @@ class Position:
         if not isinstance(text, str):
             raise FenError("placement", f"not a FEN string: {text!r}")
         fields = parse_fen(text)
-        board = list(fields.board)
+        board = bytearray(fields.board)
         pos = _new(cls)
         pos._board = board
         bb = [0] * 7
@@ -540,7 +560,7 @@ class Position:
         new.chess960 = self.chess960
         return new
 
-    def _finish(self, board: list[int], bb: list[int], co: list[int], h: int, cr: int,
+    def _finish(self, board: bytearray, bb: list[int], co: list[int], h: int, cr: int,
                 half: int, ep: int | None) -> Position:
         new = _new(Position)
         new._board = board
@@ -750,12 +770,66 @@ class Position:
     def parse_san(self, text: str, *, strict: bool = False) -> Move:
         """The legal move named by SAN ``text`` (lenient by default; ``strict=True`` follows the
         PGN standard). Raises :class:`InvalidSan`, :class:`IllegalSan` or :class:`AmbiguousSan`."""
-        syn = None if strict else _SYNTAX_CACHE.get(text)
-        if syn is None:
-            syn = parse_san_syntax(text, strict=strict)
-            if not strict:
-                _SYNTAX_CACHE[text] = syn
-        return self._resolve(syn, text, strict)[0]
+        if strict:
+            return self._resolve(parse_san_syntax(text, strict=True), text, True)[0]
+        fast = _FAST.get(text)
+        if fast is None:
+            syn = parse_san_syntax(text)
+            fast = _fast_plan(syn)
+            if len(_FAST) > 200_000:
+                _FAST.clear()
+            _FAST[text] = fast
+        kind, to, mask, syn = fast
+        # fast path: one candidate found by reverse lookup from the target, checked for king
+        # safety; everything else (errors, ambiguity, promotions, castling) takes _resolve
+        if kind:
+            us = self.turn
+            bb = self._bb
+            co = self._co
+            own = co[us]
+            tbit = 1 << to
+            occ = bb[0]
+            if kind == 2:
+                cands = KNIGHT_ATTACKS[to] & bb[2] & own & mask
+            elif kind == 1:  # pawn push
+                if occ & tbit:
+                    cands = 0
+                elif us:
+                    cands = (tbit >> 8) & bb[1] & own
+                    if not cands and to >> 3 == 3 and not occ & (tbit >> 8):
+                        cands = (tbit >> 16) & bb[1] & own
+                else:
+                    cands = (tbit << 8) & bb[1] & own
+                    if not cands and to >> 3 == 4 and not occ & (tbit << 8):
+                        cands = (tbit << 16) & bb[1] & own
+            elif kind == 7:  # pawn capture (not en passant)
+                cands = PAWN_ATTACKS[not us][to] & bb[1] & own & mask if co[not us] & tbit else 0
+            elif kind == 3:
+                cands = bishop_attacks(to, occ) & bb[3] & own & mask
+            elif kind == 4:
+                cands = rook_attacks(to, occ) & bb[4] & own & mask
+            elif kind == 5:
+                cands = queen_attacks(to, occ) & bb[5] & own & mask
+            else:
+                cands = KING_ATTACKS[to] & bb[6] & own
+            if cands and not cands & (cands - 1) and not own & tbit:
+                f = cands.bit_length() - 1
+                enemy = co[not us] & ~tbit
+                king = (bb[6] & own).bit_length() - 1
+                if f == king:
+                    sq = to
+                    occ ^= 1 << f
+                else:
+                    sq = king
+                    occ = (occ ^ (1 << f)) | tbit
+                if not (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & enemy:
+                    queens = bb[5]
+                    rq = (bb[4] | queens) & enemy & ROOK_EMPTY[sq]
+                    if not (rq and rook_attacks(sq, occ) & rq):
+                        bq = (bb[3] | queens) & enemy & BISHOP_EMPTY[sq]
+                        if not (bq and bishop_attacks(sq, occ) & bq):
+                            return MOVES[f][to]
+        return self._resolve(syn, text, False)[0]
 
     def resolve_san(self, syntax: SanSyntax, *, strict: bool = False) -> Move:
         """The legal move named by an already parsed SAN (raises like :meth:`parse_san`)."""
@@ -1011,7 +1085,7 @@ def _parse_castling(text: str, bb: list[int], co: list[int], chess960: bool | No
     return rights, needs_960
 
 
-def _validate_ep(ep: int, turn: bool, board: list[int]) -> None:
+def _validate_ep(ep: int, turn: bool, board: bytearray) -> None:
     name = SQUARE_NAMES[ep]
     rank = ep >> 3
     if rank != (5 if turn else 2):

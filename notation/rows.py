@@ -430,9 +430,15 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
         .then(target.fill_null(1).replace_strict(_LETTER_OF_TYPE, default=None, return_dtype=pl.String))
     )
     promotion = san.str.extract(r"=([NBRQ])", 1)
-    cap_value = captured.replace_strict(_VALUE_OF_LETTER, default=0, return_dtype=pl.Int16).fill_null(0)
+    cap_value = (
+        pl.when(captured.is_not_null())
+        .then(captured.replace_strict(_VALUE_OF_LETTER, default=0, return_dtype=pl.Int16))
+        .otherwise(0)
+    )
     promo_gain = (
-        promotion.replace_strict(_VALUE_OF_LETTER, default=0, return_dtype=pl.Int16).fill_null(1) - 1
+        pl.when(promotion.is_not_null())
+        .then(promotion.replace_strict(_VALUE_OF_LETTER, default=1, return_dtype=pl.Int16) - 1)
+        .otherwise(0)
     )
     delta_white = pl.when(white).then(promo_gain).otherwise(-cap_value)
     delta_black = pl.when(white).then(-cap_value).otherwise(promo_gain)

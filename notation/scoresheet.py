@@ -85,6 +85,8 @@ WINDOW = 4
 CONFIDENCE_GAP = 1.5
 #: Corrections below this confidence make the sheet "needs a human".
 CONFIDENCE_THRESHOLD = 0.6
+#: Rival readings collected after the best one (shown to the human when needed).
+MAX_RIVALS = 3
 #: Node budget of one search (a bound on time for hopeless sheets).
 MAX_EXPANSIONS = 60000
 
@@ -137,7 +139,7 @@ class Correction:
         elif self.kind == "ambiguous":
             text = f"written {written} fits several moves: {self.chosen} is the one the rest of the game needs"
         elif self.kind == "transposed":
-            text = f"written {written} was played in the other order: {self.chosen}"
+            text = f"written {written} in the wrong order: played {self.chosen}"
         elif self.kind == "unreadable":
             text = f"written {written} is unreadable: read as {self.chosen}"
         else:
@@ -645,6 +647,14 @@ class _Search:
             cost, _, _, kind, step, payload = heapq.heappop(self.heap)
             if goal is not None and cost > goal.cost + CONFIDENCE_GAP:
                 break
+            if goal is not None and goal.cost > 0.0 and self.window <= self.n:
+                # a correction was needed: look for rival readings anywhere in the sheet (an
+                # earlier cell may explain the failure as well), not only near the failures
+                self.window = self.n + 1
+                for failed in self.failed:
+                    self._open_lineage(failed)
+                heapq.heappush(self.heap, (cost, -step.index, next(self.counter), kind, step, payload))
+                continue
             if self.expansions >= self.max_expansions:
                 break
             if kind == "state":
@@ -655,7 +665,8 @@ class _Search:
                         goal = step
                     elif step.pos.key() != goal.pos.key():
                         rivals.append(step)
-                        break
+                        if len(rivals) >= MAX_RIVALS:
+                            break
                     continue
                 self.expansions += 1
                 self.expand(step)
@@ -676,7 +687,7 @@ def _divergence(best: list[Move], other: list[Move]) -> int:
     return min(len(best), len(other))
 
 
-def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -> tuple[list[Correction], list[tuple[float, list[str]]], list[str | None], list[Move]]:
+def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -> tuple[list[Correction], list[tuple[float, list[Move]]], list[str | None], list[Move]]:
     path = _path(goal)
     moves = _moves_of(path)
     # rival readings: other goals, and dominated arrivals at states on the best path
@@ -755,15 +766,18 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
                 # not agree on the plies this step produced
                 if other[first:ply] != moves[first:ply] or step.op == "extra":
                     gap = min(gap, extra)
-        written_text = " ".join(search.cells[c].text for c in step.cells if c >= 0) or None
+        written_text = " ".join(search.cells[c].text for c in sorted(step.cells) if c >= 0) or None
         corrections.append(Correction(
             kind=kind, ply=(first + 1 + start_ply) if step.moves else (first + start_ply),
             written=written_text, chosen=chosen, alternatives=tuple(alternatives),
             confidence=confidence_of(gap), cost=round(step.edit, 3), reasons=reasons,
             line=cell.line if cell else None, column=cell.column if cell else None,
         ))
-    candidates: list[tuple[float, list[str]]] = []
-    return corrections, candidates, written_per_ply, moves
+    readings: list[tuple[float, list[Move]]] = [(goal.cost, moves)]
+    for extra, other in sorted(rival_paths, key=lambda item: item[0]):
+        if all(other != known for _, known in readings):
+            readings.append((goal.cost + extra, other))
+    return corrections, readings, written_per_ply, moves
 
 
 def _san_list(start: Position, moves: Iterable[Move]) -> list[str]:
@@ -872,14 +886,13 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
             candidates=tuple(sans[-3:])))
         rec.diagnostics = diagnostics
         return rec
-    corrections, _, written_per_ply, moves = _report(search, goal, rivals, start_ply)
+    corrections, readings, written_per_ply, moves = _report(search, goal, rivals, start_ply)
     rec.moves = moves
     rec.sans = _san_list(start, moves)
     rec.written = written_per_ply
     rec.corrections = corrections
     rec.cost = round(goal.cost, 3)
-    for r in rivals:
-        rec.candidates.append((round(r.cost, 3), _san_list(start, _moves_of(_path(r)))))
+    rec.candidates = [(round(cost, 3), _san_list(start, reading)) for cost, reading in readings[: MAX_RIVALS + 1]]
     diagnostics.extend(c.to_diagnostic() for c in corrections)
     if any(not c.confident for c in corrections):
         rec.status = "needs-human"

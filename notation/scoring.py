@@ -71,8 +71,8 @@ def as_lazy(games: GamesInput, columns: list[str]) -> pl.LazyFrame:
                 expr = expr.str.replace_all(r"\.", "-").str.to_date("%Y-%m-%d", strict=False)
             exprs.append(expr.alias(name))
         else:
-            dtype = OPTIONAL_COLUMNS.get(name, pl.String)
-            exprs.append(pl.lit(None, dtype=dtype).alias(name))
+            fill_dtype = OPTIONAL_COLUMNS.get(name, pl.String)
+            exprs.append(pl.lit(None, dtype=fill_dtype).alias(name))
     return lazy.select(exprs)
 
 

@@ -44,6 +44,8 @@ _TB_COLUMN: Final[dict[str, str]] = {
 }
 FORFEIT_TERMINATIONS: Final = ("forfeit", "forfeited", "unplayed")
 
+CROSSTABLE_MAX_PLAYERS: Final = 64  # wider tables drop the crosstable columns (see `table`)
+
 _NEEDED: Final = ["event", "white", "black", "result", "plies", "error_count", "termination"]
 
 
@@ -81,9 +83,20 @@ class StandingsResult:
     unfinished: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def table(self) -> pl.DataFrame:
-        """The final table with the crosstable columns ``1`` … ``N`` (opponents by rank)."""
-        order = [row.player for row in self.rows]
+    @property
+    def has_crosstable_columns(self) -> bool:
+        """Whether `table` holds the crosstable (at most CROSSTABLE_MAX_PLAYERS players)."""
+        return len(self.rows) <= CROSSTABLE_MAX_PLAYERS
+
+    def table(self, *, crosstable: bool | None = None) -> pl.DataFrame:
+        """The final table with the crosstable columns ``1`` … ``N`` (opponents by rank).
+
+        By default the crosstable columns are left out above CROSSTABLE_MAX_PLAYERS players (an
+        N × N grid of mostly empty cells); pass ``crosstable=True`` to force them.
+        """
+        if crosstable is None:
+            crosstable = self.has_crosstable_columns
+        order = [row.player for row in self.rows] if crosstable else []
         data: dict[str, list[object]] = {
             "rank": [r.rank for r in self.rows],
             "place": [r.place for r in self.rows],

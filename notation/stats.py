@@ -125,18 +125,16 @@ def result_summary(base: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def _elo_band_label() -> tuple[pl.Expr, pl.Expr]:
+    """(label, sort order) of White's rating minus Black's in 100-point bands."""
+    low, high = ELO_BAND_EDGES[0], ELO_BAND_EDGES[-1]
     diff = pl.col("white_elo").cast(pl.Int32) - pl.col("black_elo").cast(pl.Int32)
-    label: pl.Expr = pl.lit("unrated")
-    order: pl.Expr = pl.lit(len(ELO_BAND_EDGES) + 1)
-    chain = pl.when(diff.is_null()).then(pl.lit("unrated"))
-    order_chain = pl.when(diff.is_null()).then(pl.lit(len(ELO_BAND_EDGES) + 1))
-    chain = chain.when(diff < ELO_BAND_EDGES[0]).then(pl.lit(f"< {ELO_BAND_EDGES[0]}"))
-    order_chain = order_chain.when(diff < ELO_BAND_EDGES[0]).then(pl.lit(0))
-    for index, (low, high) in enumerate(zip(ELO_BAND_EDGES, ELO_BAND_EDGES[1:]), start=1):
-        chain = chain.when(diff < high).then(pl.lit(f"[{low},{high})"))
-        order_chain = order_chain.when(diff < high).then(pl.lit(index))
-    label = chain.otherwise(pl.lit(f">= {ELO_BAND_EDGES[-1]}"))
-    order = order_chain.otherwise(pl.lit(len(ELO_BAND_EDGES)))
+    step = (diff.clip(low - 100, high) // 100).cast(pl.Int32)  # floor: -401 -> -5, 399 -> 3
+    labels = {low // 100 - 1: f"< {low}", high // 100: f">= {high}"}
+    labels.update({edge // 100: f"[{edge},{edge + 100})" for edge in ELO_BAND_EDGES[:-1]})
+    label = pl.when(diff.is_null()).then(pl.lit("unrated")).otherwise(
+        step.replace_strict(labels, return_dtype=pl.String)
+    )
+    order = pl.when(diff.is_null()).then(pl.lit(high // 100 + 1)).otherwise(step)
     return label, order
 
 

@@ -14,6 +14,7 @@ import sys
 import types
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -88,11 +89,7 @@ def check_game(game: Game, *, file: str | None = None) -> GameReport:
     try:
         return _check(game, name)
     except Exception as exc:  # noqa: BLE001 - bad input must never crash a whole run
-        diag = Diagnostic.make(
-            "internal.error", f"internal error while checking this game: {type(exc).__name__}: {exc}",
-            line=game.line,
-        )
-        return _report(game, name, "error", 0, None, Outcome(), Claims(), [*game.diagnostics, diag], 0, 0)
+        return _failed(game, name, exc)
 
 
 def check_replayed(game: Game, rep: Replay, *, file: str | None = None) -> GameReport:
@@ -102,11 +99,16 @@ def check_replayed(game: Game, rep: Replay, *, file: str | None = None) -> GameR
     try:
         return _check(game, name, rep)
     except Exception as exc:  # noqa: BLE001 - bad input must never crash a whole run
-        diag = Diagnostic.make(
-            "internal.error", f"internal error while checking this game: {type(exc).__name__}: {exc}",
-            line=game.line,
-        )
-        return _report(game, name, "error", 0, None, Outcome(), Claims(), [*game.diagnostics, diag], 0, 0)
+        return _failed(game, name, exc)
+
+
+def _failed(game: Game, name: str, exc: Exception) -> GameReport:
+    """The report of a game whose checking failed: an ``internal.error`` diagnostic (a bug)."""
+    diag = Diagnostic.make(
+        "internal.error", f"internal error while checking this game: {type(exc).__name__}: {exc}",
+        line=game.line,
+    )
+    return _report(game, name, "error", 0, None, Outcome(), Claims(), [*game.diagnostics, diag], 0, 0)
 
 
 def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
@@ -189,8 +191,20 @@ def validate(source: Any, *, jobs: int = 1, file: str | None = None) -> Iterator
     yield from validate_sources([(source, file)], jobs=jobs)
 
 
-def validate_sources(sources: Iterable[tuple[Any, str | None]], *, jobs: int = 1) -> Iterator[GameReport]:
-    """Reports for several ``(source, display name)`` pairs, one pool for all of them."""
+def validate_sources(
+    sources: Iterable[tuple[Any, str | None]],
+    *,
+    jobs: int = 1,
+    executor: ProcessPoolExecutor | None = None,
+) -> Iterator[GameReport]:
+    """Reports for several ``(source, display name)`` pairs, one pool for all of them.
+
+    ``executor`` (from :func:`process_pool`) lets a caller start the workers before it starts
+    threads of its own (a progress display), since workers are forked.
+    """
+    if executor is not None:
+        yield from _parallel(sources, executor, jobs)
+        return
     if jobs <= 1:
         from notation.reader import read_games
 
@@ -198,7 +212,8 @@ def validate_sources(sources: Iterable[tuple[Any, str | None]], *, jobs: int = 1
             for game in read_games(source):
                 yield check_game(game, file=name)
         return
-    yield from _parallel(sources, jobs)
+    with process_pool(jobs) as pool:
+        yield from _parallel(sources, pool, jobs)
 
 
 # Batches sent to a worker: at most this many games or characters, whichever comes first.
@@ -229,15 +244,11 @@ def _work(batch: list[tuple[Any, str | None]]) -> list[GameReport]:
     return [check_game(parse_raw_game(raw), file=name) for raw, name in batch]
 
 
-def _parallel(sources: Iterable[tuple[Any, str | None]], jobs: int) -> Iterator[GameReport]:
-    import multiprocessing
-
-    _warm_up()
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    context = multiprocessing.get_context(method)
+def _parallel(
+    sources: Iterable[tuple[Any, str | None]], executor: ProcessPoolExecutor, jobs: int
+) -> Iterator[GameReport]:
     window = max(2, jobs * 3)
     pending: deque[Future[list[GameReport]]] = deque()
-    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     try:
         for batch in _batches(sources):
             pending.append(executor.submit(_work, batch))
@@ -246,16 +257,38 @@ def _parallel(sources: Iterable[tuple[Any, str | None]], jobs: int) -> Iterator[
         while pending:
             yield from pending.popleft().result()
     finally:
+        for future in pending:
+            future.cancel()
+
+
+@contextmanager
+def process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """A started pool of ``jobs`` worker processes (forked after the parsers are built)."""
+    import multiprocessing
+
+    _warm_up()
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
+    try:
+        executor.submit(_noop).result()  # starts every worker now
+        yield executor
+    finally:
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _warm_up() -> None:
-    """Build the parsers in the parent so forked workers inherit them."""
-    try:
-        from notation.model import Game, MoveNode
-        from notation.reader import parse_raw_game  # noqa: F401
+def _noop() -> None:
+    return None
 
-        check_game(Game(tags={"Result": "*"}, moves=[MoveNode("e4")], result="*"))
+
+def _warm_up() -> None:
+    """Build the parsers in the parent so that forked workers inherit them."""
+    try:
+        import io
+
+        from notation.reader import read_games
+
+        for game in read_games(io.StringIO('[Result "*"]\n\n1. e4 e5 2. Nf3 O-O *\n')):
+            check_game(game)
     except Exception:  # noqa: BLE001 - warm-up is an optimisation only
         pass
 

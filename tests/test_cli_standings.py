@@ -82,3 +82,19 @@ def test_help() -> None:
     assert result.exit_code == 0
     for word in ("--event", "--tiebreak", "Sonneborn-Berger", "Buchholz", "forfeit"):
         assert word in result.stdout
+
+
+def test_large_field_omits_crosstable(tmp_path: Path) -> None:
+    games = "".join(
+        f'[Event "Swiss"]\n[White "P{i:03}"]\n[Black "P{i + 1:03}"]\n[Result "1/2-1/2"]\n\n1. e4 e5 1/2-1/2\n\n'
+        for i in range(0, 66, 2)
+    )
+    pgn = tmp_path / "swiss.pgn"
+    pgn.write_text(games, encoding="utf-8")
+    result = run_cli("standings", pgn, "--format", "csv")
+    assert result.exit_code == 0
+    assert "crosstable omitted: 66 players" in result.stderr
+    assert result.stdout.splitlines()[0] == "rank,place,player,games,score,sonneborn_berger,buchholz,wins"
+    assert result.stdout.splitlines()[1] == "1,1-66,P000,1,0.5,0.25,0.5,0"
+    table = run_cli("standings", pgn)
+    assert table.exit_code == 0 and "P065" in table.stdout

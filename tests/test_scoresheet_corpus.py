@@ -204,13 +204,28 @@ def sloppy_sheet(moves: tuple[str, ...], seed: int) -> tuple[str, str]:
 ERROR_KINDS = ("piece", "square", "omitted", "transposed")
 
 
-def _replays(sans: list[str]) -> bool:
-    board = chess.Board()
-    try:
-        for san in sans:
-            board.push_san(san)
-    except ValueError:
-        return False
+def _strip(san: str) -> str:
+    return san.rstrip("+#").replace("x", "")
+
+
+def _replays(sans: list[str], board: chess.Board | None = None, start: int = 0) -> bool:
+    """True when the SAN list replays legally, some ambiguous move resolved either way."""
+    board = board or chess.Board()
+    for k in range(start, len(sans)):
+        try:
+            board.push_san(sans[k])
+        except chess.AmbiguousMoveError:
+            target = _strip(sans[k])
+            options = [m for m in board.legal_moves
+                       if _strip(board.san(m))[0] == target[0] and _strip(board.san(m))[-2:] == target[-2:]]
+            for move in options:
+                copy = board.copy(stack=False)
+                copy.push(move)
+                if _replays(sans, copy, k + 1):
+                    return True
+            return False
+        except ValueError:
+            return False
     return True
 
 

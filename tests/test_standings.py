@@ -156,3 +156,46 @@ def test_public_export() -> None:
     import notation
 
     assert notation.standings(_games(("A", "B", "1-0"))).rows[0].player == "A"
+
+
+def test_sample_round_robin_is_legal_and_complete() -> None:
+    """sample_games/round_robin.pgn: 6 players, 15 legal games, every pair once, 5 dated rounds."""
+    import itertools
+
+    import chess
+    import chess.pgn
+    from tables_support import ROUND_ROBIN
+
+    pairs = []
+    dates = set()
+    with open(ROUND_ROBIN, encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            assert not game.errors, game.errors
+            board = game.board()
+            for move in game.mainline_moves():
+                assert board.is_legal(move)
+                board.push(move)
+            result = game.headers["Result"]
+            if board.is_checkmate():
+                assert result == ("0-1" if board.turn == chess.WHITE else "1-0")
+            assert not board.is_stalemate()
+            pairs.append(frozenset((game.headers["White"], game.headers["Black"])))
+            dates.add(game.headers["Date"])
+    players = set().union(*pairs)
+    assert len(players) == 6 and len(pairs) == 15
+    assert set(pairs) == {frozenset(p) for p in itertools.combinations(players, 2)}
+    assert len(dates) == 5
+
+
+def test_crosstable_columns_are_dropped_for_large_fields() -> None:
+    from notation.standings import CROSSTABLE_MAX_PLAYERS
+
+    n = CROSSTABLE_MAX_PLAYERS + 2  # a "Swiss" of n players: one round, n/2 games
+    games = _games(*[(f"P{i:03}", f"P{i + 1:03}", "1-0") for i in range(0, n, 2)])
+    result = standings(games)
+    assert not result.has_crosstable_columns
+    assert result.table().columns == [
+        "rank", "place", "player", "games", "score", "sonneborn_berger", "buchholz", "wins",
+    ]
+    assert result.table(crosstable=True).width == 8 + n
+    assert result.crosstable["P000"] == {"P001": ["1"]}

@@ -1,0 +1,77 @@
+"""Time `stats`, `standings` and `ledger` over an imported dataset (run on demand, never in CI).
+
+Usage::
+
+    python -m cli.main import ../shared/corpus/games/ --out /tmp/corpus-ds --no-moves
+    python benchmarks/bench_tables.py /tmp/corpus-ds [--rounds 3]
+
+Prints, per function, the median wall time of `--rounds` runs, games per second and the peak
+resident memory of the process. The dataset is scanned lazily each time (`notation.scan`), so
+the timings include reading Parquet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import polars as pl  # noqa: E402
+
+from notation.frames import scan  # noqa: E402
+from notation.ledger import format_points, ledger  # noqa: E402
+from notation.standings import standings  # noqa: E402
+from notation.stats import stats  # noqa: E402
+
+
+def _timed(func: Callable[[], object], rounds: int) -> tuple[float, object]:
+    times = []
+    value: object = None
+    for _ in range(rounds):
+        start = time.perf_counter()
+        value = func()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("dataset", type=Path)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+
+    games_lazy = scan(args.dataset)[0]
+    n = games_lazy.select(pl.len()).collect().item()
+    print(f"dataset {args.dataset}: {n} games, polars {pl.__version__}")
+
+    seconds, _ = _timed(lambda: stats(scan(args.dataset)[0]), args.rounds)
+    print(f"stats (all 8 sections, lazy scan): {seconds:.3f} s  ({n / seconds:,.0f} games/s)")
+
+    biggest = (
+        games_lazy.group_by(pl.col("event").cast(pl.String)).len().sort("len", descending=True).collect().row(0)
+    )
+    seconds, _ = _timed(lambda: standings(scan(args.dataset)[0], event=biggest[0]), args.rounds)
+    print(f"standings --event {biggest[0]!r} ({biggest[1]} games): {seconds:.3f} s")
+    seconds, table = _timed(lambda: standings(scan(args.dataset)[0]), args.rounds)
+    players = len(table.rows)  # type: ignore[attr-defined]
+    print(f"standings over all games ({players} players): {seconds:.3f} s  ({n / seconds:,.0f} games/s)")
+
+    seconds, result = _timed(lambda: ledger(scan(args.dataset)[0]), args.rounds)
+    applied = len(result.history)  # type: ignore[attr-defined]
+    longest = max((len(format_points(p.points)) for p in result.players), default=0)  # type: ignore[attr-defined]
+    print(
+        f"ledger ({applied} games applied, {len(result.players)} players): {seconds:.3f} s  "  # type: ignore[attr-defined]
+        f"({applied / seconds:,.0f} games/s); longest exact points text {longest} characters"
+    )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

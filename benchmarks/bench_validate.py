@@ -1,0 +1,98 @@
+"""Benchmark: `notation validate` vs a python-chess `read_game` loop on the same file, same run.
+
+    python benchmarks/bench_validate.py [PATH] [--games N] [--rounds R] [--jobs 1 2]
+
+Default PATH is the Lichess corpus file. Each round times, interleaved:
+- python-chess: `chess.pgn.read_game` over the first N games (parse + SAN legality);
+- ours: `validate(path, jobs=J)` with every report turned into its jsonl line (what
+  `notation validate --format jsonl` does), for each J in --jobs.
+Prints games/s (median of the rounds) and the ratios. python-chess is a benchmark-only
+reference here, never a dependency of the package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import itertools
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT = ROOT.parent / "shared" / "corpus" / "games" / "lichess" / "lichess-jishanshaikh4.pgn.gz"
+
+
+def open_text(path: Path) -> io.TextIOBase:
+    if path.name.endswith(".gz"):
+        return io.TextIOWrapper(gzip.open(path), encoding="utf-8", errors="replace")  # type: ignore[return-value]
+    return open(path, encoding="utf-8", errors="replace")  # type: ignore[return-value]
+
+
+def python_chess(path: Path, games: int | None) -> tuple[int, float]:
+    import chess.pgn
+
+    started = time.perf_counter()
+    count = 0
+    with open_text(path) as handle:
+        while games is None or count < games:
+            game = chess.pgn.read_game(handle)
+            if game is None:
+                break
+            count += 1
+    return count, time.perf_counter() - started
+
+
+def ours(path: Path, games: int | None, jobs: int) -> tuple[int, float, int]:
+    from notation.validate import validate
+
+    started = time.perf_counter()
+    count = plies = 0
+    reports = validate(path, jobs=jobs)
+    for report in itertools.islice(reports, games):
+        json.dumps(report.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        count += 1
+        plies += report.plies
+    reports.close()
+    return count, time.perf_counter() - started, plies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("path", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--games", type=int, default=3000, help="first N games (0 = the whole file)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    games = args.games or None
+    # warm-up: imports, grammar construction, caches
+    ours(args.path, 50, 1)
+    python_chess(args.path, 50)
+    reference: list[float] = []
+    mine: dict[int, list[float]] = {j: [] for j in args.jobs}
+    counts: dict[str, int] = {}
+    for _ in range(args.rounds):
+        n, seconds = python_chess(args.path, games)
+        reference.append(n / seconds)
+        counts["python-chess"] = n
+        for jobs in args.jobs:
+            n, seconds, plies = ours(args.path, games, jobs)
+            mine[jobs].append(n / seconds)
+            counts[f"jobs {jobs}"] = n
+    ref = statistics.median(reference)
+    print(f"file: {args.path.name}, games per round: {counts}, rounds: {args.rounds}")
+    print(f"python-chess read_game: {ref:8.1f} games/s")
+    for jobs, rates in mine.items():
+        rate = statistics.median(rates)
+        print(f"notation validate --jobs {jobs}: {rate:8.1f} games/s  ratio {rate / ref:5.2f}x python-chess")
+    if 1 in mine and 2 in mine:
+        print(f"--jobs 2 speed-up over --jobs 1: {statistics.median(mine[2]) / statistics.median(mine[1]):.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,298 @@
+"""Game-level checks, the jsonl contract, parallel validation and the Python API (issue 4)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+import notation
+from conftest import SAMPLE_GAMES
+from notation.checks import Claims, claims, outcome, result_diagnostics, tag_diagnostics, valid_date
+from notation.diagnostics import CODES
+from notation.model import Game
+from notation.position import Position
+from notation.reader import read_games
+from notation.replay import replay
+from notation.validate import GameReport, check_game, validate
+
+HEAD = '[Event "t"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "W"]\n[Black "B"]\n'
+OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn",
+               "variant_crazyhouse.pgn")
+CONTRACT_KEYS = ["file", "game", "line", "white", "black", "result", "status", "plies", "final_fen",
+                 "outcome", "claims", "diagnostics"]
+
+
+def game(movetext: str, result: str = "*", *, tag_result: str | None = None, **tags: str) -> Game:
+    extra = "".join(f'[{k} "{v}"]\n' for k, v in tags.items())
+    text = f'{HEAD}[Result "{tag_result or result}"]\n{extra}\n{movetext} {result}\n'
+    return next(read_games(io.StringIO(text)))
+
+
+def report(movetext: str, result: str = "*", **kw: str) -> GameReport:
+    return check_game(game(movetext, result, **kw))
+
+
+def codes(rep: GameReport) -> list[str]:
+    return [d.code for d in rep.diagnostics]
+
+
+# ----------------------------------------------------------------------------- claims
+KNIGHTS = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8"
+
+
+def test_threefold_counts_the_start_position() -> None:
+    rep = report(KNIGHTS, "1/2-1/2")
+    assert rep.claims.threefold == 8 and rep.claims.fivefold == 16
+    assert rep.outcome.termination == "fivefold_repetition"
+    assert "claim.threefold" in codes(rep) and "claim.fivefold" in codes(rep)
+    assert "game.move-after-fivefold" not in codes(rep)
+    rep = report(KNIGHTS + " 9. e4", "1/2-1/2")
+    (after,) = [d for d in rep.diagnostics if d.code == "game.move-after-fivefold"]
+    assert after.ply == 17 and after.severity == "warning" and rep.status == "warning"
+
+
+def test_en_passant_right_counts_only_when_capturable() -> None:
+    # After 1. e4 the FEN shows e3 but no capture is possible: the position equals later ones.
+    text = "1. e4 Nf6 2. Nf3 Ng8 3. Ng1 Nf6 4. Nf3 Ng8 5. Ng1"
+    rep = report(text)
+    assert rep.claims.threefold == 9  # after 1. e4 (ply 1), 3. Ng1 (ply 5), 5. Ng1 (ply 9)
+
+
+def test_fifty_and_seventyfive_moves_from_a_fen_clock() -> None:
+    fen = "8/8/8/4k3/8/8/2b5/R3K3 w - - 96 70"
+    moves = "70. Ra5+ Kd4 71. Kd2 Bb3 72. Ra4+ Kc5 73. Kc3"
+    rep = report(moves, "1/2-1/2", SetUp="1", FEN=fen)
+    assert rep.claims.fifty_moves == 4 and rep.claims.seventyfive_moves is None
+    fen150 = "8/8/8/4k3/8/8/2b5/R3K3 w - - 148 90"
+    rep = report("90. Ra5+ Kd4 91. Kd2 Bb3", "1/2-1/2", SetUp="1", FEN=fen150)
+    assert rep.claims.fifty_moves == 1 and rep.claims.seventyfive_moves == 2
+    assert rep.outcome.termination == "seventyfive_moves"
+    (after,) = [d for d in rep.diagnostics if d.code == "game.move-after-75-moves"]
+    assert after.ply == 3
+
+
+def test_fifty_moves_needs_a_legal_move_for_the_side_to_move() -> None:
+    # The 100th half-move without capture mates: no claim (python-chess is_fifty_moves agrees).
+    start = Position.from_fen("7k/8/6K1/8/8/8/8/R7 w - - 99 80")
+    mate = start.play(start.parse_san("Ra8#"))
+    assert mate.halfmove_clock == 100 and mate.is_checkmate()
+    rep = report("80. Ra8#", "1-0", SetUp="1", FEN=start.fen())
+    assert rep.claims.fifty_moves is None and rep.outcome.to_dict() == {"termination": "checkmate", "winner": "white"}
+
+
+def test_claims_function_on_plies() -> None:
+    rep = replay(game(KNIGHTS))
+    claim, perpetual = claims(rep.start, rep.plies)
+    assert claim == Claims(threefold=8, fivefold=16) and perpetual is None
+
+
+def test_perpetual_check_pattern() -> None:
+    fen = "6k1/5pp1/8/8/8/8/1q3PPP/3Q2K1 w - - 0 30"
+    rep = report("30. Qd8+ Kh7 31. Qh4+ Kg8 32. Qd8+ Kh7 33. Qh4+ Kg8 34. Qd8+", "1/2-1/2", SetUp="1", FEN=fen)
+    (perp,) = [d for d in rep.diagnostics if d.code == "pattern.perpetual-check"]
+    assert perp.ply == 9 and perp.severity == "info" and "30. Qd8+" in perp.message
+
+
+# ----------------------------------------------------------------------------- outcome and result
+def test_outcome_checkmate_stalemate_dead() -> None:
+    assert report("1. f3 e5 2. g4 Qh4#", "0-1").outcome.to_dict() == {"termination": "checkmate", "winner": "black"}
+    dead = report("60. Bxd2", "1/2-1/2", SetUp="1", FEN="8/4k3/8/8/8/8/3r4/2K1B3 w - - 0 60")
+    assert dead.outcome.termination == "dead_position" and dead.status == "ok"
+    assert outcome(None, Claims(), 0).to_dict() == {"termination": None, "winner": None}
+
+
+@pytest.mark.parametrize(
+    ("movetext", "tag", "code"),
+    [
+        ("1. f3 e5 2. g4 Qh4#", "1-0", "result.mismatch"),
+        ("1. f3 e5 2. g4 Qh4#", "1/2-1/2", "result.mismatch"),
+        ("1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 "
+         "9. Qxc8 Kg6 10. Qe6", "1-0", "result.mismatch"),
+    ],
+)
+def test_result_contradicting_the_final_position(movetext: str, tag: str, code: str) -> None:
+    rep = report(movetext, tag)
+    assert code in codes(rep) and rep.status == "error"
+
+
+def test_unknown_result_after_mate_is_accepted() -> None:
+    assert "result.mismatch" not in codes(report("1. f3 e5 2. g4 Qh4#", "*"))
+
+
+def test_dead_position_with_a_decisive_result() -> None:
+    rep = report("60. Bxd2", "1-0", SetUp="1", FEN="8/4k3/8/8/8/8/3r4/2K1B3 w - - 0 60")
+    assert codes(rep) == ["result.mismatch"]
+
+
+@pytest.mark.parametrize("termination", ["Time forfeit", "time forfeit", "Sample won on time"])
+def test_win_on_time_with_a_bare_king(termination: str) -> None:
+    fen = "8/8/4k3/8/8/8/1r6/4K3 b - - 0 70"
+    rep = report("70... Rb1+ 71. Kd2", "1-0", SetUp="1", FEN=fen, Termination=termination)
+    assert codes(rep) == ["result.time-bare-king"]
+    ok = report("70... Rb1+ 71. Kd2", "0-1", SetUp="1", FEN=fen, Termination=termination)
+    assert "result.time-bare-king" not in codes(ok)
+    normal = report("70... Rb1+ 71. Kd2", "1-0", SetUp="1", FEN=fen, Termination="Normal")
+    assert "result.time-bare-king" not in codes(normal)
+
+
+def test_result_marker_vs_tag_not_reported_twice() -> None:
+    rep = report("1. e4 c5", "0-1", tag_result="1-0")
+    assert codes(rep).count("pgn.result-mismatch") == 1
+
+
+def test_missing_result_on_a_hand_built_game() -> None:
+    from notation.model import MoveNode
+
+    g = Game(tags={}, moves=[MoveNode("e4")], result=None)
+    diags = result_diagnostics(g, None, outcome(None, Claims(), 0), False)
+    assert [d.code for d in diags] == ["result.missing"]
+
+
+# ----------------------------------------------------------------------------- tags
+def test_tags() -> None:
+    g = Game(tags={"Event": "x", "White": "a", "Black": "b", "Result": "*", "Date": "2026.13.01"})
+    diags = tag_diagnostics(g)
+    assert [d.code for d in diags] == ["tags.missing-roster", "tags.bad-date"]
+    assert "Site, Date, Round" not in diags[0].message and "Site, Round" in diags[0].message
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [("2026.11.30", True), ("1858.??.??", True), ("????.??.??", True), ("2024.02.29", True),
+     ("2023.02.29", False), ("2026.13.01", False), ("30.11.2026", False), ("2026-11-30", False),
+     ("2026.1.30", False), ("", False), ("2026.00.10", False)],
+)
+def test_valid_date(text: str, ok: bool) -> None:
+    assert valid_date(text) is ok
+
+
+# ----------------------------------------------------------------------------- report contract
+def test_to_dict_is_the_jsonl_contract() -> None:
+    rep = report("1. e4 e5 2. Nf3 Nc6 3. Nxe6", "1-0")
+    data = rep.to_dict()
+    assert list(data) == CONTRACT_KEYS
+    assert data["status"] == "error" and data["plies"] == 4 and data["game"] == 1 and data["line"] == 1
+    assert data["white"] == "W" and data["black"] == "B" and data["result"] == "1-0"
+    assert list(data["outcome"]) == ["termination", "winner"]
+    assert list(data["claims"]) == ["threefold", "fifty_moves", "fivefold", "seventyfive_moves"]
+    diag = data["diagnostics"][0]
+    assert list(diag)[:7] == ["code", "severity", "message", "line", "column", "ply", "san"]
+    assert (diag["code"], diag["ply"], diag["san"]) == ("san.illegal", 5, "Nxe6")
+    assert data["final_fen"] == "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    json.dumps(data)
+
+
+def test_status_rules() -> None:
+    assert report("1. e4 e5", "*").status == "ok"
+    assert report(KNIGHTS[:47], "1/2-1/2").status == "ok"  # info only (threefold) stays ok
+    assert report("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7", "1-0").status == "warning"
+    unsupported = report("1. e4 d5", "*", Variant="Atomic")
+    assert unsupported.status == "unsupported" and unsupported.plies == 0 and unsupported.final_fen is None
+    assert codes(unsupported) == ["variant.unsupported"]
+
+
+def test_every_code_used_is_registered() -> None:
+    for path in SAMPLE_GAMES.glob("*.pgn"):
+        for rep in validate(path):
+            for d in rep.diagnostics:
+                assert d.code in CODES, d.code
+                assert d.file == str(path) and d.game == rep.game
+
+
+def test_internal_failure_becomes_a_diagnostic(monkeypatch: pytest.MonkeyPatch) -> None:
+    import notation.validate as module
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(module, "replay", boom)
+    rep = check_game(game("1. e4"))
+    assert rep.status == "error" and codes(rep)[-1] == "internal.error"
+
+
+# ----------------------------------------------------------------------------- driving
+def test_python_api_mirrors_the_command() -> None:
+    reports = list(notation.validate(SAMPLE_GAMES / "draws.pgn"))
+    assert [r.status for r in reports] == ["ok"] * 5
+    assert [r.claims.threefold for r in reports][:2] == [34, 9]
+    assert reports[2].claims.fifty_moves == 12
+    assert [r.outcome.termination for r in reports][3:] == ["stalemate", "dead_position"]
+
+
+def test_jobs_two_gives_identical_reports_in_file_order() -> None:
+    paths = [SAMPLE_GAMES / name for name in OWN_SAMPLES]
+    from notation.validate import validate_sources
+
+    one = [r.to_dict() for r in validate_sources([(p, None) for p in paths], jobs=1)]
+    two = [r.to_dict() for r in validate_sources([(p, None) for p in paths], jobs=2)]
+    assert one == two and len(one) > 25
+
+
+def test_parallel_on_a_corpus_slice_matches(tmp_path: object) -> None:
+    from conftest import corpus_path
+    from notation import validate as module
+
+    path = corpus_path("games", "lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz")
+    old = module.BATCH_GAMES
+    module.BATCH_GAMES = 7  # many small batches: order must still hold
+    try:
+        two = [r.to_dict() for r in validate(path, jobs=2)]
+    finally:
+        module.BATCH_GAMES = old
+    one = [r.to_dict() for r in validate(path)]
+    assert one == two and len(one) == 105
+
+
+def test_own_sample_games_show_every_check() -> None:
+    found = {d.code for name in OWN_SAMPLES for r in validate(SAMPLE_GAMES / name) for d in r.diagnostics}
+    expected = {
+        "san.illegal", "san.ambiguous", "san.unknown-piece", "san.check-suffix", "san.lenient",
+        "movenumber.mismatch", "fen.invalid", "game.move-after-end", "game.move-after-fivefold",
+        "result.mismatch", "result.time-bare-king", "pgn.result-mismatch", "pgn.missing-result",
+        "pgn.unclosed-comment", "tags.missing-roster", "tags.bad-date", "claim.threefold",
+        "claim.fifty-moves", "claim.fivefold", "pattern.perpetual-check", "variant.unsupported",
+    }
+    assert expected <= found, expected - found
+    terminations = {r.outcome.termination for name in OWN_SAMPLES for r in validate(SAMPLE_GAMES / name)}
+    assert {"checkmate", "stalemate", "dead_position", "fivefold_repetition"} <= terminations
+    clean = [r for name in ("classics.pgn", "special_moves.pgn", "draws.pgn", "chess960.pgn")
+             for r in validate(SAMPLE_GAMES / name)]
+    assert all(r.status == "ok" for r in clean) and len(clean) == 12
+
+
+def test_check_replayed_equals_check_game() -> None:
+    from notation.validate import check_replayed
+
+    for g in read_games(SAMPLE_GAMES / "broken.pgn"):
+        assert check_replayed(g, replay(g)).to_dict() == check_game(g).to_dict()
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    fen=st.one_of(st.none(), st.text(max_size=60), st.sampled_from([
+        "8/8/8/8/8/8/8/8 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 w KQkq e3 0 1", "4k3/8/8/8/8/8/8/4K2R w K - 200 1",
+        "rbbnqkrn/pppppppp/8/8/8/8/PPPPPPPP/RBBNQKRN w GAga - 0 1"])),
+    variant=st.one_of(st.none(), st.sampled_from(["Chess960", "Atomic", "", "From Position", "x"])),
+    result=st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "2-0", ""]),
+    termination=st.one_of(st.none(), st.sampled_from(["Time forfeit", "Normal", "won on time"])),
+    moves=st.lists(st.sampled_from(["e4", "e5", "Ke2", "Ke7", "O-O", "Kf1", "Rh8", "--", "Qxf7#", "h4"]), max_size=12),
+)
+def test_check_game_never_raises(fen: str | None, variant: str | None, result: str, termination: str | None,
+                                 moves: list[str]) -> None:
+    from notation.model import MoveNode
+
+    tags = {"Result": result}
+    for name, value in (("FEN", fen), ("Variant", variant), ("Termination", termination)):
+        if value is not None:
+            tags[name] = value
+    g = Game(tags=tags, moves=[MoveNode(m) for m in moves], result=result or None)
+    rep = check_game(g)
+    assert rep.status in ("ok", "warning", "error", "unsupported")
+    assert "internal.error" not in codes(rep)
+    json.dumps(rep.to_dict())
