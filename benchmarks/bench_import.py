@@ -41,7 +41,8 @@ import json, resource, sys, time
 t = time.perf_counter()
 from notation.validate import validate
 n = sum(1 for _ in validate(sys.argv[1]))
-print(json.dumps({"games": n, "seconds": time.perf_counter() - t,
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"games": n, "seconds": time.perf_counter() - t, "cpu": u.ru_utime + u.ru_stime,
                   "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
@@ -51,7 +52,9 @@ t = time.perf_counter()
 from notation.dataset import WriteOptions, import_files, run_local, run_processes
 jobs = int(sys.argv[3])
 s = import_files([sys.argv[1]], sys.argv[2], executor=run_processes(jobs) if jobs > 1 else run_local)
+u = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"games": s.games_imported, "plies": s.plies, "seconds": time.perf_counter() - t,
+                  "cpu": u.ru_utime + u.ru_stime,
                   "bytes": s.bytes_written,
                   "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                   "children_maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
@@ -130,18 +133,23 @@ def main() -> None:
         x1, x4 = make_inputs(tmp, args.games)
         validate_s: list[float] = []
         import_s: list[float] = []
+        validate_cpu: list[float] = []
+        import_cpu: list[float] = []
         jobs_s: list[float] = []
         last: dict[str, float] = {}
         for r in range(args.rounds):
             v = run(VALIDATE, str(x1))
             validate_s.append(v["seconds"])
+            validate_cpu.append(v["cpu"])
             out = tmp / f"ds_{r}"
             last = run(IMPORT, str(x1), str(out), "1")
             import_s.append(last["seconds"])
+            import_cpu.append(last["cpu"])
             if args.jobs > 1:
                 j = run(IMPORT, str(x1), str(tmp / f"dsj_{r}"), str(args.jobs))
                 jobs_s.append(j["seconds"])
-            print(f"round {r + 1}: validate {v['seconds']:.2f}s, import {last['seconds']:.2f}s"
+            print(f"round {r + 1}: validate {v['seconds']:.2f}s (cpu {v['cpu']:.2f}s), "
+                  f"import {last['seconds']:.2f}s (cpu {last['cpu']:.2f}s)"
                   + (f", import --jobs {args.jobs} {jobs_s[-1]:.2f}s" if jobs_s else ""), flush=True)
         games = int(last["games"])
         v_med, i_med = statistics.median(validate_s), statistics.median(import_s)
@@ -149,6 +157,9 @@ def main() -> None:
         print(f"validate: {games / v_med:.0f} games/s (median {v_med:.2f}s of {args.rounds})")
         print(f"import:   {games / i_med:.0f} games/s (median {i_med:.2f}s); "
               f"import/validate time ratio {i_med / v_med:.3f} (limit 1.25)")
+        vc, ic = statistics.median(validate_cpu), statistics.median(import_cpu)
+        print(f"CPU time (whole process, less sensitive to a busy machine): validate {vc:.2f}s, "
+              f"import {ic:.2f}s, ratio {ic / vc:.3f}")
         if jobs_s:
             j_med = statistics.median(jobs_s)
             print(f"import --jobs {args.jobs}: {games / j_med:.0f} games/s (median {j_med:.2f}s), "

@@ -22,7 +22,7 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from notation import Position  # noqa: E402
+from notation import Position
 
 DEFAULT = ROOT.parent / "shared" / "corpus" / "games" / "otb-pgnmentor" / "Carlsen.pgn.gz"
 
@@ -59,6 +59,17 @@ def run_ours(games: list[list[str]]) -> float:
     return time.process_time() - t0
 
 
+def run_ours_play_san(games: list[list[str]]) -> float:
+    start = Position.initial()
+    t0 = time.process_time()
+    for sans in games:
+        pos = start
+        for san in sans:
+            _move, pos = pos.play_san(san)
+            pos.key()
+    return time.process_time() - t0
+
+
 def run_python_chess(games: list[list[str]]) -> float:
     t0 = time.process_time()
     for sans in games:
@@ -77,15 +88,18 @@ def main() -> None:
     games = extract(args.path, args.games)
     plies = sum(len(g) for g in games)
     ours: list[float] = []
+    fused: list[float] = []
     theirs: list[float] = []
     for _ in range(args.rounds):
         theirs.append(run_python_chess(games))
         ours.append(run_ours(games))
-    o, t = min(ours), min(theirs)
+        fused.append(run_ours_play_san(games))
+    o, t, p = min(ours), min(theirs), min(fused)
     print(f"file: {args.path.name}  games: {len(games)}  plies: {plies}  rounds: {args.rounds}")
     print(f"notation  : {o:8.3f} s  {plies / o:10.0f} plies/s  (parse_san + play + key)")
     print(f"python-chess: {t:6.3f} s  {plies / t:10.0f} plies/s  (push_san)")
-    print(f"ratio     : {t / o:.2f}x")
+    print(f"notation play_san: {p:6.3f} s  {plies / p:10.0f} plies/s  (play_san + key)")
+    print(f"ratio     : {t / o:.2f}x (parse_san + play), {t / p:.2f}x (play_san)")
 
 
 if __name__ == "__main__":

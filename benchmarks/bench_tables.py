@@ -22,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import polars as pl  # noqa: E402
+import polars as pl
 
-from notation.frames import scan  # noqa: E402
-from notation.ledger import format_points, ledger  # noqa: E402
-from notation.standings import standings  # noqa: E402
-from notation.stats import stats  # noqa: E402
+from notation.frames import scan
+from notation.ledger import format_points, ledger
+from notation.standings import standings
+from notation.stats import stats
 
 
 def _timed(func: Callable[[], object], rounds: int) -> tuple[float, object]:
@@ -44,33 +44,44 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("dataset", type=Path)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", choices=["stats", "standings", "ledger"], help="run one function only")
+    parser.add_argument("--history", action="store_true", help="keep the ledger's per-game history")
     args = parser.parse_args()
 
     games_lazy = scan(args.dataset)[0]
     n = games_lazy.select(pl.len()).collect().item()
     print(f"dataset {args.dataset}: {n} games, polars {pl.__version__}")
 
-    seconds, _ = _timed(lambda: stats(scan(args.dataset)[0]), args.rounds)
-    print(f"stats (all 8 sections, lazy scan): {seconds:.3f} s  ({n / seconds:,.0f} games/s)")
+    if args.only in (None, "stats"):
+        seconds, _ = _timed(lambda: stats(scan(args.dataset)[0]), args.rounds)
+        print(f"stats (all 8 sections, lazy scan): {seconds:.3f} s  ({n / seconds:,.0f} games/s)")
+    if args.only in (None, "standings"):
+        _standings(args.dataset, games_lazy, n, args.rounds)
+    if args.only in (None, "ledger"):
+        _ledger(args.dataset, args.rounds, args.history)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS {peak:.0f} MiB")
 
+
+def _standings(dataset: Path, games_lazy: pl.LazyFrame, n: int, rounds: int) -> None:
     biggest = (
         games_lazy.group_by(pl.col("event").cast(pl.String)).len().sort("len", descending=True).collect().row(0)
     )
-    seconds, _ = _timed(lambda: standings(scan(args.dataset)[0], event=biggest[0]), args.rounds)
+    seconds, _ = _timed(lambda: standings(scan(dataset)[0], event=biggest[0]), rounds)
     print(f"standings --event {biggest[0]!r} ({biggest[1]} games): {seconds:.3f} s")
-    seconds, table = _timed(lambda: standings(scan(args.dataset)[0]), args.rounds)
+    seconds, table = _timed(lambda: standings(scan(dataset)[0]), rounds)
     players = len(table.rows)  # type: ignore[attr-defined]
     print(f"standings over all games ({players} players): {seconds:.3f} s  ({n / seconds:,.0f} games/s)")
 
-    seconds, result = _timed(lambda: ledger(scan(args.dataset)[0]), args.rounds)
-    applied = len(result.history)  # type: ignore[attr-defined]
+
+def _ledger(dataset: Path, rounds: int, history: bool) -> None:
+    seconds, result = _timed(lambda: ledger(scan(dataset)[0], history=history), rounds)
+    applied = result.applied  # type: ignore[attr-defined]
     longest = max((len(format_points(p.points)) for p in result.players), default=0)  # type: ignore[attr-defined]
     print(
         f"ledger ({applied} games applied, {len(result.players)} players): {seconds:.3f} s  "  # type: ignore[attr-defined]
-        f"({applied / seconds:,.0f} games/s); longest exact points text {longest} characters"
+        f"({applied / seconds:,.0f} games/s, history={history}); longest exact points text {longest} characters"
     )
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak RSS {peak:.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,7 @@ from typing import Annotated
 
 import typer
 
-from cli.table_output import csv_text, json_rows, rich_table, diagnostic_text
-
+from cli.table_output import csv_text, diagnostic_text, json_rows, rich_table
 
 LEDGER_HELP = (
     "Apply every decisive and drawn game, in date order, to the seeds' level-and-points ledger "
@@ -64,10 +63,16 @@ def ledger_command(
     ] = None,
 ) -> None:
     """Apply every decisive and drawn game, in date order, to the seeds' points ledger."""
+    from cli.render import EXIT_PROBLEMS, EXIT_USAGE
     from notation.diagnostics import Diagnostic
     from notation.gamesource import load_games
-    from notation.ledger import HISTORY_COLUMNS, PLAYER_COLUMNS, ledger, read_initial, round_points
-    from cli.render import EXIT_PROBLEMS, EXIT_USAGE
+    from notation.ledger import (
+        HISTORY_COLUMNS,
+        PLAYER_COLUMNS,
+        ledger,
+        read_initial,
+        round_points,
+    )
 
     start: dict[str, Decimal] = {}
     if initial is not None:
@@ -87,7 +92,7 @@ def ledger_command(
     if games is None:  # pragma: no cover - load_games reports why
         raise typer.Exit(EXIT_USAGE)
 
-    result = ledger(games, initial=start)
+    result = ledger(games, initial=start, history=history)
     diags: list[Diagnostic] = result.diagnostics
     for diag in diags:
         _err(diagnostic_text(diag))
@@ -120,7 +125,7 @@ def ledger_command(
     else:
         typer.echo(json_rows(dict(zip(columns, row)) for row in rows))
 
-    if not result.history:
+    if not result.applied:
         _err("no decisive or drawn game to apply")
         raise typer.Exit(EXIT_PROBLEMS)
 

@@ -1,9 +1,118 @@
-"""`notation scoresheet` (not implemented yet)."""
+"""`notation scoresheet INPUT`: reconstruct a game from a sloppy or damaged scoresheet.
+
+Options -> one library call (:func:`notation.scoresheet.reconstruct`) -> render -> exit code:
+0 reconstructed (read as written, or only confident corrections), 1 a human must look
+(low-confidence corrections or no legal reading), 2 usage or I/O failure.
+
+Without ``--out`` the PGN goes to stdout and the corrections to stderr (compiler style).
+``--out`` picks the rendering by suffix (repeatable): ``.pgn``, ``.txt`` (FIDE-style
+two-column sheet), ``.html`` (printable page with SVG diagrams), ``.svg`` (final position or
+the first ``--diagram``), ``.json`` (the reconstruction as data).
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Optional
+
 import typer
+
+from cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line, dumps
+
+LANGUAGE_CHOICES = ("auto", "en", "zh", "de", "fr", "es", "it", "nl", "ru")
+OUT_SUFFIXES = (".pgn", ".txt", ".html", ".htm", ".svg", ".json")
+
+
+def _read_input(path: str) -> str:
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def scoresheet(
+    input: str = typer.Argument(..., help="Scoresheet text file (.txt, .csv; '-' for stdin)."),
+    lang: str = typer.Option("auto", "--lang", help="Piece-letter language: " + "|".join(LANGUAGE_CHOICES) + "."),
+    fen: Optional[str] = typer.Option(None, "--fen", help="Starting position (FEN) when not the initial one."),
+    tags: Optional[str] = typer.Option(None, "--tags", help='Tags, e.g. "White=Anna,Black=Bernd,Event=Club ch".'),
+    out: list[str] = typer.Option([], "--out", "-o", help="Write .pgn/.txt/.html/.svg/.json (repeatable)."),
+    max_cost: float = typer.Option(12.0, "--max-cost", min=0.0, help="Largest total edit cost accepted."),
+    diagram: list[str] = typer.Option([], "--diagram", help="Diagram after a move, e.g. 24w or 24b (repeatable)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list corrections on stderr."),
+) -> None:
+    """Reconstruct the game written on a scoresheet: lenient multi-language input, least-cost repair."""
+    from notation.render_sheet import diagrams_for, render_html, render_text
+    from notation.scoresheet import reconstruct
+
+    if lang not in LANGUAGE_CHOICES:
+        typer.echo(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    for target in out:
+        if not target.lower().endswith(OUT_SUFFIXES):
+            typer.echo(f"error: --out {target}: use one of {', '.join(OUT_SUFFIXES)}", err=True)
+            raise typer.Exit(EXIT_USAGE)
+    try:
+        text = _read_input(input)
+    except OSError as exc:
+        typer.echo(f"error: {input}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    if fen is not None:
+        from notation.fen import FenError
+        from notation.position import Position
+
+        try:
+            Position.from_fen(fen)
+        except FenError as exc:
+            typer.echo(f"error: --fen: {exc.message}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+
+    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost)
+    diagrams, problems = diagrams_for(rec, list(diagram))
+    if problems:
+        for problem in problems:
+            typer.echo(f"error: --diagram: {problem}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+
+    name = "<stdin>" if input == "-" else input
+    if not quiet:
+        for diag in rec.diagnostics:
+            typer.echo(diagnostic_line(diag.located(file=name), start_ply=rec.start_ply), err=True)
+        summary = {
+            "ok": "read as written",
+            "corrected": f"reconstructed with {len(rec.corrections)} correction(s)",
+            "needs-human": "NEEDS A HUMAN",
+        }[rec.status]
+        typer.echo(f"{name}: {summary}; {len(rec.sans)} plies, {rec.language} letters, "
+                   f"{rec.layout} layout, cost {rec.cost:g}", err=True)
+
+    try:
+        for target in out:
+            lower = target.lower()
+            if lower.endswith(".pgn"):
+                content = rec.pgn() if rec.sans else ""
+            elif lower.endswith(".txt"):
+                content = render_text(rec)
+            elif lower.endswith((".html", ".htm")):
+                content = render_html(rec, diagrams=diagrams)
+            elif lower.endswith(".svg"):
+                picked = diagrams[0][1] if diagrams else ""
+                content = picked + "\n" if picked else ""
+            else:
+                content = dumps(rec.to_dict(), pretty=True) + "\n"
+            Path(target).write_text(content, encoding="utf-8")
+    except OSError as exc:
+        typer.echo(f"error: cannot write: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    if not out and rec.sans:
+        typer.echo(rec.pgn(), nl=False)
+    raise typer.Exit(EXIT_PROBLEMS if rec.needs_human else EXIT_OK)
 
 
 def register(app: typer.Typer) -> None:
-    """Add the command to `app` (nothing yet)."""
+    """Add `notation scoresheet` to `app`."""
+    app.command("scoresheet")(scoresheet)

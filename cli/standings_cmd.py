@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from cli.table_output import csv_text, json_object, rich_table, diagnostic_text
+from cli.table_output import csv_text, diagnostic_text, json_object, rich_table
 
 STANDINGS_HELP = (
     "The final table of a tournament: score (win 1, draw ½, loss 0), crosstable and tie-breaks, "

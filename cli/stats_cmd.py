@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from cli.table_output import frame_csv, frame_json, frame_table, diagnostic_text
+from cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
 
 STATS_HELP = (
     "Statistics over PGN files or imported datasets, computed with Polars (lazily over a "

@@ -13,6 +13,7 @@ import csv
 import datetime as dt
 import io
 import json
+import math
 import shutil
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -96,15 +97,23 @@ def frame_csv(df: pl.DataFrame) -> str:
 def _json_value(value: Any) -> str:
     if isinstance(value, Decimal):
         return cell_text(value)
-    if isinstance(value, float) and value != value:  # NaN
+    if isinstance(value, float) and math.isnan(value):
         return "null"
     if isinstance(value, (dt.date, dt.datetime)):
         return json.dumps(value.isoformat())
     return json.dumps(value, ensure_ascii=False)
 
 
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    raise TypeError(f"not JSON serialisable: {value!r}")
+
+
 def json_object(row: Mapping[str, Any]) -> str:
     """One JSON object on one line."""
+    if not any(isinstance(v, Decimal) or (isinstance(v, float) and math.isnan(v)) for v in row.values()):
+        return json.dumps(row, ensure_ascii=False, default=_json_default)  # fast path, same text
     return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {_json_value(v)}" for k, v in row.items()) + "}"
 
 

@@ -202,11 +202,14 @@ def claim_diagnostics(plies: list[PlyRecord], claim: Claims, perpetual: Perpetua
 
 
 # --------------------------------------------------------------------------------- result
-def result_diagnostics(game: Game, final: Position | None, end: Outcome, replay_complete: bool) -> list[Diagnostic]:
+def result_diagnostics(
+    game: Game, final: Position | None, end: Outcome, replay_complete: bool, last: PlyRecord | None = None
+) -> list[Diagnostic]:
     """Result tag vs marker, vs the final position, and wins on time with a bare king.
 
     ``replay_complete`` is False when the mainline stopped early (then the final position is not
-    the game's and only the tag/marker consistency is checked).
+    the game's and only the tag/marker consistency is checked). Findings about the final
+    position point at ``last``, the mainline's last ply, when there is one.
     """
     out: list[Diagnostic] = []
     tag = game.tags.get("Result")
@@ -228,6 +231,10 @@ def result_diagnostics(game: Game, final: Position | None, end: Outcome, replay_
     result = (tag.strip() if tag is not None else None) or token
     if result not in RESULT_TOKENS or not replay_complete or final is None:
         return out
+    at: dict[str, object] = {"line": line}
+    if last is not None:
+        span = last.node.span
+        at = {"line": span.line, "column": span.column, "ply": last.ply, "san": last.node.san}
     if end.termination == "checkmate":
         expected = "1-0" if end.winner == "white" else "0-1"
         if result not in ("*", expected):
@@ -235,14 +242,14 @@ def result_diagnostics(game: Game, final: Position | None, end: Outcome, replay_
                 Diagnostic.make(
                     "result.mismatch",
                     f"result {result} but {end.winner} checkmated: the result is {expected}",
-                    line=line,
+                    **at,
                 )
             )
     elif end.termination in ("stalemate", "dead_position") and result in DECISIVE:
         what = "stalemate" if end.termination == "stalemate" else "a dead position (no mate is possible)"
         out.append(
             Diagnostic.make(
-                "result.mismatch", f"result {result} but the game ended in {what}: the result is 1/2-1/2", line=line
+                "result.mismatch", f"result {result} but the game ended in {what}: the result is 1/2-1/2", **at
             )
         )
     winner = DECISIVE.get(result)
@@ -254,7 +261,7 @@ def result_diagnostics(game: Game, final: Position | None, end: Outcome, replay_
                     "result.time-bare-king",
                     f"{winner} won on time ({termination!r}) with only a king left: "
                     "a bare king cannot win, the game is drawn (10.5/10.14)",
-                    line=line,
+                    **at,
                 )
             )
     return out

@@ -227,6 +227,7 @@ class PlanStats:
     files: int = 0
     games_read: int = 0
     duplicates: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def plan_chunks(
@@ -253,7 +254,20 @@ def plan_chunks(
         name = path.name
         items: list[tuple[int, Any]] = []
         size = 0
-        for gid, raw in raw_games(path):
+        games = raw_games(path)
+        while True:
+            try:
+                gid, raw = next(games)
+            except StopIteration:
+                break
+            except Exception as exc:  # noqa: BLE001 - e.g. a truncated .gz: keep what was read
+                message = f"cannot read past game {stats.games_read}: {type(exc).__name__}: {exc}"
+                stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
+                break
+            if getattr(raw, "size", 0) < 0:  # the reader could not read (more of) the file
+                message = f"cannot read: {raw.data}" if raw.data else "cannot read the file"
+                stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
+                continue
             stats.games_read += 1
             if gid in seen:
                 stats.duplicates += 1
@@ -420,5 +434,6 @@ def import_files(
     summary.files = stats.files
     summary.games_read = stats.games_read
     summary.duplicates = stats.duplicates
+    summary.diagnostics.extend(stats.diagnostics)
     summary.seconds = time.perf_counter() - started
     return summary

@@ -53,7 +53,15 @@ from typing import Final, Literal
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.scoring import BLACK_WINS, DRAW, WHITE_WINS, GamesInput, as_lazy, clean_name, make_module_callable
+from notation.scoring import (
+    BLACK_WINS,
+    DRAW,
+    WHITE_WINS,
+    GamesInput,
+    as_lazy,
+    clean_name,
+    make_module_callable,
+)
 
 Outcome = Literal["draw", "lower-wins", "higher-wins"]
 
@@ -147,7 +155,7 @@ def round_points(value: Decimal, places: int) -> Decimal:
     return rounding.quantize(value, Decimal(1).scaleb(-places))
 
 
-def to_decimal(value: Decimal | int | str | float) -> Decimal:
+def to_decimal(value: Decimal | str | float) -> Decimal:
     """A point value as an exact Decimal (floats through their shortest repr, no binary noise)."""
     if isinstance(value, Decimal):
         result = value
@@ -190,12 +198,14 @@ class LedgerEntry:
 class LedgerResult:
     """Final standing of every player plus the per-game history.
 
-    ``players`` is ordered by points (highest first), then name. ``skipped`` counts games not
+    ``players`` is ordered by points (highest first), then name. ``applied`` counts the games
+    applied (``history`` lists them unless ``history=False``); ``skipped`` counts games not
     applied by reason (``unfinished``, ``unnamed-player``, ``self-game``).
     """
 
     players: list[PlayerPoints]
     history: list[LedgerEntry]
+    applied: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -263,18 +273,22 @@ def chronological(games: GamesInput) -> pl.LazyFrame:
     )
 
 
-def ledger(games: GamesInput, *, initial: InitialPoints | None = None) -> LedgerResult:
+def ledger(games: GamesInput, *, initial: InitialPoints | None = None, history: bool = True) -> LedgerResult:
     """Apply every decisive and drawn game of `games` in chronological order.
 
     `initial` maps players to starting points (others start at 0); players that appear only
-    in `initial` are listed with 0 games.
+    in `initial` are listed with 0 games. With ``history=False`` the per-game entries are not
+    kept (``result.history`` stays empty): exact points of a very active player can grow to
+    thousands of digits, and keeping four of them per game costs memory.
     """
+    keep_history = history
     points: dict[str, Decimal] = {}
     counts: dict[str, int] = {}
     for name, value in (initial or {}).items():
         points[name.strip()] = to_decimal(value)
         counts.setdefault(name.strip(), 0)
-    history: list[LedgerEntry] = []
+    entries: list[LedgerEntry] = []
+    applied = 0
     skipped: dict[str, int] = {}
     diagnostics: list[Diagnostic] = []
 
@@ -308,7 +322,10 @@ def ledger(games: GamesInput, *, initial: InitialPoints | None = None) -> Ledger
         points[black] = _CONTEXT.add(bb, db)
         counts[white] = counts.get(white, 0) + 1
         counts[black] = counts.get(black, 0) + 1
-        history.append(
+        applied += 1
+        if not keep_history:
+            continue
+        entries.append(
             LedgerEntry(
                 date=day.isoformat() if day is not None else date_text,
                 white=white,
@@ -328,7 +345,9 @@ def ledger(games: GamesInput, *, initial: InitialPoints | None = None) -> Ledger
         for name, value in points.items()
     ]
     players.sort(key=lambda p: (-p.points, p.player))
-    return LedgerResult(players=players, history=history, skipped=skipped, diagnostics=diagnostics)
+    return LedgerResult(
+        players=players, history=entries, applied=applied, skipped=skipped, diagnostics=diagnostics
+    )
 
 
 def read_initial(source: str | Path | io.TextIOBase | Iterable[str]) -> tuple[dict[str, Decimal], list[Diagnostic]]:

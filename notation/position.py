@@ -46,7 +46,13 @@ from notation.bitboard import (
 )
 from notation.fen import STARTING_FEN, FenError, format_placement, parse_fen
 from notation.move import MOVES, NULL_MOVE, Move
-from notation.san import AmbiguousSan, IllegalSan, InvalidSan, SanError, SanSyntax, parse_san_syntax
+from notation.san import (
+    AmbiguousSan,
+    IllegalSan,
+    InvalidSan,
+    SanSyntax,
+    parse_san_syntax,
+)
 
 _Z = zobrist.PIECE
 _Z_TURN = zobrist.TURN
@@ -102,8 +108,16 @@ class Position:
     """An immutable position: placement, side to move, castling rights, en passant, clocks."""
 
     __slots__ = (
-        "_board", "_bb", "_co", "turn", "castling_rights", "ep_square", "halfmove_clock",
-        "fullmove_number", "chess960", "_hash",
+        "_bb",
+        "_board",
+        "_co",
+        "_hash",
+        "castling_rights",
+        "chess960",
+        "ep_square",
+        "fullmove_number",
+        "halfmove_clock",
+        "turn",
     )
 
     _board: bytearray  # 64 piece codes (not tracked by the garbage collector)
@@ -253,10 +267,10 @@ class Position:
         if (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[not colour][sq] & bb[1]) & co:
             return True
         queens = bb[5]
-        rq = (bb[4] | queens) & co
+        rq = (bb[4] | queens) & co & ROOK_EMPTY[sq]
         if rq and rook_attacks(sq, occ) & rq:
             return True
-        bq = (bb[3] | queens) & co
+        bq = (bb[3] | queens) & co & BISHOP_EMPTY[sq]
         return bool(bq and bishop_attacks(sq, occ) & bq)
 
     def attackers(self, colour: bool, sq: int) -> int:
@@ -451,7 +465,15 @@ class Position:
             if (occ ^ kbit ^ rbit) & path:
                 continue
             occ_k = occ ^ kbit
-            if any(self._attacked_by(them, sq, occ_k) for sq in _scan(BETWEEN[king][kt] | kbit)):
+            crossed = BETWEEN[king][kt] | kbit
+            attacked = False
+            while crossed:
+                low = crossed & -crossed
+                crossed ^= low
+                if self._attacked_by(them, low.bit_length() - 1, occ_k):
+                    attacked = True
+                    break
+            if attacked:
                 continue
             if self._attacked_by(them, kt, occ_k ^ rbit | (1 << rt)):
                 continue
@@ -831,6 +853,113 @@ class Position:
                             return MOVES[f][to]
         return self._resolve(syn, text, False)[0]
 
+    def play_san(self, text: str) -> tuple[Move, Position]:
+        """``(move, position after it)`` for lenient SAN ``text``: the replay hot path.
+
+        Same result as ``m = pos.parse_san(text); (m, pos.play(m))`` (a property test keeps
+        them agreeing), with the common case (one candidate, no castling, promotion or en
+        passant) resolved and played in one step. Raises like :meth:`parse_san`.
+        """
+        fast = _FAST.get(text)
+        if fast is None:
+            self.parse_san(text)  # fills _FAST, or raises
+            fast = _FAST[text]
+        kind, to, mask, syn = fast
+        if kind:
+            us = self.turn
+            bb = self._bb
+            co = self._co
+            own = co[us]
+            tbit = 1 << to
+            occ = bb[0]
+            if kind == 2:
+                cands = KNIGHT_ATTACKS[to] & bb[2] & own & mask
+            elif kind == 1:
+                if occ & tbit:
+                    cands = 0
+                elif us:
+                    cands = (tbit >> 8) & bb[1] & own
+                    if not cands and to >> 3 == 3 and not occ & (tbit >> 8):
+                        cands = (tbit >> 16) & bb[1] & own
+                else:
+                    cands = (tbit << 8) & bb[1] & own
+                    if not cands and to >> 3 == 4 and not occ & (tbit << 8):
+                        cands = (tbit << 16) & bb[1] & own
+            elif kind == 7:
+                cands = PAWN_ATTACKS[not us][to] & bb[1] & own & mask if co[not us] & tbit else 0
+            elif kind == 3:
+                cands = bishop_attacks(to, occ) & bb[3] & own & mask
+            elif kind == 4:
+                cands = rook_attacks(to, occ) & bb[4] & own & mask
+            elif kind == 5:
+                cands = queen_attacks(to, occ) & bb[5] & own & mask
+            else:
+                cands = KING_ATTACKS[to] & bb[6] & own
+            if cands and not cands & (cands - 1) and not own & tbit:
+                f = cands.bit_length() - 1
+                fbit = 1 << f
+                enemy = co[not us] & ~tbit
+                king = (bb[6] & own).bit_length() - 1
+                if f == king:
+                    sq = to
+                    occ2 = occ ^ fbit
+                else:
+                    sq = king
+                    occ2 = (occ ^ fbit) | tbit
+                if not (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & enemy:
+                    queens = bb[5]
+                    rq = (bb[4] | queens) & enemy & ROOK_EMPTY[sq]
+                    if not (rq and rook_attacks(sq, occ2) & rq):
+                        bq = (bb[3] | queens) & enemy & BISHOP_EMPTY[sq]
+                        if not (bq and bishop_attacks(sq, occ2) & bq):
+                            # play the simple move (no castling, promotion or en passant)
+                            board = self._board[:]
+                            bb = bb[:]
+                            co = co[:]
+                            code = board[f]
+                            zc = _Z[code]
+                            h = self._hash ^ _Z_TURN ^ zc[f] ^ zc[to]
+                            cr = self.castling_rights
+                            half = self.halfmove_clock + 1
+                            ep = None
+                            captured = board[to]
+                            if captured:
+                                bb[captured & 7] ^= tbit
+                                co[not us] ^= tbit
+                                h ^= _Z[captured][to]
+                                half = 0
+                            board[f] = 0
+                            board[to] = code
+                            mask = fbit | tbit
+                            co[us] ^= mask
+                            bb[kind if kind != 7 else 1] ^= mask
+                            if kind == 1 or kind == 7:
+                                half = 0
+                                if to - f == 16 or f - to == 16:
+                                    ep = (f + to) >> 1
+                            bb[0] = co[0] | co[1]
+                            new = _new(Position)
+                            new._board = board
+                            new._bb = bb
+                            new._co = co
+                            if cr:
+                                ncr = cr & ~(fbit | tbit)
+                                if kind == 6:
+                                    ncr &= ~_BACKRANK[us]
+                                if ncr != cr:
+                                    h ^= zobrist.castling_hash(ncr ^ cr)
+                                    cr = ncr
+                            new._hash = h
+                            new.castling_rights = cr
+                            new.ep_square = ep
+                            new.halfmove_clock = half
+                            new.turn = not us
+                            new.fullmove_number = self.fullmove_number if us else self.fullmove_number + 1
+                            new.chess960 = self.chess960
+                            return MOVES[f][to], new
+        move = self._resolve(syn, text, False)[0]
+        return move, self.play(move)
+
     def resolve_san(self, syntax: SanSyntax, *, strict: bool = False) -> Move:
         """The legal move named by an already parsed SAN (raises like :meth:`parse_san`)."""
         return self._resolve(syntax, syntax.canonical, strict)[0]
@@ -882,7 +1011,7 @@ class Position:
         if fr is not None:
             cands &= BB_RANKS[fr]
         if not cands:
-            raise IllegalSan(text, f"illegal move {text!r}: no {_piece_name(piece)} can go to {SQUARE_NAMES[to]}")
+            raise IllegalSan(text, f"illegal move {text!r}: no {_piece_name(piece or 0)} can go to {SQUARE_NAMES[to]}")
         if not cands & (cands - 1):
             f = cands.bit_length() - 1
             if not self._is_safe(f, to):
@@ -981,7 +1110,7 @@ class Position:
 
     def _resolve_castle(self, syn: SanSyntax, text: str) -> Move:
         side = syn.castle
-        moves = self._castling_moves(side) if not self.is_check() else []
+        moves = self._castling_moves(side)  # includes "the king is not in check"
         if len(moves) == 1:
             return moves[0]
         if len(moves) > 1:  # impossible with validated rights

@@ -27,9 +27,11 @@ from notation.sources import BOM, Source, decode, open_source
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
 DEFAULT_MAX_GAME_BYTES = 32 * 1024 * 1024
 
-# A newline followed by one or more tag lines (a tag section).
-_TAG_SECTION_B = re.compile(rb'\n(?:[ \t]*\[[ \t]*[A-Za-z0-9_][A-Za-z0-9_+#=:-]*[ \t]*"[^\n]*\n)+')
-_TAG_SECTION_S = re.compile(r'\n(?:[ \t]*\[[ \t]*[A-Za-z0-9_][A-Za-z0-9_+#=:-]*[ \t]*"[^\n]*\n)+')
+# A newline followed by one or more tag lines (a tag section). A tag line starts with '[Name'
+# followed by a quote, or by a blank with the line ending in ']' (a tag pair without quotes).
+_TAG_LINE = r'[ \t]*\[[ \t]*[A-Za-z0-9_][A-Za-z0-9_+#=:-]*(?:[ \t]*"[^\n]*|[ \t]+[^\n]*\][ \t]*\r?)\n'
+_TAG_SECTION_B = re.compile(b"\\n(?:" + _TAG_LINE.encode() + b")+")
+_TAG_SECTION_S = re.compile("\\n(?:" + _TAG_LINE + ")+")
 
 
 @dataclass(slots=True)
@@ -78,6 +80,9 @@ def _name_of(source: Source) -> str | None:
 
 #: How much is read from the source at a time.
 BLOCK = 1 << 20
+
+#: A line longer than this (without a newline yet) is taken as movetext piece by piece.
+LONG_LINE = 1 << 20
 
 
 class _Chunk:
@@ -156,7 +161,7 @@ def _split(
         if region_end <= sentinel:
             if eof:
                 break
-            if len(pending) <= BLOCK:
+            if len(pending) <= LONG_LINE:
                 continue  # wait for the end of the line
             region_end = len(pending)  # a huge line: one non-tag piece
         region = pending[:region_end]
@@ -209,7 +214,7 @@ def _split(
 
 def _start(seg: bytes | str, pos: int, consumed_nl: int, nl: bytes | str) -> tuple[_Chunk | None, int]:
     """Text before any game: blank lines are skipped; other text starts a game with no tags."""
-    if not seg.strip():
+    if not seg.strip() or all(not ln.strip() or ln.lstrip()[:1] in ("%", b"%") for ln in seg.splitlines()):
         return None, consumed_nl + seg.count(nl)  # type: ignore[arg-type]
     stripped = len(seg) - len(seg.lstrip())
     line_start = seg.rfind(nl, 0, stripped) + 1  # type: ignore[arg-type]

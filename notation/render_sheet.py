@@ -41,15 +41,13 @@ def _tag(rec: Reconstruction, name: str) -> str:
 
 def _ply_of(correction: Correction, rec: Reconstruction) -> int | None:
     """The 1-based index into ``rec.sans`` a correction refers to (its ply minus the start)."""
-    if correction.ply is None:
-        return None
-    return correction.ply - rec.start_ply
+    return correction.ply
 
 
-def _correction_label(correction: Correction) -> str:
+def _correction_label(correction: Correction, start_ply: int = 0) -> str:
     if correction.ply is None:
         return "-"
-    number, colour = ply_to_move_number(correction.ply)
+    number, colour = ply_to_move_number(correction.ply + start_ply)
     return f"{number}{'.' if colour == 'white' else '...'}"
 
 
@@ -85,7 +83,7 @@ def render_text(rec: Reconstruction, *, width: int = 16) -> str:
         lines.append("")
         lines.append("Corrections (* in the table):")
         for c in rec.corrections:
-            lines.append(f"  {_correction_label(c):>6} {c.message()}")
+            lines.append(f"  {_correction_label(c, rec.start_ply):>6} {c.message()}")
     if rec.status == "needs-human" and rec.candidates:
         lines.append("")
         lines.append("Best candidate readings:")
@@ -167,7 +165,7 @@ def render_html(rec: Reconstruction, *, diagrams: list[tuple[str, str]] | None =
         out.append("<h2>Corrections</h2>")
         out.append('<ol class="corrections">')
         for c in rec.corrections:
-            out.append(f"<li><strong>{escape(_correction_label(c))}</strong> {escape(c.message())}</li>")
+            out.append(f"<li><strong>{escape(_correction_label(c, rec.start_ply))}</strong> {escape(c.message())}</li>")
         out.append("</ol>")
     if rec.status == "needs-human" and rec.candidates:
         out.append("<h2>Best candidate readings</h2>")
@@ -183,3 +181,35 @@ def render_html(rec: Reconstruction, *, diagrams: list[tuple[str, str]] | None =
     out.append("</body>")
     out.append("</html>")
     return "\n".join(out) + "\n"
+
+
+def diagrams_for(rec: Reconstruction, specs: list[str], *, final: bool = True) -> tuple[list[tuple[str, str]], list[str]]:
+    """SVG diagrams for a reconstruction: ``specs`` like ``24w``/``24b`` and the final position.
+
+    Returns ((caption, svg) pairs, problems); a spec that is not a position of the game is a
+    problem (text), not an exception.
+    """
+    from notation.render_svg import diagram_ply, position_svg
+
+    out: list[tuple[str, str]] = []
+    problems: list[str] = []
+    for spec in specs:
+        absolute = diagram_ply(spec)
+        if absolute is None:
+            problems.append(f"diagram '{spec}' is not a move like 24w or 24b")
+            continue
+        index = absolute - rec.start_ply
+        if not 1 <= index <= len(rec.moves):
+            problems.append(f"diagram '{spec}': the game has no such move")
+            continue
+        number, colour = ply_to_move_number(absolute)
+        san = rec.sans[index - 1]
+        caption = f"after {number}{'.' if colour == 'white' else '...'} {san}"
+        move = rec.moves[index - 1]
+        svg = position_svg(rec.position_after(index), highlight=(move[0], move[1]), caption=caption)
+        out.append((caption, svg))
+    if final and rec.moves:
+        move = rec.moves[-1]
+        caption = f"final position ({rec.result})"
+        out.append((caption, position_svg(rec.position_after(len(rec.moves)), highlight=(move[0], move[1]), caption=caption)))
+    return out, problems

@@ -149,6 +149,9 @@ class GamesBuilder:
         self._batch = batch_games
         self._frames: list[pl.DataFrame] = []
         self._cols: dict[str, list[Any]] = {name: [] for name in self._RAW}
+        self._tag_name: list[str] = []
+        self._tag_value: list[str] = []
+        self._tag_row: list[int] = []
         self.count = 0
 
     def add(
@@ -196,14 +199,18 @@ class GamesBuilder:
         c["outcome"].append(v.outcome)
         c["threefold_ply"].append(v.threefold_ply)
         c["fifty_moves_ply"].append(v.fifty_moves_ply)
-        extra = [
-            {"name": name, "value": value}
-            for name, value in tags.items()
-            if name not in COLUMN_TAGS
-        ]
+        # extra tags as flat (row, name, value) lists: nested Python values are slow to convert
+        row = len(c["game_id"]) - 1
+        names, values, rows = self._tag_name, self._tag_value, self._tag_row
+        for name, value in tags.items():
+            if name not in COLUMN_TAGS:
+                names.append(name)
+                values.append(value)
+                rows.append(row)
         if result is not None and result not in RESULTS:
-            extra.append({"name": "Result", "value": result})
-        c["extra_tags"].append(extra)
+            names.append("Result")
+            values.append(result)
+            rows.append(row)
         self.count += 1
         if len(c["game_id"]) >= self._batch:
             self._flush()
@@ -212,10 +219,25 @@ class GamesBuilder:
         c = self._cols
         if not c["game_id"]:
             return
+        height = len(c["game_id"])
+        tags = (
+            pl.DataFrame(
+                {"row": self._tag_row, "name": self._tag_name, "value": self._tag_value},
+                schema={"row": pl.Int32, "name": pl.String, "value": pl.String},
+            )
+            .group_by("row", maintain_order=True)
+            .agg(pl.struct("name", "value").alias("extra_tags"))
+        )
+        extra = (
+            pl.DataFrame({"row": pl.int_range(0, height, dtype=pl.Int32, eager=True)})
+            .join(tags, on="row", how="left", maintain_order="left")
+            .get_column("extra_tags")
+            .fill_null(pl.lit([], dtype=GAMES_SCHEMA["extra_tags"]))
+        )
         raw = pl.DataFrame(
-            c,
+            {name: c[name] for name in self._RAW if name != "extra_tags"},
             schema={
-                **{name: pl.String for name in self._RAW},
+                **{name: pl.String for name in self._RAW if name != "extra_tags"},
                 "game_id": pl.UInt64,
                 "game_number": pl.Int32,
                 "plies": pl.Int32,
@@ -223,11 +245,11 @@ class GamesBuilder:
                 "warning_count": pl.Int32,
                 "threefold_ply": pl.Int32,
                 "fifty_moves_ply": pl.Int32,
-                "extra_tags": GAMES_SCHEMA["extra_tags"],
             },
-        )
+        ).with_columns(extra.cast(GAMES_SCHEMA["extra_tags"]).alias("extra_tags"))
         self._frames.append(_type_games(raw))
         self._cols = {name: [] for name in self._RAW}
+        self._tag_name, self._tag_value, self._tag_row = [], [], []
 
     def finish(self) -> pl.DataFrame:
         """All games added so far as one frame with :data:`GAMES_SCHEMA`."""

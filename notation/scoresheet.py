@@ -80,6 +80,8 @@ IMPOSSIBLE = math.inf
 MAX_COST = 12.0
 #: Costly edits are tried only within this many cells before a cell that did not resolve.
 WINDOW = 4
+#: After a correction, rival readings are sought this many cells before it.
+RIVAL_WINDOW = 20
 #: How far above the best cost the search looks for a rival reading; a correction whose nearest
 #: rival costs this much more (or has none) has confidence 1.
 CONFIDENCE_GAP = 1.5
@@ -485,6 +487,18 @@ def exact_moves(w: Written, pos: Position) -> list[Move]:
     return [m for m in moves if move_cost(w, pos, m)[0] == 0.0]
 
 
+def _on_line(move: Move, w: Written) -> bool:
+    """True when ``move`` leaves or enters a square between written origin and target."""
+    if w.to_square is None:
+        return False
+    tf, tr = w.to_square % 8, w.to_square // 8
+    for sq in (move[0], move[1]):
+        f, r = sq % 8, sq // 8
+        if f == tf or r == tr or abs(f - tf) == abs(r - tr):
+            return True
+    return False
+
+
 class _Search:
     """Uniform-cost search over (cell index, position) states; see the module docstring."""
 
@@ -597,6 +611,8 @@ class _Search:
             self._push(_Step(step, i + 1, step.pos.play(move), step.cost, "move", (move,), (i,), 0.0, plies + 1))
         if not exact:
             self._fail(step)
+        if step.op == "omitted":
+            return  # an inserted move must be followed by a cell that reads exactly
         self._defer(step, MIN_EDIT, "moves")
         self._defer(step, min(OMITTED, EXTRA, TRANSPOSED), "edits")
 
@@ -611,9 +627,8 @@ class _Search:
         # sheet-level edits: an omitted move, an extra cell, two cells in swapped order
         if not step.pos.has_legal_moves():
             return
-        if step.op != "omitted":  # never two insertions in a row
-            for move in step.pos.legal_moves():
-                self._push(_Step(step, i, step.pos.play(move), step.cost + OMITTED, "omitted", (move,), (-1,), OMITTED, plies + 1))
+        for move in self._insertions(step):
+            self._push(_Step(step, i, step.pos.play(move), step.cost + OMITTED, "omitted", (move,), (-1,), OMITTED, plies + 1))
         self._push(_Step(step, i + 1, step.pos, step.cost + EXTRA, "extra", (), (i,), EXTRA, plies))
         for gap in (2, 1):
             j = i + gap
@@ -635,6 +650,30 @@ class _Search:
                 self._push(_Step(step, i + len(order), pos, step.cost + total, "transposed",
                                  tuple(played), tuple(order), total, plies + len(order)))
 
+    def _insertions(self, step: _Step) -> list[Move]:
+        """Moves that may have been omitted before cell ``step.index``.
+
+        The cell after an omission is written for the other side, so it must read exactly
+        once the omitted move is played. When it already reads exactly after a null move, any
+        move may be the omitted one; otherwise only moves that can change its reading (a move
+        to or from its target or origin square, or a capture there) are tried.
+        """
+        i = step.index
+        moves = step.pos.legal_moves()
+        if i >= self.n or self.cells[i].placeholder:
+            return moves
+        w = self.written[i]
+        if w is None:
+            return moves
+        if step.pos.is_check():
+            return moves
+        if self.exact(i, step.pos.play_null()):
+            return moves
+        squares = {w.to_square, w.from_square}
+        if w.castle is not None:
+            return moves
+        return [m for m in moves if m[1] in squares or m[0] in squares or _on_line(m, w)]
+
     def run(self) -> tuple[_Step | None, list[_Step]]:
         """Best goal step and rival goals (different final positions) within the gap."""
         goal: _Step | None = None
@@ -651,8 +690,12 @@ class _Search:
                 # a correction was needed: look for rival readings anywhere in the sheet (an
                 # earlier cell may explain the failure as well), not only near the failures
                 self.window = self.n + 1
-                for failed in self.failed:
-                    self._open_lineage(failed)
+                path = _path(goal)
+                edited = [p.index for p in path if p.edit > 0.0 or p.op == "move" and p.parent is not None
+                          and len(self.exact(p.parent.index, p.parent.pos)) > 1]
+                for on_path in path:
+                    if any(e - RIVAL_WINDOW <= on_path.index <= e + WINDOW for e in edited):
+                        self._open(on_path)
                 heapq.heappush(self.heap, (cost, -step.index, next(self.counter), kind, step, payload))
                 continue
             if self.expansions >= self.max_expansions:
@@ -661,7 +704,10 @@ class _Search:
                 if self.best.get((step.index, step.pos.key()), math.inf) < step.cost - 1e-9:
                     continue  # superseded
                 if step.index == self.n:
-                    if goal is None:
+                    if goal is not None and step.cost < goal.cost - 1e-9:
+                        rivals.insert(0, goal)  # an opened window found a cheaper reading
+                        goal = step
+                    elif goal is None:
                         goal = step
                     elif step.pos.key() != goal.pos.key():
                         rivals.append(step)
@@ -693,7 +739,7 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
     # rival readings: other goals, and dominated arrivals at states on the best path
     rival_paths: list[tuple[float, list[Move]]] = []
     for r in rivals:
-        rival_paths.append((r.cost - goal.cost, _moves_of(_path(r))))
+        rival_paths.append((max(0.0, r.cost - goal.cost), _moves_of(_path(r))))
     for step in path:
         key = (step.index, step.pos.key())
         rival = search.rivals.get(key)
@@ -701,7 +747,7 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
             prefix = _moves_of(_path(rival[1]))
             here = _moves_of(_path(step))
             if prefix != here:
-                rival_paths.append((rival[0] - step.cost, prefix + moves[len(here):]))
+                rival_paths.append((max(0.0, rival[0] - step.cost), prefix + moves[len(here):]))
     # one correction per costly or ambiguous step
     corrections: list[Correction] = []
     written_per_ply: list[str | None] = []
@@ -768,7 +814,7 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
                     gap = min(gap, extra)
         written_text = " ".join(search.cells[c].text for c in sorted(step.cells) if c >= 0) or None
         corrections.append(Correction(
-            kind=kind, ply=(first + 1 + start_ply) if step.moves else (first + start_ply),
+            kind=kind, ply=(first + 1) if step.moves else (first if first > 0 else None),
             written=written_text, chosen=chosen, alternatives=tuple(alternatives),
             confidence=confidence_of(gap), cost=round(step.edit, 3), reasons=reasons,
             line=cell.line if cell else None, column=cell.column if cell else None,

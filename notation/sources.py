@@ -1,4 +1,4 @@
-"""Opening PGN sources: paths (plain, ``.gz``, ``.bz2``, ``.zst``), ``"-"`` for stdin, and open
+"""Opening PGN sources: paths (plain, ``.gz``, ``.bz2``, ``.zst``, ``.xz``), ``"-"`` for stdin, and open
 binary or text handles; reading them block by block; decoding game bytes.
 
 Compression is recognised by the file's magic bytes (so a misnamed file still reads), with the
@@ -11,6 +11,7 @@ import bz2
 import gzip
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +24,7 @@ Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 _GZIP_MAGIC = b"\x1f\x8b"
 _BZ2_MAGIC = b"BZh"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_XZ_MAGIC = b"\xfd7zXZ"
 BOM = b"\xef\xbb\xbf"
 
 
@@ -38,11 +40,15 @@ def source_name(source: Any) -> str | None:
 def _decompressing(raw: IO[bytes]) -> IO[bytes]:
     """Wrap a binary stream in the decompressor its magic bytes call for."""
     buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[arg-type]
-    head = buffered.peek(4)[:4]
+    head = buffered.peek(6)[:6]
     if head.startswith(_GZIP_MAGIC):
         return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
     if head.startswith(_BZ2_MAGIC) and head[3:4].isdigit():
         return bz2.BZ2File(buffered, mode="rb")  # type: ignore[return-value]
+    if head.startswith(_XZ_MAGIC):
+        import lzma
+
+        return lzma.LZMAFile(buffered, mode="rb")  # type: ignore[return-value]
     if head.startswith(_ZSTD_MAGIC):
         import zstandard
 
@@ -63,7 +69,7 @@ def open_source(source: Source) -> Iterator[tuple[Callable[[int], bytes] | Calla
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path == "-":
-            yield _decompressing(sys.stdin.buffer).read, name
+            yield _reader(_decompressing(sys.stdin.buffer)), name
             return
         handle = open(Path(path), "rb")  # noqa: SIM115 - closed below
         try:
@@ -74,7 +80,14 @@ def open_source(source: Source) -> Iterator[tuple[Callable[[int], bytes] | Calla
     if _is_text(source):
         yield source.read, name  # type: ignore[misc]
         return
-    yield _decompressing(source).read, name  # type: ignore[arg-type]
+    yield _reader(_decompressing(source)), name  # type: ignore[arg-type]
+
+
+def _reader(stream: IO[bytes]) -> Callable[[int], bytes]:
+    """``read1`` when the stream has it (returns what is available: games from a pipe come out
+    as they arrive), else ``read``."""
+    read1 = getattr(stream, "read1", None)
+    return read1 if callable(read1) else stream.read
 
 
 def _is_text(handle: Any) -> bool:
@@ -84,17 +97,35 @@ def _is_text(handle: Any) -> bool:
     return isinstance(mode, str) and bool(mode) and "b" not in mode
 
 
-def decode(data: bytes) -> tuple[str, str, int | None]:
-    """Decode a game's bytes: UTF-8, else CP1252, else Latin-1.
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
-    Returns ``(text, encoding, bad)`` where ``bad`` is the offset of the first byte that is not
-    UTF-8 (None when UTF-8 worked).
+#: Single-byte encodings tried, in order of preference, when a game is not UTF-8.
+FALLBACK_ENCODINGS = ("cp1252", "cp850")
+
+
+def decode(data: bytes) -> tuple[str, str, int | None]:
+    """Decode a game's bytes: UTF-8, else the best single-byte fallback.
+
+    The fallbacks are CP1252 (a superset of Latin-1's letters) and CP850 (old DOS databases:
+    ``0x82`` is ``é`` there but a quote mark in CP1252). Each is scored by how many of its
+    non-ASCII characters are letters; the best wins, CP1252 on a tie. Returns
+    ``(text, encoding, bad)`` where ``bad`` is the offset of the first byte that is not UTF-8
+    (None when UTF-8 worked).
     """
     try:
         return data.decode("utf-8"), "utf-8", None
     except UnicodeDecodeError as error:
         bad = error.start
-    try:
-        return data.decode("cp1252"), "cp1252", bad
-    except UnicodeDecodeError:
+    best: tuple[int, str, str] | None = None
+    for encoding in FALLBACK_ENCODINGS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        chars = _NON_ASCII.findall(text)
+        score = sum(1 if ch.isalpha() else -1 for ch in chars)
+        if best is None or score > best[0]:
+            best = (score, text, encoding)
+    if best is None:  # pragma: no cover - cp850 decodes every byte
         return data.decode("latin-1"), "latin-1", bad
+    return best[1], best[2], bad

@@ -32,7 +32,14 @@ from typing import Final, Literal
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.scoring import GamesInput, as_lazy, clean_name, format_half, make_module_callable, white_score
+from notation.scoring import (
+    GamesInput,
+    as_lazy,
+    clean_name,
+    format_half,
+    make_module_callable,
+    white_score,
+)
 
 Tiebreak = Literal["sonneborn-berger", "buchholz", "wins"]
 TIEBREAKS: Final[tuple[Tiebreak, ...]] = ("sonneborn-berger", "buchholz", "wins")

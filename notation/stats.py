@@ -40,7 +40,15 @@ from typing import Final
 
 import polars as pl
 
-from notation.scoring import BLACK_WINS, DRAW, WHITE_WINS, GamesInput, as_lazy, clean_name, white_score
+from notation.scoring import (
+    BLACK_WINS,
+    DRAW,
+    WHITE_WINS,
+    GamesInput,
+    as_lazy,
+    clean_name,
+    white_score,
+)
 
 SECTIONS: Final = ("result", "elo-band", "eco", "opening", "player", "event", "termination", "length")
 

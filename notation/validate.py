@@ -128,7 +128,9 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
         claim, perpetual = claims(rep.start, rep.plies)
         end = outcome(rep.final, claim, len(rep.plies))
         diagnostics.extend(claim_diagnostics(rep.plies, claim, perpetual))
-        diagnostics.extend(result_diagnostics(game, rep.final, end, rep.stopped_at is None))
+        diagnostics.extend(
+            result_diagnostics(game, rep.final, end, rep.stopped_at is None, rep.plies[-1] if rep.plies else None)
+        )
     worst = worst_severity(diagnostics)
     if rep.unsupported is not None and (worst is None or SEVERITY_RANK[worst] < SEVERITY_RANK["error"]):
         status = "unsupported"

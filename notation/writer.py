@@ -14,7 +14,8 @@
   a comment containing ``}`` is written as a ``;`` comment that ends its line.
 - The termination marker: ``game.result``, else the ``Result`` tag when it is one of the four
   markers, else ``*``.
-- ``compact=True`` writes the movetext on one line (tags keep their own lines).
+- ``compact=True`` writes the movetext on one line (tags keep their own lines); only a
+  comment containing ``}`` (written as a ``;`` comment) ends a line there too.
 - The SAN is written exactly as stored in ``MoveNode.san`` (lenient spellings included): the
   replay layer decides canonical SAN, the writer does not resolve moves.
 
@@ -111,10 +112,7 @@ class _Writer:
         words = text.split()
         if "}" in text:
             self.out.word(";" + (" " + " ".join(words) if words else ""))
-            if self.out.compact:  # a ';' comment must end its line: fall back to a brace-free form
-                self.out.current[-1] = "{" + " ".join(words).replace("}", ")") + "}"
-            else:
-                self.out.break_line()
+            self.out.break_line()  # a ';' comment ends its line, even in compact output
             return
         if not words:
             self.out.word("{}")

@@ -13,7 +13,6 @@ from typing import Any
 
 import chess.pgn
 import polars as pl
-
 from conftest import SAMPLE_GAMES
 
 ROUND_ROBIN = SAMPLE_GAMES / "round_robin.pgn"

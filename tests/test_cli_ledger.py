@@ -8,7 +8,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from tables_support import GOLDEN, ROUND_ROBIN, check_golden, pgn_frame, run_cli, write_dataset
+from tables_support import (
+    GOLDEN,
+    ROUND_ROBIN,
+    check_golden,
+    pgn_frame,
+    run_cli,
+    write_dataset,
+)
 
 INITIAL = GOLDEN / "ledger" / "initial.csv"
 
@@ -39,7 +46,7 @@ def test_json_is_valid_and_exact() -> None:
     result = run_cli("ledger", ROUND_ROBIN, "--format", "json", "--initial", INITIAL)
     rows = json.loads(result.stdout, parse_float=Decimal)
     assert {r["player"] for r in rows} >= {"Newcomer, Nina", "Cedar, Chen"}
-    assert sum(Decimal(str(r["points"])) for r in rows) == Decimal("2995") + Decimal("99.99") + Decimal("150.5") + 100
+    assert sum(Decimal(str(r["points"])) for r in rows) == Decimal(2995) + Decimal("99.99") + Decimal("150.5") + 100
     history = json.loads(run_cli("ledger", ROUND_ROBIN, "--history", "--format", "json").stdout, parse_float=Decimal)
     assert len(history) == 15
     assert all(Decimal(str(h["white_delta"])) + Decimal(str(h["black_delta"])) == 0 for h in history)

@@ -159,3 +159,14 @@ def test_directory_input(tmp_path: Path) -> None:
     assert summary.files == 2 and summary.games_imported == 4
     games, _ = scan(tmp_path / "ds")
     assert games.collect()["source_file"].cast(pl.String).to_list() == ["a.pgn", "a.pgn", "b.pgn", "b.pgn"]
+
+
+def test_unreadable_file_is_reported(tmp_path: Path) -> None:
+    import gzip
+
+    good = write_games(tmp_path / "a.pgn", 1, 2)
+    bad = tmp_path / "b.pgn.gz"
+    bad.write_bytes(gzip.compress(good.read_bytes())[:-30])  # truncated gzip stream
+    summary = import_files([good, bad], tmp_path / "ds")
+    assert summary.games_imported >= 2
+    assert "pgn.io" in [d.code for d in summary.diagnostics]

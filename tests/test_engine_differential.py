@@ -46,7 +46,7 @@ def _read(fh: TextIO, limit: int | None) -> Iterator[chess.pgn.Game]:
         scanned += 1
         try:
             game = chess.pgn.read_game(fh)
-        except Exception:  # python-chess gave up on this file's remainder
+        except Exception:  # noqa: BLE001  (python-chess gave up on the rest of this file)
             return
         if game is None:
             return

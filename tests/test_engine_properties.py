@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notation import Move, Position, SanError
+from notation.bitboard import SQUARE_NAMES
 from notation.fen import FenError
 
 STARTS = [
@@ -125,3 +126,20 @@ def test_agrees_with_python_chess(pos: Position) -> None:
     assert pos.is_check() == board.is_check()
     for move in pos.legal_moves():
         assert pos.san(move) == board.san(chess.Move.from_uci(move.uci()))
+
+
+@SETTINGS
+@given(positions())
+def test_play_san_fast_path_agrees_with_parse_and_play(pos: Position) -> None:
+    for move in pos.legal_moves():
+        san = pos.san(move)
+        got, after = pos.play_san(san)
+        expected = pos.play(move)
+        assert got == move
+        assert after == expected and after.key() == expected.key() and after.fen() == expected.fen()
+        # also through a lenient spelling that keeps the fast path (superfluous origin square)
+        kind = pos.piece_type_at(move.from_square)
+        if kind != 1 and not pos.is_castling(move):
+            text = (" PNBRQK"[kind or 0] + SQUARE_NAMES[move.from_square]
+                    + ("x" if pos.is_capture(move) else "") + SQUARE_NAMES[move.to_square])
+            assert pos.play_san(text) == (move, expected)

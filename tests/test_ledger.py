@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-from decimal import Decimal
-
 import subprocess
 import sys
+from decimal import Decimal
 
 import polars as pl
 import pytest
@@ -113,7 +112,7 @@ def _games(*rows: tuple[str, str, str], dates: list[str | None] | None = None) -
     return frame
 
 
-def _zero_sum(result: LedgerResult, initial_total: Decimal = D(0)) -> None:
+def _zero_sum(result: LedgerResult, initial_total: Decimal = Decimal(0)) -> None:
     assert sum((p.points for p in result.players), D(0)) == initial_total
     for entry in result.history:
         assert entry.white_delta + entry.black_delta == 0

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from notation import Position, perft
-from tests.conftest import CORPUS, corpus_path
+from tests.conftest import corpus_path
 
 SMALL_CAP = 12_000  # nodes per position in the default run (many positions)
 SIX_CAP = 250_000  # nodes per position for the six standard positions in the default run
@@ -54,15 +54,6 @@ def _check(pos: Position, counts: dict[int, int], cap: int, label: str, min_dept
         assert perft(pos, depth) == counts[depth], f"{label}: perft({depth})"
         checked += 1
     return checked
-
-
-def _param_ids(n: int) -> list[int]:
-    return list(range(n))
-
-
-def _six() -> list[tuple[str, dict[int, int]]]:
-    path = CORPUS / "perft" / "standard-perft-positions.txt"
-    return _epd_cases(path) if path.exists() else []
 
 
 @pytest.mark.parametrize("index", range(6))

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from notation import Move, Position, perft
-from notation.bitboard import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, WHITE, parse_square
+from notation.bitboard import (
+    BISHOP,
+    BLACK,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    WHITE,
+    parse_square,
+)
 
 
 def play(pos: Position, *sans: str) -> Position:
@@ -98,7 +107,7 @@ def test_check_mate_stalemate() -> None:
     assert stale.is_stalemate() and not stale.is_check() and not stale.is_checkmate()
     start = Position.initial()
     assert not start.is_check() and start.has_legal_moves()
-    assert bin(mate.checkers()).count("1") == 1
+    assert mate.checkers().bit_count() == 1
 
 
 @pytest.mark.parametrize(("fen", "dead"), [
