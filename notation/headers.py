@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from notation.diagnostics import Diagnostic
 from notation.model import Game
-from notation.sources import Source, decode, open_source
+from notation.sources import Source, decode
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.reader import RawGame
@@ -59,24 +59,16 @@ def read_headers(source: Source, *, max_game_bytes: int = 32 * 1024 * 1024) -> I
 
     Game numbering, ``line`` and ``offset`` equal those of ``notation.read_games``.
     """
-    from notation.reader import _split
+    from notation.reader import _chunks
 
-    try:
-        with open_source(source) as (read, name):
-            for raw in _split(read, name, max_game_bytes, tags_only=True):
-                yield _headers_game(raw)
-    except OSError as error:
-        from notation.sources import source_name
-
-        yield Game(
-            file=source_name(source),
-            number=1,
-            line=0,
-            diagnostics=[Diagnostic.make("pgn.io", f"cannot read the source: {error}", file=source_name(source), game=1)],
-        )
+    for raw in _chunks(source, max_game_bytes, tags_only=True):
+        yield _headers_game(raw)
 
 
 def _headers_game(raw: RawGame) -> Game:
+    if raw.size == -1:
+        message = f"cannot read the source: {raw.data!s}"
+        return Game(file=raw.file, number=1, line=0, diagnostics=[Diagnostic.make("pgn.io", message, file=raw.file, game=1)])
     data = raw.data
     bad_at: int | None = None
     if isinstance(data, bytes):
@@ -105,6 +97,10 @@ def _headers_game(raw: RawGame) -> Game:
                 game=raw.number,
                 line=raw.line,
             )
+        )
+    if raw.io_error is not None:
+        game.diagnostics.append(
+            Diagnostic.make("pgn.io", f"reading stopped after this game: {raw.io_error}", file=raw.file, game=raw.number)
         )
     if raw.oversized:
         game.diagnostics.append(

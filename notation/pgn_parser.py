@@ -65,7 +65,7 @@ def _split_run() -> Any:
 
     from notation.grammar import grammar_text
 
-    grammar, _ = load_grammar(grammar_text("pgn"), "pgn.lark", [], False)
+    grammar, _ = load_grammar(grammar_text("pgn"), "pgn.lark", [], False)  # type: ignore[no-untyped-call]
     terminals, _, _ = grammar.compile(["start"], "*")
     piece = {t.name: "(?:" + t.pattern.to_regexp() + ")" for t in terminals}
     pattern = (
@@ -146,6 +146,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         self.after_result = False
         self.closing = False
         self.recovered_result: str | None = None
+        self.end_of_text: tuple[int, int | None] = (line, None)  # where a missing result belongs
 
     def diag(self, code: str, message: str, token: Any, text: str | None = None, **extra: Any) -> None:
         if len(self.diagnostics) >= MAX_DIAGNOSTICS:
@@ -325,8 +326,6 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
             if variation.pending:
                 self.diag("pgn.unexpected-token", "variation without moves ignored", lpar, "(", severity="warning")
             return
-        if variation.pending:  # comments after the last move of a variation with no moves: none
-            variation[0].pre_comments[:0] = variation.pending
         if line:
             line[-1].variations.append(list(variation))
         else:
@@ -351,15 +350,21 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         if kind == "RPAR" and not self.open_parens:
             self.diag("pgn.unmatched-paren", "')' without an opening '('", token, ")")
             return True
-        if self.open_parens and kind in ("$END", "RESULT"):
+        stack = error.interactive_parser.parser_state.value_stack
+        unreduced = stack[-1] if stack and getattr(stack[-1], "type", None) == "LPAR" else None
+        opens = self.open_parens + ([unreduced] if unreduced is not None else [])
+        if opens and kind in ("$END", "RESULT"):
             self.closing = True
             token_class = type(token) if type(token) is not Token else Token
-            for lpar in reversed(self.open_parens):
+            for lpar in reversed(opens):
                 self.diag("pgn.unclosed-variation", "'(' variation is never closed", lpar, "(")
-            for _ in range(len(self.open_parens)):
-                error.interactive_parser.feed_token(token_class("RPAR", ")"))
-            if kind == "RESULT":
-                error.interactive_parser.feed_token(token)
+            try:
+                for _ in range(len(opens)):
+                    error.interactive_parser.feed_token(token_class("RPAR", ")"))
+                if kind == "RESULT":
+                    error.interactive_parser.feed_token(token)
+            except UnexpectedInput:  # pragma: no cover - defensive
+                return False
             return True
         if kind == "$END":
             return False
@@ -400,10 +405,10 @@ def parse_game_text(
     parser, builder = get_parser(use_cython)
     builder.reset(file, number, line, offset)
     try:
-        tags, mainline, result_token = parser.parse(text, on_error=builder.on_error)
+        tags, mainline, result_token = parser.parse(text, on_error=builder.on_error)  # type: ignore[misc]
     except UnexpectedInput as error:  # pragma: no cover - defensive, the grammar is total
-        builder.diag("pgn.syntax", f"unparseable game text ({error.__class__.__name__})", None)
-        tags, mainline, result_token = {}, _Line(), None
+        builder.diag("pgn.syntax", f"internal parser failure ({error.__class__.__name__}); movetext skipped", None)
+        tags, mainline, result_token = {}, _Line(), None  # type: ignore[var-annotated]
     game = Game(
         file=file,
         number=number,
@@ -423,6 +428,10 @@ def parse_game_text(
             first.pre_comments = []
     else:
         game.intro_comments = list(mainline.pending)
+    if result_token is None and builder.recovered_result is None:
+        body = text.rstrip()
+        last_newline = body.rfind("\n")
+        builder.end_of_text = (line + body.count("\n"), len(body) - last_newline)
     _finish(game, builder, result_token)
     return game
 
@@ -439,8 +448,15 @@ def _finish(game: Game, builder: GameBuilder, token: Any) -> None:
     game.result = result
     where = {"file": game.file, "game": game.number}
     if result is None:
+        line, column = builder.end_of_text
         game.diagnostics.append(
-            Diagnostic.make("pgn.missing-result", "the movetext has no game termination marker", line=game.line, **where)
+            Diagnostic.make(
+                "pgn.missing-result",
+                "the movetext has no game termination marker",
+                line=line,
+                column=column,
+                **where,
+            )
         )
     else:
         tag = game.tags.get("Result")

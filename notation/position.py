@@ -62,29 +62,9 @@ _BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
 _PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
 _LETTERS = " PNBRQK"
 _BB_ALL = (1 << 64) - 1
-# lenient SAN text -> (fast-path kind, target, origin mask, syntax); real files use few
-# distinct SAN strings, so this stays small (cleared if it ever grows past a limit)
+# lenient SAN text -> (fast-path kind, target, origin mask, syntax) (see SanSyntax.fast); real
+# files use few distinct SAN strings, so this stays small (cleared if it ever grows too big)
 _FAST: dict[str, tuple[int, int, int, SanSyntax]] = {}
-
-
-def _fast_plan(syn: SanSyntax) -> tuple[int, int, int, SanSyntax]:
-    """How parse_san's fast path handles a syntax: kind 0 = always the general resolver,
-    1 = pawn push, 7 = pawn capture, 2..6 = piece type; plus target and origin mask."""
-    to = syn.to_square
-    if to is None or syn.promotion is not None or (to >> 3) in (0, 7) and syn.piece == PAWN:
-        return 0, 0, 0, syn
-    mask = _BB_ALL
-    if syn.from_file is not None:
-        mask &= BB_FILES[syn.from_file]
-    if syn.from_rank is not None:
-        mask &= BB_RANKS[syn.from_rank]
-    if syn.piece == PAWN:
-        if syn.capture:
-            return 7, to, mask, syn
-        if syn.from_rank is not None:
-            return 0, 0, 0, syn
-        return 1, to, mask, syn
-    return syn.piece or 0, to, mask, syn
 
 
 class SanResolution(NamedTuple):
@@ -638,8 +618,8 @@ class Position:
         return not bb[3] & BB_LIGHT_SQUARES or not bb[3] & BB_DARK_SQUARES
 
     def is_insufficient_material(self, colour: bool) -> bool:
-        """True when ``colour`` cannot checkmate by any sequence of legal moves (lone king, or
-        a lone minor piece against no pawns... conservative: king only, or king + one minor)."""
+        """True when ``colour`` can never checkmate (conservative: a bare king, or king and one
+        minor piece against a bare king). For 10.5/10.14 "only the king" use :meth:`only_king`."""
         bb = self._bb
         mine = self._co[colour]
         if mine & (bb[1] | bb[4] | bb[5]):
@@ -797,60 +777,15 @@ class Position:
         fast = _FAST.get(text)
         if fast is None:
             syn = parse_san_syntax(text)
-            fast = _fast_plan(syn)
+            fast = (*syn.fast, syn)
             if len(_FAST) > 200_000:
                 _FAST.clear()
             _FAST[text] = fast
         kind, to, mask, syn = fast
-        # fast path: one candidate found by reverse lookup from the target, checked for king
-        # safety; everything else (errors, ambiguity, promotions, castling) takes _resolve
         if kind:
-            us = self.turn
-            bb = self._bb
-            co = self._co
-            own = co[us]
-            tbit = 1 << to
-            occ = bb[0]
-            if kind == 2:
-                cands = KNIGHT_ATTACKS[to] & bb[2] & own & mask
-            elif kind == 1:  # pawn push
-                if occ & tbit:
-                    cands = 0
-                elif us:
-                    cands = (tbit >> 8) & bb[1] & own
-                    if not cands and to >> 3 == 3 and not occ & (tbit >> 8):
-                        cands = (tbit >> 16) & bb[1] & own
-                else:
-                    cands = (tbit << 8) & bb[1] & own
-                    if not cands and to >> 3 == 4 and not occ & (tbit << 8):
-                        cands = (tbit << 16) & bb[1] & own
-            elif kind == 7:  # pawn capture (not en passant)
-                cands = PAWN_ATTACKS[not us][to] & bb[1] & own & mask if co[not us] & tbit else 0
-            elif kind == 3:
-                cands = bishop_attacks(to, occ) & bb[3] & own & mask
-            elif kind == 4:
-                cands = rook_attacks(to, occ) & bb[4] & own & mask
-            elif kind == 5:
-                cands = queen_attacks(to, occ) & bb[5] & own & mask
-            else:
-                cands = KING_ATTACKS[to] & bb[6] & own
-            if cands and not cands & (cands - 1) and not own & tbit:
-                f = cands.bit_length() - 1
-                enemy = co[not us] & ~tbit
-                king = (bb[6] & own).bit_length() - 1
-                if f == king:
-                    sq = to
-                    occ ^= 1 << f
-                else:
-                    sq = king
-                    occ = (occ ^ (1 << f)) | tbit
-                if not (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & enemy:
-                    queens = bb[5]
-                    rq = (bb[4] | queens) & enemy & ROOK_EMPTY[sq]
-                    if not (rq and rook_attacks(sq, occ) & rq):
-                        bq = (bb[3] | queens) & enemy & BISHOP_EMPTY[sq]
-                        if not (bq and bishop_attacks(sq, occ) & bq):
-                            return MOVES[f][to]
+            f = self._fast_from(kind, to, mask)
+            if f >= 0:
+                return MOVES[f][to]
         return self._resolve(syn, text, False)[0]
 
     def play_san(self, text: str) -> tuple[Move, Position]:
@@ -873,7 +808,7 @@ class Position:
             tbit = 1 << to
             occ = bb[0]
             if kind == 2:
-                cands = KNIGHT_ATTACKS[to] & bb[2] & own & mask
+                cands = KNIGHT_ATTACKS[to] & bb[2] & own
             elif kind == 1:
                 if occ & tbit:
                     cands = 0
@@ -886,19 +821,21 @@ class Position:
                     if not cands and to >> 3 == 4 and not occ & (tbit << 8):
                         cands = (tbit << 16) & bb[1] & own
             elif kind == 7:
-                cands = PAWN_ATTACKS[not us][to] & bb[1] & own & mask if co[not us] & tbit else 0
+                cands = PAWN_ATTACKS[not us][to] & bb[1] & own if co[not us] & tbit else 0
             elif kind == 3:
-                cands = bishop_attacks(to, occ) & bb[3] & own & mask
+                cands = bishop_attacks(to, occ) & bb[3] & own
             elif kind == 4:
-                cands = rook_attacks(to, occ) & bb[4] & own & mask
+                cands = rook_attacks(to, occ) & bb[4] & own
             elif kind == 5:
-                cands = queen_attacks(to, occ) & bb[5] & own & mask
+                cands = queen_attacks(to, occ) & bb[5] & own
             else:
                 cands = KING_ATTACKS[to] & bb[6] & own
+            if mask:
+                cands &= mask
             if cands and not cands & (cands - 1) and not own & tbit:
                 f = cands.bit_length() - 1
                 fbit = 1 << f
-                enemy = co[not us] & ~tbit
+                them = co[not us]
                 king = (bb[6] & own).bit_length() - 1
                 if f == king:
                     sq = to
@@ -906,12 +843,15 @@ class Position:
                 else:
                     sq = king
                     occ2 = (occ ^ fbit) | tbit
-                if not (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & enemy:
+                att = (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & them
+                if not att or att == tbit:
                     queens = bb[5]
-                    rq = (bb[4] | queens) & enemy & ROOK_EMPTY[sq]
-                    if not (rq and rook_attacks(sq, occ2) & rq):
-                        bq = (bb[3] | queens) & enemy & BISHOP_EMPTY[sq]
-                        if not (bq and bishop_attacks(sq, occ2) & bq):
+                    rq = (bb[4] | queens) & them & ROOK_EMPTY[sq]
+                    att = rook_attacks(sq, occ2) & rq if rq and rq != tbit else 0
+                    if not att or att == tbit:
+                        bq = (bb[3] | queens) & them & BISHOP_EMPTY[sq]
+                        att = bishop_attacks(sq, occ2) & bq if bq and bq != tbit else 0
+                        if not att or att == tbit:
                             # play the simple move (no castling, promotion or en passant)
                             board = self._board[:]
                             bb = bb[:]
@@ -976,7 +916,85 @@ class Position:
         move, notes = self._resolve(syntax, syntax.canonical, strict)
         return SanResolution(move, syntax, syntax.lenient + notes)
 
+    def _fast_from(self, kind: int, to: int, mask: int) -> int:
+        """The origin square when exactly one piece of the planned kind can legally go to ``to``
+        (reverse lookup from the target, king safety checked for that one candidate); -1 when
+        there is none or several (the general resolver then explains why)."""
+        us = self.turn
+        bb = self._bb
+        co = self._co
+        own = co[us]
+        tbit = 1 << to
+        occ = bb[0]
+        if own & tbit:
+            return -1
+        if kind == 2:
+            cands = KNIGHT_ATTACKS[to] & bb[2] & own
+        elif kind == 1:  # pawn push
+            if occ & tbit:
+                return -1
+            if us:
+                cands = (tbit >> 8) & bb[1] & own
+                if not cands and to >> 3 == 3 and not occ & (tbit >> 8):
+                    cands = (tbit >> 16) & bb[1] & own
+            else:
+                cands = (tbit << 8) & bb[1] & own
+                if not cands and to >> 3 == 4 and not occ & (tbit << 8):
+                    cands = (tbit << 16) & bb[1] & own
+        elif kind == 7:  # pawn capture (not en passant)
+            if not co[not us] & tbit:
+                return -1
+            cands = PAWN_ATTACKS[not us][to] & bb[1] & own
+        elif kind == 3:
+            cands = bishop_attacks(to, occ) & bb[3] & own
+        elif kind == 4:
+            cands = rook_attacks(to, occ) & bb[4] & own
+        elif kind == 5:
+            cands = queen_attacks(to, occ) & bb[5] & own
+        else:
+            cands = KING_ATTACKS[to] & bb[6] & own
+        if mask:
+            cands &= mask
+        if not cands or cands & (cands - 1):
+            return -1
+        f = cands.bit_length() - 1
+        them = co[not us]
+        king = (bb[6] & own).bit_length() - 1
+        if f == king:
+            sq = to
+            occ ^= 1 << f
+        else:
+            sq = king
+            occ = (occ ^ (1 << f)) | tbit
+        # attackers of the king's square after the move; the captured piece (tbit) does not count
+        att = (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & them
+        if att and att != tbit:
+            return -1
+        queens = bb[5]
+        rq = (bb[4] | queens) & them & ROOK_EMPTY[sq]
+        if rq and rq != tbit:
+            att = rook_attacks(sq, occ) & rq
+            if att and att != tbit:
+                return -1
+        bq = (bb[3] | queens) & them & BISHOP_EMPTY[sq]
+        if bq and bq != tbit:
+            att = bishop_attacks(sq, occ) & bq
+            if att and att != tbit:
+                return -1
+        return f
+
     def _resolve(self, syn: SanSyntax, text: str, strict: bool) -> tuple[Move, tuple[str, ...]]:
+        kind, target, mask = syn.fast
+        if kind:
+            f = self._fast_from(kind, target, mask)
+            if f >= 0:
+                move = MOVES[f][target]
+                if kind == 1 or kind == 7:
+                    return move, ()
+                capture = bool(self._co[not self.turn] >> target & 1)
+                if not mask and capture == syn.capture:
+                    return move, ()
+                return move, self._san_notes(syn, text, move, kind, capture, strict)
         to = syn.to_square
         if to is None:
             if syn.null:

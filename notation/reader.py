@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 from dataclasses import dataclass
 
 from notation.diagnostics import Diagnostic
@@ -50,6 +51,7 @@ class RawGame:
     offset: int
     size: int = 0
     oversized: bool = False
+    io_error: str | None = None
 
     @property
     def text(self) -> str:
@@ -62,12 +64,28 @@ class RawGame:
 def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES) -> Iterator[RawGame]:
     """Split ``source`` into :class:`RawGame` chunks, one per game, streaming.
 
-    An unreadable source yields one :class:`RawGame` with no data and ``size == -1`` (parsed
-    into a game carrying a ``pgn.io`` diagnostic).
+    A source that cannot be opened yields one :class:`RawGame` with ``size == -1`` (parsed into
+    a game carrying a ``pgn.io`` diagnostic); a read error later on (truncated compressed data)
+    is attached to the last game (``io_error``).
     """
+    return _chunks(source, max_game_bytes, tags_only=False)
+
+
+def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[RawGame]:
     try:
         with open_source(source) as (read, name):
-            yield from _split(read, name, max_game_bytes)
+            previous: RawGame | None = None
+            for raw in _split(read, name, cap, tags_only):
+                if previous is not None:
+                    yield previous
+                previous = raw
+            if read.error is not None:
+                if previous is None:
+                    previous = RawGame(data=read.error, file=name, number=1, line=0, offset=0, size=-1)
+                else:
+                    previous.io_error = read.error
+            if previous is not None:
+                yield previous
     except OSError as error:
         yield RawGame(data=str(error), file=_name_of(source), number=1, line=0, offset=0, size=-1)
 
@@ -100,9 +118,7 @@ class _Chunk:
         self.oversized = False
 
 
-def _split(
-    read: Callable[[int], bytes | str], name: str | None, cap: int, tags_only: bool = False
-) -> Iterator[RawGame]:
+def _split(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool = False) -> Iterator[RawGame]:
     """The boundary split shared by :func:`split_games` and the headers-only fast path.
 
     Works on blocks: one regex match finds each *tag section* (a run of tag lines). A tag
@@ -111,19 +127,22 @@ def _split(
     above ``cap`` keeps its first ``cap`` characters. With ``tags_only`` chunks keep only their
     tag lines.
     """
-    first = read(BLOCK)
+    first: Any = read(BLOCK)
     if not first:
         return
+    nl: Any
+    empty: Any
+    section_re: Any
     if isinstance(first, str):
         section_re, nl, empty = _TAG_SECTION_S, "\n", ""
         bom_len = 1 if first.startswith("\ufeff") else 0
     else:
-        section_re, nl, empty = _TAG_SECTION_B, b"\n", b""  # type: ignore[assignment]
+        section_re, nl, empty = _TAG_SECTION_B, b"\n", b""
         bom_len = 3 if first.startswith(BOM) else 0
     finditer = section_re.finditer
     # ``pending`` starts with a sentinel newline when the scan point is at a line start, so that
     # every tag section is found as "newline + tag lines".
-    pending = nl + first[bom_len:]
+    pending: Any = nl + first[bom_len:]
     sentinel = 1
     pending_pos = bom_len  # file offset of pending[sentinel]
     consumed_nl = 0  # newlines before the current game (or before the scan point between games)
@@ -135,7 +154,7 @@ def _split(
     def add(piece: bytes | str, is_tag: bool) -> None:
         assert chunk is not None
         chunk.size += len(piece)
-        chunk.newlines += piece.count(nl)  # type: ignore[arg-type]
+        chunk.newlines += piece.count(nl)
         if not is_tag:
             chunk.nontag = True
         if chunk.size > cap:
@@ -157,7 +176,7 @@ def _split(
                 if pending[-1:] != nl and len(pending) > sentinel:
                     pending = pending + nl
                     virtual_nl = True
-        region_end = pending.rfind(nl) + 1  # type: ignore[arg-type]
+        region_end = pending.rfind(nl) + 1
         if region_end <= sentinel:
             if eof:
                 break
@@ -167,7 +186,7 @@ def _split(
         region = pending[:region_end]
         base = pending_pos - sentinel  # file offset of region[0]
         cur = sentinel
-        for match in finditer(region):  # type: ignore[arg-type]
+        for match in finditer(region):
             start = match.start() + 1
             if start > cur:
                 seg = region[cur:start]
@@ -245,7 +264,7 @@ def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
             number=raw.number,
             line=0,
             offset=0,
-            diagnostics=[Diagnostic.make("pgn.io", f"cannot read the source: {raw.data}", **where)],
+            diagnostics=[Diagnostic.make("pgn.io", f"cannot read the source: {raw.data!s}", **where)],
         )
     if isinstance(raw.data, str):
         text, encoding, bad = raw.data, "utf-8", None
@@ -274,6 +293,10 @@ def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
             offset=raw.offset,
             encoding=encoding,
             use_cython=use_cython,
+        )
+    if raw.io_error is not None:
+        game.diagnostics.append(
+            Diagnostic.make("pgn.io", f"reading stopped after this game: {raw.io_error}", line=raw.line, **where)
         )
     if bad is not None:
         assert isinstance(raw.data, bytes)

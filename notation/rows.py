@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from notation.bitboard import SQUARE_NAMES
 from notation.frames import (
     COLUMN_TAGS,
     GAMES_SCHEMA,
@@ -340,7 +341,7 @@ class MovesBuilder:
     """
 
     _GAME = ("game", "game_id", "n", "white_first", "fullmove", "mw0", "mb0")
-    _PLY = ("san", "uci", "target", "text", "nags", "position_key")
+    _PLY = ("san", "from_sq", "to_sq", "target", "text", "nags", "position_key")
 
     def __init__(self, batch_rows: int = BATCH_ROWS) -> None:
         self._batch = batch_rows
@@ -367,7 +368,8 @@ class MovesBuilder:
         g["mb0"].append(mb0)
         p = self._p
         p["san"].extend([r.san for r in plies])
-        p["uci"].extend([r.move.uci() for r in plies])
+        p["from_sq"].extend([r.move.from_square for r in plies])
+        p["to_sq"].extend([r.move.to_square for r in plies])
         p["target"].extend(
             [r.before.piece_type_at(r.move.to_square) if "x" in r.san else 0 for r in plies]
         )
@@ -398,7 +400,8 @@ class MovesBuilder:
             self._p,
             schema={
                 "san": pl.String,
-                "uci": pl.String,
+                "from_sq": pl.Int8,
+                "to_sq": pl.Int8,
                 "target": pl.Int8,
                 "text": pl.String,
                 "nags": MOVES_SCHEMA["nags"],
@@ -477,7 +480,15 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
         "move_number": pl.col("fullmove") + k // 2,
         "color": pl.when(white).then(pl.lit("white")).otherwise(pl.lit("black")),
         "san": san,
-        "uci": pl.col("uci"),
+        "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
+        .then(pl.lit("0000"))  # the null move
+        .otherwise(
+            pl.concat_str(
+                _square_name("from_sq"),
+                _square_name("to_sq"),
+                promotion.str.to_lowercase().fill_null(""),
+            )
+        ),
         "piece": piece,
         "captured": captured,
         "promotion": promotion,
@@ -493,8 +504,8 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
         "nags": pl.col("nags"),
         "comment": pl.when(comment != "").then(comment),
         "position_key": pl.col("position_key"),
-        "material_white": pl.col("mw0") + delta_white.cum_sum().over("game"),
-        "material_black": pl.col("mb0") + delta_black.cum_sum().over("game"),
+        "material_white": pl.col("mw0") + _running(delta_white),
+        "material_black": pl.col("mb0") + _running(delta_black),
     }
     return frame.select(
         expr.cast(dtype, strict=False).alias(name)
@@ -503,6 +514,19 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
         for name, dtype in MOVES_SCHEMA.items()
         for expr in (columns[name],)
     )
+
+
+def _square_name(column: str) -> pl.Expr:
+    """``e4`` for square 28: file letter and rank digit from the 0..63 index."""
+    return pl.lit(pl.Series(SQUARE_NAMES, dtype=pl.String)).gather(pl.col(column))
+
+
+def _running(delta: pl.Expr) -> pl.Expr:
+    """Running sum of ``delta`` within each game (rows of a game are contiguous, ``i`` counts
+    from 0 in each): one cumulative sum over the batch minus its value before the game."""
+    total = delta.cum_sum()
+    before_game = pl.when(pl.col("i") == 0).then(total - delta).forward_fill()
+    return total - before_game
 
 
 _CAST_LOOSE = frozenset({"move_number", "material_white", "material_black", "eval_cp", "eval_mate"})
@@ -526,11 +550,13 @@ class TableBuilder:
         rep = replay(game)
         v = verdict(game, rep)
         start = rep.start
-        if start is not None:
-            fen = start.fen()
-            start_fen = None if fen == STARTING_FEN else fen
-        else:
-            start_fen = _text(game.tags, "FEN")
+        start_fen = None
+        if "FEN" in game.tags:  # no FEN tag: the standard start (also for Chess960 games)
+            if start is not None:
+                fen = start.fen()
+                start_fen = None if fen == STARTING_FEN else fen
+            else:
+                start_fen = _text(game.tags, "FEN")
         self.games.add(gid, source_file, game, len(rep.plies), start_fen, v)
         if self.moves is not None:
             self.moves.add(gid, rep)

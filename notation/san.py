@@ -17,7 +17,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from notation.bitboard import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, SQUARE_NAMES
+from notation.bitboard import (
+    BB_ALL,
+    BB_FILES,
+    BB_RANKS,
+    BISHOP,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
+    SQUARE_NAMES,
+)
 
 PIECE_LETTERS = " PNBRQK"
 _PIECE_OF_LETTER = {"N": KNIGHT, "B": BISHOP, "R": ROOK, "Q": QUEEN, "K": KING}
@@ -77,6 +88,9 @@ class SanSyntax:
     canonical: str  # the standard spelling of what was written
     glyph: str = ""  # "!", "?!", ... written after the move
     separator: str = ""  # "x", "-" or "" as written between origin and target
+    # resolver plan (kind, target, origin mask or 0 for none): kind 0 = general resolver,
+    # 1 = pawn push, 7 = pawn capture (not en passant), 2..6 = piece type; internal to Position
+    fast: tuple[int, int, int] = (0, 0, 0)
 
 
 _PARSER: Any = None
@@ -203,7 +217,26 @@ def _read(text: str) -> SanSyntax:
         raise InvalidSan(text, f"{text!r}: only pawns promote")
     canonical = _canonical(piece, from_file, from_rank, capture, to_square, promotion, suffix)
     return SanSyntax(piece, from_file, from_rank, capture, to_square, promotion, None, False,
-                     suffix, tuple(lenient), canonical, glyph, separator)
+                     suffix, tuple(lenient), canonical, glyph, separator,
+                     _plan(piece, from_file, from_rank, capture, to_square, promotion))
+
+
+def _plan(piece: int, from_file: int | None, from_rank: int | None, capture: bool, to: int,
+          promotion: int | None) -> tuple[int, int, int]:
+    if promotion is not None or (piece == PAWN and (to >> 3) in (0, 7)):
+        return 0, 0, 0
+    mask = 0  # 0: no origin restriction
+    if from_file is not None:
+        mask = BB_FILES[from_file]
+    if from_rank is not None:
+        mask = (mask or BB_ALL) & BB_RANKS[from_rank]
+    if piece == PAWN:
+        if capture:
+            return 7, to, mask
+        if from_rank is not None:
+            return 0, 0, 0
+        return 1, to, mask
+    return piece, to, mask
 
 
 def _promotion(text: str, tree: Any, lenient: list[str]) -> int:

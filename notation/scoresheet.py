@@ -89,6 +89,10 @@ CONFIDENCE_GAP = 1.5
 CONFIDENCE_THRESHOLD = 0.6
 #: Rival readings collected after the best one (shown to the human when needed).
 MAX_RIVALS = 3
+#: An omitted move (or an extra cell) is tried only where a cell fails within this many cells.
+OMISSION_LOOKAHEAD = 3
+#: Beam width: at most this many states (positions) are expanded per cell and cost unit.
+BEAM = 24
 #: Node budget of one search (a bound on time for hopeless sheets).
 MAX_EXPANSIONS = 60000
 
@@ -514,6 +518,7 @@ class _Search:
         self.best: dict[tuple[int, int], float] = {}
         self.rivals: dict[tuple[int, int], tuple[float, _Step]] = {}
         self.failed: list[_Step] = []
+        self.popped: dict[tuple[int, int], int] = {}
         self.window = WINDOW
         self.expansions = 0
         self.cache: dict[tuple[int, int], list[tuple[float, Move]]] = {}
@@ -627,9 +632,11 @@ class _Search:
         # sheet-level edits: an omitted move, an extra cell, two cells in swapped order
         if not step.pos.has_legal_moves():
             return
-        for move in self._insertions(step):
-            self._push(_Step(step, i, step.pos.play(move), step.cost + OMITTED, "omitted", (move,), (-1,), OMITTED, plies + 1))
-        self._push(_Step(step, i + 1, step.pos, step.cost + EXTRA, "extra", (), (i,), EXTRA, plies))
+        if self._fails_soon(i, step.pos, OMISSION_LOOKAHEAD):
+            # an omitted move or an extra cell shows soon: a cell here stops reading
+            for move in self._insertions(step):
+                self._push(_Step(step, i, step.pos.play(move), step.cost + OMITTED, "omitted", (move,), (-1,), OMITTED, plies + 1))
+            self._push(_Step(step, i + 1, step.pos, step.cost + EXTRA, "extra", (), (i,), EXTRA, plies))
         for gap in (2, 1):
             j = i + gap
             if j >= self.n or self.cells[j].placeholder:
@@ -649,6 +656,17 @@ class _Search:
             else:
                 self._push(_Step(step, i + len(order), pos, step.cost + total, "transposed",
                                  tuple(played), tuple(order), total, plies + len(order)))
+
+    def _fails_soon(self, index: int, pos: Position, depth: int) -> bool:
+        """True when reading cells from ``index`` exactly fails within ``depth`` cells."""
+        for k in range(index, min(self.n, index + depth)):
+            if self.cells[k].placeholder:
+                continue
+            exact = self.exact(k, pos)
+            if not exact:
+                return True
+            pos = pos.play(exact[0])
+        return False
 
     def _insertions(self, step: _Step) -> list[Move]:
         """Moves that may have been omitted before cell ``step.index``.
@@ -703,6 +721,13 @@ class _Search:
             if kind == "state":
                 if self.best.get((step.index, step.pos.key()), math.inf) < step.cost - 1e-9:
                     continue  # superseded
+                if step.op != "omitted" and step.index < self.n:
+                    # the beam: only the BEAM cheapest states per cell are expanded
+                    slot = (step.index, int(step.cost))
+                    seen = self.popped.get(slot, 0)
+                    if seen >= BEAM:
+                        continue
+                    self.popped[slot] = seen + 1
                 if step.index == self.n:
                     if goal is not None and step.cost < goal.cost - 1e-9:
                         rivals.insert(0, goal)  # an opened window found a cheaper reading

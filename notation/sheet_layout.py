@@ -34,11 +34,19 @@ _NUMBER_HEADERS = {"#", "no", "no.", "nr", "nr.", "n", "move", "zug", "coup", "j
                    "zet", "ход", "回合", "步"}
 
 _TAG_PAIR = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_TAG_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z ]{1,20}?)\s*[:=]\s*(.+?)\s*$")
+_TAG_LINE = re.compile(r"^\s*([^\W\d_][\w ]{0,24}?)\s*[:：=]\s*(.+?)\s*$")
 _KNOWN_TAG_LINES = {
     "event": "Event", "site": "Site", "date": "Date", "round": "Round", "white": "White",
     "black": "Black", "result": "Result", "board": "Board", "whiteelo": "WhiteElo",
     "blackelo": "BlackElo", "timecontrol": "TimeControl", "eco": "ECO", "annotator": "Annotator",
+    # common localised labels on printed scoresheets
+    "turnier": "Event", "veranstaltung": "Event", "ort": "Site", "datum": "Date", "runde": "Round",
+    "weiß": "White", "weiss": "White", "schwarz": "Black", "ergebnis": "Result",
+    "tournoi": "Event", "lieu": "Site", "ronde": "Round", "blancs": "White", "noirs": "Black",
+    "résultat": "Result", "torneo": "Event", "fecha": "Date", "blancas": "White", "negras": "Black",
+    "bianco": "White", "nero": "Black", "toernooi": "Event", "wit": "White", "zwart": "Black",
+    "турнир": "Event", "дата": "Date", "тур": "Round", "белые": "White", "черные": "Black",
+    "赛事": "Event", "日期": "Date", "轮次": "Round", "白方": "White", "黑方": "Black",
 }
 # number + marker: "12." "12..." "12…" "12)" ; or a bare number at the start of a line
 _PIECE = re.compile(
@@ -46,6 +54,7 @@ _PIECE = re.compile(
     r"|(?P<comment>\{[^}]*\})"
     r"|(?P<cell>[^\s,;]+)"
 )
+_PIECE_START = re.compile(r"^\s*\d")  # a line starting with a digit is a move row, not a header
 _BARE_NUMBER = re.compile(r"^\s*(\d+)(?=\s)")
 
 
@@ -95,8 +104,13 @@ def _header(lines: list[str]) -> tuple[dict[str, str], int]:
             index += 1
             continue
         m = _TAG_LINE.match(line)
-        if m and m.group(1).replace(" ", "").lower() in _KNOWN_TAG_LINES:
-            tags[_KNOWN_TAG_LINES[m.group(1).replace(" ", "").lower()]] = m.group(2)
+        if m and not _PIECE_START.match(line):
+            label = m.group(1).replace(" ", "")
+            name = _KNOWN_TAG_LINES.get(label.lower())
+            if name is None and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", label):
+                name = label[0].upper() + label[1:]
+            if name is not None:
+                tags.setdefault(name, m.group(2))
             index += 1
             continue
         break

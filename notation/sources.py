@@ -37,30 +37,31 @@ def source_name(source: Any) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _decompressing(raw: IO[bytes]) -> IO[bytes]:
+def _decompressing(raw: Any) -> Any:
     """Wrap a binary stream in the decompressor its magic bytes call for."""
-    buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[arg-type]
+    buffered: Any = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)
     head = buffered.peek(6)[:6]
     if head.startswith(_GZIP_MAGIC):
-        return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
+        return gzip.GzipFile(fileobj=buffered, mode="rb")
     if head.startswith(_BZ2_MAGIC) and head[3:4].isdigit():
-        return bz2.BZ2File(buffered, mode="rb")  # type: ignore[return-value]
+        return bz2.BZ2File(buffered, mode="rb")
     if head.startswith(_XZ_MAGIC):
         import lzma
 
-        return lzma.LZMAFile(buffered, mode="rb")  # type: ignore[return-value]
+        return lzma.LZMAFile(buffered, mode="rb")
     if head.startswith(_ZSTD_MAGIC):
         import zstandard
 
         reader = zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True)
-        return io.BufferedReader(reader)  # type: ignore[arg-type]
+        return io.BufferedReader(reader)
     return buffered
 
 
 @contextmanager
-def open_source(source: Source) -> Iterator[tuple[Callable[[int], bytes] | Callable[[int], str], str | None]]:
-    """Yield ``(read, name)``: ``read(n)`` returns the next bytes (str for text handles), empty at
-    the end, decompressed as needed.
+def open_source(source: Source) -> Iterator[tuple[SafeRead, str | None]]:
+    """Yield ``(read, name)``: ``read(n)`` returns the next bytes (str for text handles), empty
+    (or None) at the end, decompressed as needed; a read error ends the input and is kept in
+    ``read.error``.
 
     Paths are opened (and closed afterwards); handles are read but left open. Raises
     ``OSError`` when a path cannot be opened (the reader turns that into ``pgn.io``).
@@ -69,18 +70,18 @@ def open_source(source: Source) -> Iterator[tuple[Callable[[int], bytes] | Calla
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path == "-":
-            yield _reader(_decompressing(sys.stdin.buffer)), name
+            yield SafeRead(_reader(_decompressing(sys.stdin.buffer))), name
             return
         handle = open(Path(path), "rb")  # noqa: SIM115 - closed below
         try:
-            yield _decompressing(handle).read, name
+            yield SafeRead(_decompressing(handle).read), name
         finally:
             handle.close()
         return
     if _is_text(source):
-        yield source.read, name  # type: ignore[misc]
+        yield SafeRead(source.read), name
         return
-    yield _reader(_decompressing(source)), name  # type: ignore[arg-type]
+    yield SafeRead(_reader(_decompressing(source))), name
 
 
 def _reader(stream: IO[bytes]) -> Callable[[int], bytes]:
@@ -88,6 +89,26 @@ def _reader(stream: IO[bytes]) -> Callable[[int], bytes]:
     as they arrive), else ``read``."""
     read1 = getattr(stream, "read1", None)
     return read1 if callable(read1) else stream.read
+
+
+class SafeRead:
+    """A ``read(n)`` that turns a failure (truncated or corrupt compressed data, an undecodable
+    text handle, an I/O error) into the end of the input, keeping the error in ``error``."""
+
+    __slots__ = ("_read", "error")
+
+    def __init__(self, read: Callable[[int], Any]) -> None:
+        self._read = read
+        self.error: str | None = None
+
+    def __call__(self, size: int) -> Any:
+        if self.error is not None:
+            return None
+        try:
+            return self._read(size)
+        except Exception as error:  # noqa: BLE001 - the I/O boundary: bad input never raises
+            self.error = f"{type(error).__name__}: {error}"
+            return None
 
 
 def _is_text(handle: Any) -> bool:

@@ -35,12 +35,12 @@ def _open(path: Path) -> TextIO:
     return open(path, encoding="utf-8", errors="replace")
 
 
-def _standard_games(path: Path, limit: int | None) -> Iterator[chess.pgn.Game]:
+def _standard_games(path: Path, limit: int | None, chess960: bool = False) -> Iterator[chess.pgn.Game]:
     with _open(path) as fh:
-        yield from _read(fh, limit)
+        yield from _read(fh, limit, chess960)
 
 
-def _read(fh: TextIO, limit: int | None) -> Iterator[chess.pgn.Game]:
+def _read(fh: TextIO, limit: int | None, chess960: bool) -> Iterator[chess.pgn.Game]:
     taken = scanned = 0
     while limit is None or (taken < limit and scanned < 3 * limit):
         scanned += 1
@@ -51,9 +51,10 @@ def _read(fh: TextIO, limit: int | None) -> Iterator[chess.pgn.Game]:
         if game is None:
             return
         board = game.board()
-        if type(board) is not chess.Board or board.chess960 or game.errors:
+        if type(board) is not chess.Board or board.chess960 != chess960 or game.errors:
             continue
-        if game.headers.get("Variant", "Standard").lower() not in ("standard", "from position", "chess"):
+        variant = game.headers.get("Variant", "Standard").lower()
+        if not chess960 and variant not in ("standard", "from position", "chess"):
             continue
         taken += 1
         yield game
@@ -75,7 +76,7 @@ class _Classes:
 
 def _compare_game(game: chess.pgn.Game, classes: _Classes, label: str) -> int:
     board = game.board()
-    pos = Position.from_fen(board.fen())
+    pos = Position.from_fen(board.fen(), chess960=board.chess960)
     assert pos.fen() == board.fen(), label
     classes.add(pos.key(), board._transposition_key(), label)
     plies = 0
@@ -98,20 +99,21 @@ def _compare_game(game: chess.pgn.Game, classes: _Classes, label: str) -> int:
     return plies
 
 
-def _sweep(limit: int | None, capsys: pytest.CaptureFixture[str]) -> None:
+def _sweep(limit: int | None, capsys: pytest.CaptureFixture[str], chess960: bool = False) -> None:
     root = corpus_path("games")
     classes = _Classes()
     games = plies = 0
     per_file = []
     for path in _files(root):
         n = 0
-        for number, game in enumerate(_standard_games(path, limit), 1):
+        for number, game in enumerate(_standard_games(path, limit, chess960), 1):
             plies += _compare_game(game, classes, f"{path.name} game {number}")
             n += 1
         per_file.append(f"{path.name}: {n}")
         games += n
     with capsys.disabled():
-        print(f"\n[differential vs python-chess] compared {games} games, {plies} plies, "
+        kind = "Chess960" if chess960 else "standard"
+        print(f"\n[differential vs python-chess, {kind}] compared {games} games, {plies} plies, "
               f"{len(classes.ours)} distinct positions ({'; '.join(per_file)})")
     assert games > 0 and plies > 0
 
@@ -120,6 +122,15 @@ def test_differential_sample(capsys: pytest.CaptureFixture[str]) -> None:
     _sweep(SAMPLE_PER_FILE, capsys)
 
 
+def test_differential_chess960_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    _sweep(8, capsys, chess960=True)
+
+
 @pytest.mark.slow
 def test_differential_full_corpus(capsys: pytest.CaptureFixture[str]) -> None:
     _sweep(None, capsys)
+
+
+@pytest.mark.slow
+def test_differential_chess960_full(capsys: pytest.CaptureFixture[str]) -> None:
+    _sweep(None, capsys, chess960=True)

@@ -243,3 +243,15 @@ def test_corpus_counts_full() -> None:
         grand += count
         print(f"{path.name}: {count} games ({errors} with syntax errors)")
     print(f"total: {grand} games")
+
+
+def test_truncated_compressed_file_keeps_games_and_reports() -> None:
+    data = gzip.compress((TWO_GAMES * 50).encode())
+    games = list(read_games(io.BytesIO(data[: len(data) // 2])))
+    assert 0 < len(games) < 100
+    assert [d.code for d in games[-1].diagnostics][-1] == "pgn.io"
+    assert all("pgn.io" not in [d.code for d in g.diagnostics] for g in games[:-1])
+    headers = list(read_headers(io.BytesIO(data[: len(data) // 2])))
+    assert len(headers) == len(games) and headers[-1].diagnostics[-1].code == "pgn.io"
+    (broken,) = read_games(io.BytesIO(b"\x1f\x8b\x08garbage"))
+    assert [d.code for d in broken.diagnostics] == ["pgn.io"]

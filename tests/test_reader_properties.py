@@ -1,0 +1,81 @@
+"""Hypothesis: arbitrary text and bytes never raise out of the reader, and games stay local."""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from notation.headers import read_headers
+from notation.reader import parse_raw_game, read_games, split_games
+from notation.writer import write_games
+
+_PIECES = list("[]{}()\"\\;%$!?*.-+=#/ \t\n\r0123456789abcdefghKQRBNOxo@½…♘é") + [
+    '[Event "',
+    '"]\n',
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "\n\n",
+    "O-O",
+    "e4",
+    "Nf3",
+]
+PGNISH = st.one_of(
+    st.lists(st.sampled_from(_PIECES), max_size=120).map("".join),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=200),
+    st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127), max_size=200),
+)
+
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _exercise(games: list) -> None:  # type: ignore[type-arg]
+    for game in games:
+        assert game.number >= 1
+        for d in game.diagnostics:
+            assert d.code.startswith("pgn.")
+            assert "internal parser failure" not in d.message, d
+        write_games([game])
+
+
+@FAST
+@given(PGNISH)
+def test_text_never_raises(text: str) -> None:
+    games = list(read_games(io.StringIO(text)))
+    _exercise(games)
+    assert [g.number for g in games] == list(range(1, len(games) + 1))
+    headers = list(read_headers(io.StringIO(text)))
+    assert [(g.number, g.line, g.offset) for g in headers] == [(g.number, g.line, g.offset) for g in games]
+    for fast, full in zip(headers, games):  # malformed tag lines may be recovered differently
+        if not any(d.code == "pgn.bad-tag" for d in fast.diagnostics + full.diagnostics):
+            assert fast.tags == full.tags
+
+
+@FAST
+@given(st.binary(max_size=300))
+def test_bytes_never_raise(data: bytes) -> None:
+    _exercise(list(read_games(io.BytesIO(data))))
+    list(read_headers(io.BytesIO(data)))
+
+
+@FAST
+@given(st.lists(PGNISH, max_size=4))
+def test_a_broken_game_stays_local(junk: list[str]) -> None:
+    """Whatever precedes it, a well-formed game after a tag section reads the same."""
+    good = '[Event "Good"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 1-0\n'
+    text = "\n".join(junk) + "\n\n" + good
+    games = list(read_games(io.StringIO(text)))
+    last = games[-1]
+    assert last.tags.get("Event") == "Good" or last.tags.get("Result") == "1-0"
+    if last.tags == {"Event": "Good", "Result": "1-0"}:
+        assert last.mainline() == ["e4", "e5", "Qh5", "Nc6"] and last.result == "1-0"
+
+
+@FAST
+@given(PGNISH)
+def test_split_parse_equals_read(text: str) -> None:
+    direct = [(g, g.line, g.offset, g.diagnostics) for g in read_games(io.StringIO(text))]
+    pooled = [(g, g.line, g.offset, g.diagnostics) for g in map(parse_raw_game, split_games(io.StringIO(text)))]
+    assert direct == pooled
