@@ -380,7 +380,8 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
 @lru_cache(maxsize=2)
 def _parser(use_cython: bool) -> tuple[Lark, GameBuilder]:
     builder = GameBuilder()
-    parser = build_parser("pgn", use_cython=use_cython, lexer="contextual", transformer=builder)
+    # cache=True: Lark keeps the grammar analysis in a temp file, so later processes start faster.
+    parser = build_parser("pgn", use_cython=use_cython, lexer="contextual", transformer=builder, cache=True)
     return parser, builder
 
 

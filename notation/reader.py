@@ -4,8 +4,10 @@
 tag line starts a *new* game when movetext (any non-blank, non-tag line) or a blank line after
 the tags came before it. So a missing blank line between a result and the next ``[Event``
 (Chess.com exports) still splits, and an unterminated ``{`` or ``(`` never swallows the games
-after it: the chunk ends at the next tag section. Memory is bounded by the largest game (and
-``max_game_bytes`` caps that: bigger games are reported with ``pgn.oversized-game``).
+after it: the chunk ends at the next tag section. Memory is bounded by the largest game (two
+games and one read block are held at most; ``max_game_bytes`` caps a game: bigger games are
+reported with ``pgn.oversized-game``). Text before the first tag section that is only blank or
+``%`` escape lines is skipped; other text there is a game without tags.
 
 ``parse_raw_game`` turns one chunk into a :class:`notation.model.Game`; ``read_games`` is the
 two together. Chunks are plain data, so a process pool can parse them (results are equal).
@@ -18,12 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from notation.diagnostics import Diagnostic
 from notation.model import Game
-from notation.sources import BOM, Source, decode, open_source
+from notation.sources import BOM, Source, decode, open_source, source_name
 
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
 DEFAULT_MAX_GAME_BYTES = 32 * 1024 * 1024
@@ -40,7 +42,7 @@ class RawGame:
     """One game's source text and where it starts; no parsing done.
 
     ``data`` is bytes for binary sources (decoded by :func:`parse_raw_game`, per game, with the
-    Latin-1/CP1252 fallback) or str for text handles. ``size`` counts the game's bytes; when it
+    CP1252/CP850 fallback of :func:`notation.sources.decode`) or str for text handles. ``size`` counts the game's bytes; when it
     exceeds the cap, ``oversized`` is set and ``data`` holds only the start of the game.
     """
 
@@ -87,13 +89,7 @@ def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[RawGame]:
             if previous is not None:
                 yield previous
     except OSError as error:
-        yield RawGame(data=str(error), file=_name_of(source), number=1, line=0, offset=0, size=-1)
-
-
-def _name_of(source: Source) -> str | None:
-    from notation.sources import source_name
-
-    return source_name(source)
+        yield RawGame(data=str(error), file=source_name(source), number=1, line=0, offset=0, size=-1)
 
 
 #: How much is read from the source at a time.

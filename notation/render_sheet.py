@@ -70,9 +70,9 @@ def render_text(rec: Reconstruction, *, width: int = 16) -> str:
     ]
     for number, cells in _rows(rec):
         texts: list[str] = []
-        for cell in cells:
+        for column, cell in enumerate(cells):
             if cell is None:
-                texts.append("...")
+                texts.append("..." if column == 0 else "")
             else:
                 ply, san = cell
                 texts.append(san + (" *" if ply in marked else ""))

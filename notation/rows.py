@@ -430,7 +430,12 @@ _VALUE_OF_LETTER = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 0}
 
 
 def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
-    """The typed moves frame of one batch: per-game facts exploded to plies, plus derived columns."""
+    """The typed moves frame of one batch: per-game facts exploded to plies, plus derived columns.
+
+    Three ``with_columns``/``select`` stages so that each intermediate (colour, captured piece,
+    promotion, the regex matches of the comment commands) is computed once (eager Polars has no
+    common-subexpression elimination).
+    """
     from notation.commands import _CLK, _EVAL
 
     per_ply = (
@@ -439,45 +444,41 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
         .drop("n")
     )
     frame = pl.concat([per_ply, plies], how="horizontal")
-    san = pl.col("san")
-    k = pl.col("i") + pl.when(pl.col("white_first")).then(0).otherwise(1)
-    white = (k % 2) == 0
-    first = san.str.slice(0, 1)
-    piece = (
-        pl.when(first == "-")
-        .then(None)
-        .otherwise(first.replace_strict(_PIECE_OF_LETTER, default="P", return_dtype=pl.String))
+    san, target, text = pl.col("san"), pl.col("target"), pl.col("text")
+    # stage 1: facts read off the canonical SAN, the ply parity and the comment text
+    frame = frame.with_columns(
+        k=pl.col("i") + pl.when(pl.col("white_first")).then(0).otherwise(1),
+        first=san.str.slice(0, 1),
+        last=san.str.slice(-1, 1),
+        capture=san.str.contains("x", literal=True),
+        promotion=san.str.extract(r"=([NBRQ])", 1),
+        clk=text.str.extract_groups(_CLK.pattern),
+        ev=text.str.extract_groups(_EVAL.pattern),
+        comment=text.str.replace_all(_COMMAND.pattern, " ")
+        .str.replace_all(r"\s+", " ")
+        .str.strip_chars(),
     )
-    capture = san.str.contains("x", literal=True)
-    target = pl.col("target")
-    captured = (
-        pl.when(capture)
-        .then(target.fill_null(1).replace_strict(_LETTER_OF_TYPE, default=None, return_dtype=pl.String))
+    # stage 2: colour, captured piece, material changes
+    white = (pl.col("k") % 2) == 0
+    captured = pl.when(pl.col("capture")).then(
+        target.fill_null(1).replace_strict(_LETTER_OF_TYPE, default=None, return_dtype=pl.String)
     )
-    promotion = san.str.extract(r"=([NBRQ])", 1)
-    cap_value = (
-        pl.when(captured.is_not_null())
-        .then(captured.replace_strict(_VALUE_OF_LETTER, default=0, return_dtype=pl.Int16))
-        .otherwise(0)
+    frame = frame.with_columns(white=white, captured=captured).with_columns(
+        cap_value=pl.col("captured")
+        .replace_strict(_VALUE_OF_LETTER, default=0, return_dtype=pl.Int16)
+        .fill_null(0),
+        promo_gain=(
+            pl.col("promotion").replace_strict(_VALUE_OF_LETTER, default=1, return_dtype=pl.Int16) - 1
+        ).fill_null(0),
     )
-    promo_gain = (
-        pl.when(promotion.is_not_null())
-        .then(promotion.replace_strict(_VALUE_OF_LETTER, default=1, return_dtype=pl.Int16) - 1)
-        .otherwise(0)
-    )
-    delta_white = pl.when(white).then(promo_gain).otherwise(-cap_value)
-    delta_black = pl.when(white).then(-cap_value).otherwise(promo_gain)
-    text = pl.col("text")
-    clk = text.str.extract_groups(_CLK.pattern)
-    ev = text.str.extract_groups(_EVAL.pattern)
-    comment = (
-        text.str.replace_all(_COMMAND.pattern, " ").str.replace_all(r"\s+", " ").str.strip_chars()
-    )
-    last = san.str.slice(-1, 1)
+    white = pl.col("white")
+    cap_value, promo_gain = pl.col("cap_value"), pl.col("promo_gain")
+    first, last, promotion = pl.col("first"), pl.col("last"), pl.col("promotion")
+    clk, ev, comment = pl.col("clk"), pl.col("ev"), pl.col("comment")
     columns: dict[str, pl.Expr] = {
         "game_id": pl.col("game_id"),
         "ply": pl.col("i") + 1,
-        "move_number": pl.col("fullmove") + k // 2,
+        "move_number": pl.col("fullmove") + pl.col("k") // 2,
         "color": pl.when(white).then(pl.lit("white")).otherwise(pl.lit("black")),
         "san": san,
         "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
@@ -489,24 +490,31 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
                 promotion.str.to_lowercase().fill_null(""),
             )
         ),
-        "piece": piece,
-        "captured": captured,
+        "piece": pl.when(first == "-")
+        .then(None)
+        .otherwise(first.replace_strict(_PIECE_OF_LETTER, default="P", return_dtype=pl.String)),
+        "captured": pl.col("captured"),
         "promotion": promotion,
-        "is_check": last.is_in(["+", "#"]),
+        "is_check": (last == "+") | (last == "#"),
         "is_mate": last == "#",
         "is_castle": first == "O",
-        "is_en_passant": capture & target.is_null(),
+        "is_en_passant": pl.col("capture") & target.is_null(),
         "clock_seconds": clk.struct.field("1").cast(pl.Float64) * 3600.0
         + clk.struct.field("2").cast(pl.Float64) * 60.0
         + clk.struct.field("3").cast(pl.Float64).fill_null(0.0),
-        "eval_cp": (ev.struct.field("2").cast(pl.Float64) * 100.0).round(0).cast(pl.Int32, strict=False),
-        "eval_mate": ev.struct.field("1").str.to_integer(strict=False).cast(pl.Int16, strict=False),
+        "eval_cp": (ev.struct.field("2").cast(pl.Float64) * 100.0).round(0),
+        "eval_mate": ev.struct.field("1").str.to_integer(strict=False),
         "nags": pl.col("nags"),
         "comment": pl.when(comment != "").then(comment),
         "position_key": pl.col("position_key"),
-        "material_white": pl.col("mw0") + _running(delta_white),
-        "material_black": pl.col("mb0") + _running(delta_black),
+        "material_white": pl.col("mw0")
+        + _running(pl.when(white).then(promo_gain).otherwise(-cap_value)),
+        "material_black": pl.col("mb0")
+        + _running(pl.when(white).then(-cap_value).otherwise(promo_gain)),
     }
+    if _PROFILE is not None:  # pragma: no cover - benchmark hook
+        _PROFILE(frame, columns)
+    # stage 3: the schema's columns, in order, with their dtypes
     return frame.select(
         expr.cast(dtype, strict=False).alias(name)
         if name in _CAST_LOOSE
@@ -514,6 +522,10 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
         for name, dtype in MOVES_SCHEMA.items()
         for expr in (columns[name],)
     )
+
+
+#: set by benchmarks to time the columns of :func:`_type_moves` one by one
+_PROFILE: Any = None
 
 
 def _square_name(column: str) -> pl.Expr:

@@ -91,7 +91,7 @@ CONFIDENCE_THRESHOLD = 0.6
 MAX_RIVALS = 3
 #: An omitted move (or an extra cell) is tried only where a cell fails within this many cells.
 OMISSION_LOOKAHEAD = 3
-#: Beam width: at most this many states (positions) are expanded per cell and cost unit.
+#: Beam width of the rival search: at most this many states are expanded per cell.
 BEAM = 24
 #: Node budget of one search (a bound on time for hopeless sheets).
 MAX_EXPANSIONS = 60000
@@ -472,8 +472,9 @@ def exact_moves(w: Written, pos: Position) -> list[Move]:
             text += _FILES[w.from_file]
         if w.from_rank is not None:
             text += str(w.from_rank + 1)
-        if w.capture:
-            text += "x"
+        if w.capture or (letter == "" and w.from_file is not None and w.from_rank is None
+                         and w.from_file != w.to_square % 8):
+            text += "x"  # "ed5" is a pawn capture with its mark dropped
         text += _FILES[w.to_square % 8] + str(w.to_square // 8 + 1)
         if w.promotion is not None:
             text += "=" + "PNBRQK"[w.promotion - 1]
@@ -518,7 +519,7 @@ class _Search:
         self.best: dict[tuple[int, int], float] = {}
         self.rivals: dict[tuple[int, int], tuple[float, _Step]] = {}
         self.failed: list[_Step] = []
-        self.popped: dict[tuple[int, int], int] = {}
+        self.popped: dict[int, int] = {}
         self.window = WINDOW
         self.expansions = 0
         self.cache: dict[tuple[int, int], list[tuple[float, Move]]] = {}
@@ -625,8 +626,9 @@ class _Search:
         i = step.index
         plies = step.plies
         if payload == "moves":
+            exact = self.exact(i, step.pos)
             for cost, move in self.candidates(step):
-                if cost > 0.0:
+                if cost > 0.0 or move not in exact:
                     self._push(_Step(step, i + 1, step.pos.play(move), step.cost + cost, "move", (move,), (i,), cost, plies + 1))
             return
         # sheet-level edits: an omitted move, an extra cell, two cells in swapped order
@@ -721,9 +723,9 @@ class _Search:
             if kind == "state":
                 if self.best.get((step.index, step.pos.key()), math.inf) < step.cost - 1e-9:
                     continue  # superseded
-                if step.op != "omitted" and step.index < self.n:
+                if goal is not None and step.op != "omitted" and step.index < self.n:
                     # the beam: only the BEAM cheapest states per cell are expanded
-                    slot = (step.index, int(step.cost))
+                    slot = step.index
                     seen = self.popped.get(slot, 0)
                     if seen >= BEAM:
                         continue
@@ -792,6 +794,8 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
         alternatives: list[str] = []
         chosen: str | None = None
         cell = search.cells[step.cells[0]] if step.cells and step.cells[0] >= 0 else None
+        if cell is None and step.op == "omitted" and step.index < len(search.cells):
+            cell = search.cells[step.index]  # where the omission shows: the next cell
         if step.op == "move":
             move = step.moves[0]
             scored = search.candidates(parent)

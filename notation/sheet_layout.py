@@ -55,6 +55,7 @@ _PIECE = re.compile(
     r"|(?P<cell>[^\s,;]+)"
 )
 _PIECE_START = re.compile(r"^\s*\d")  # a line starting with a digit is a move row, not a header
+_SUFFIX_ONLY = re.compile(r"e\.?p\.?|\+\+?|#|[!?]{1,2}")
 _BARE_NUMBER = re.compile(r"^\s*(\d+)(?=\s)")
 
 
@@ -155,18 +156,6 @@ def _csv_sheet(body: str, first_line: int) -> Sheet | None:
     return sheet
 
 
-def _join_ep(cells: list[Cell]) -> list[Cell]:
-    """Attach a separate ``e.p.``/``ep`` mark, check mark or glyph to the move before it."""
-    out: list[Cell] = []
-    for cell in cells:
-        if out and re.fullmatch(r"e\.?\s?p\.?|\+\+?|#|[!?]{1,2}", cell.text) and not out[-1].placeholder:
-            prev = out[-1]
-            out[-1] = Cell(prev.text + cell.text, prev.line, prev.column, prev.number, prev.colour)
-            continue
-        out.append(cell)
-    return out
-
-
 def _text_sheet(lines: list[str], first_line: int) -> Sheet:
     sheet = Sheet()
     cells: list[Cell] = []
@@ -195,6 +184,10 @@ def _text_sheet(lines: list[str], first_line: int) -> Sheet:
             if text in RESULT_TOKENS and not re.fullmatch(r"[O0o]-[O0o]", text):
                 sheet.result = RESULT_TOKENS[text]
                 continue
+            if cells and _SUFFIX_ONLY.fullmatch(text) and not cells[-1].placeholder:
+                prev = cells[-1]  # "exd6 e.p.", "Qh5 +": a mark written apart from its move
+                cells[-1] = Cell(prev.text + text, prev.line, prev.column, prev.number, prev.colour)
+                continue
             placeholder = text in _PLACEHOLDERS
             cells.append(Cell(text, line_no, m.start() + 1, number, colour, placeholder))
             count += 1
@@ -205,7 +198,7 @@ def _text_sheet(lines: list[str], first_line: int) -> Sheet:
                 number = number + 1 if number is not None else None
         if count:
             cells_per_line.append(count)
-    sheet.cells = _join_ep(cells)
+    sheet.cells = cells
     if cells_per_line and max(cells_per_line) == 1 and len(cells_per_line) > 1:
         sheet.layout = "one-per-line"
     elif bare >= max(1, len(cells_per_line) // 2):

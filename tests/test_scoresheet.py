@@ -1,0 +1,250 @@
+"""notation.reconstruct: lenient reading, repair search, corrections, confidence, needs-human."""
+
+from __future__ import annotations
+
+import io
+
+import chess.pgn
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notation import reconstruct
+from notation.diagnostics import CODES
+from notation.scoresheet import Reconstruction
+from tests.conftest import SAMPLE_GAMES
+
+# Morphy - Duke Karl / Count Isouard, Paris 1858 (the "Opera game")
+OPERA = ("e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 "
+         "Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#").split()
+
+LETTERS = {
+    "en": dict(K="K", Q="Q", R="R", B="B", N="N"),
+    "zh": dict(K="王", Q="后", R="车", B="象", N="马"),
+    "de": dict(K="K", Q="D", R="T", B="L", N="S"),
+    "fr": dict(K="R", Q="D", R="T", B="F", N="C"),
+    "es": dict(K="R", Q="D", R="T", B="A", N="C"),
+    "it": dict(K="R", Q="D", R="T", B="A", N="C"),
+    "nl": dict(K="K", Q="D", R="T", B="L", N="P"),
+    "ru": dict(K="Кр", Q="Ф", R="Л", B="С", N="К"),
+}
+
+
+def sheet(tokens: list[str], lang: str = "en") -> str:
+    out = []
+    for i, san in enumerate(tokens):
+        if san[0] in "KQRBN":
+            san = LETTERS[lang][san[0]] + san[1:]
+        out.append((f"{i // 2 + 1}. " if i % 2 == 0 else "") + san)
+    return " ".join(out) + " 1-0\n"
+
+
+def test_clean_sheet_reads_as_written() -> None:
+    rec = reconstruct(sheet(OPERA))
+    assert isinstance(rec, Reconstruction)
+    assert rec.status == "ok" and rec.cost == 0
+    assert rec.sans == OPERA
+    assert rec.corrections == [] and rec.diagnostics == []
+    assert rec.result == "1-0" and rec.language == "en" and rec.layout == "numbered"
+    assert rec.written == OPERA
+
+
+@pytest.mark.parametrize("lang", sorted(LETTERS))
+def test_every_language_detected_and_read(lang: str) -> None:
+    rec = reconstruct(sheet(OPERA, lang))
+    assert rec.status == "ok"
+    assert rec.sans == OPERA
+    assert rec.language == ("es" if lang == "it" else lang)  # es and it share every letter
+
+
+@pytest.mark.parametrize("lang", sorted(LETTERS))
+def test_language_given(lang: str) -> None:
+    assert reconstruct(sheet(OPERA, lang), lang=lang).sans == OPERA
+
+
+def test_mixed_notations_in_one_sheet() -> None:
+    tokens = list(OPERA)
+    tokens[0] = "e2-e4"
+    tokens[2] = "Ng1-f3"
+    tokens[3] = "d7d6"
+    tokens[6] = "d4xe5"
+    tokens[7] = "♝xf3"
+    tokens[8] = "qf3"  # lower case, dropped capture mark
+    tokens[20] = "Bb5++"  # doubled check mark
+    tokens[22] = "0-0-0"
+    tokens[23] = "rd8+"  # wrong check mark
+    tokens[32] = "Rd8"  # missing mate mark
+    rec = reconstruct(sheet(tokens))
+    assert rec.status == "ok" and rec.sans == OPERA
+
+
+def test_wrong_piece_letter_is_corrected_and_reported() -> None:
+    tokens = list(OPERA)
+    tokens[16] = "Ng5"
+    rec = reconstruct(sheet(tokens))
+    assert rec.status == "corrected" and rec.sans == OPERA
+    (fix,) = rec.corrections
+    assert (fix.kind, fix.ply, fix.written, fix.chosen) == ("correction", 17, "Ng5", "Bg5")
+    assert fix.reasons == ("wrong piece letter",)
+    assert fix.confidence == 1.0 and fix.cost == 2.0
+    (diag,) = rec.diagnostics
+    assert diag.code == "sheet.correction" and diag.severity == "warning" and diag.ply == 17
+    assert diag.line == 1 and diag.column is not None and diag.san == "Ng5"
+
+
+def test_off_by_one_square() -> None:
+    tokens = list(OPERA)
+    tokens[12] = "Qb4"
+    rec = reconstruct(sheet(tokens))
+    assert rec.sans == OPERA and rec.status == "corrected"
+    (fix,) = rec.corrections
+    assert fix.chosen == "Qb3" and fix.reasons == ("target square one rank off",)
+    assert "Qa3" in fix.alternatives  # alternatives considered are reported
+
+
+def test_legal_but_wrong_move_is_found_from_later_failure() -> None:
+    tokens = list(OPERA)
+    tokens[5] = "Bh4"  # legal, but 4... Bxf3 no longer is
+    rec = reconstruct(sheet(tokens))
+    assert rec.sans == OPERA
+    assert [c.chosen for c in rec.corrections] == ["Bg4"]
+
+
+def test_omitted_move_is_inserted() -> None:
+    tokens = list(OPERA)
+    del tokens[13]  # 7... Qe7
+    rec = reconstruct(sheet(tokens))
+    assert rec.sans == OPERA and rec.status == "corrected"
+    (fix,) = rec.corrections
+    assert (fix.kind, fix.ply, fix.written, fix.chosen) == ("omitted", 14, None, "Qe7")
+    assert rec.written[13] is None
+
+
+def test_transposed_pair() -> None:
+    tokens = list(OPERA)
+    tokens[3], tokens[5] = tokens[5], tokens[3]  # 2... Bg4 3. d4 d6
+    rec = reconstruct(sheet(tokens))
+    assert rec.sans == OPERA
+    (fix,) = rec.corrections
+    assert fix.kind == "transposed" and fix.written == "Bg4 d4 d6" and fix.chosen == "d6 d4 Bg4"
+
+
+def test_extra_cell_dropped_and_unreadable_cell_read() -> None:
+    tokens = list(OPERA)
+    tokens[14] = "N§c3"
+    rec = reconstruct(sheet(tokens))
+    assert rec.sans == OPERA
+    assert [c.kind for c in rec.corrections] == ["unreadable"]
+    assert {d.code for d in rec.diagnostics} >= {"sheet.unreadable"}
+    tokens = list(OPERA)
+    tokens[14] = "Nc3 xyz"
+    rec = reconstruct(sheet(tokens))
+    assert rec.sans == OPERA
+    assert [(c.kind, c.written) for c in rec.corrections] == [("extra", "xyz")]
+
+
+GERMAN = (SAMPLE_GAMES / "sheets" / "club-game-german.txt").read_text(encoding="utf-8")
+
+
+def test_ambiguous_move_resolved_by_the_rest_of_the_game() -> None:
+    rec = reconstruct(GERMAN)
+    assert rec.status == "corrected" and rec.language == "de" and rec.layout == "columns"
+    (fix,) = rec.corrections
+    assert (fix.kind, fix.written, fix.chosen) == ("ambiguous", "Sd7", "Nbd7")
+    assert fix.alternatives == ("Nfd7",) and fix.confidence == 1.0
+    assert rec.tags["White"] == "Anna Schmidt" and rec.tags["Event"] == "Vereinsmeisterschaft"
+
+
+def test_ambiguity_nothing_resolves_needs_a_human() -> None:
+    cut = GERMAN.split("11  Sbd2")[0]
+    rec = reconstruct(cut)
+    assert rec.status == "needs-human" and rec.needs_human
+    (fix,) = rec.corrections
+    assert fix.kind == "ambiguous" and fix.confidence == 0.0
+    readings = {tuple(c[1][-1:]) for c in rec.candidates}
+    assert readings == {("Nbd7",), ("Nfd7",)}
+    assert "sheet.needs-human" in {d.code for d in rec.diagnostics}
+
+
+def test_samples() -> None:
+    chinese = reconstruct((SAMPLE_GAMES / "sheets" / "opera-game-chinese.txt").read_text(encoding="utf-8"))
+    assert chinese.status == "ok" and chinese.language == "zh" and chinese.sans == OPERA
+    damaged = reconstruct((SAMPLE_GAMES / "sheets" / "immortal-damaged.csv").read_text(encoding="utf-8"))
+    assert damaged.status == "corrected" and damaged.layout == "csv"
+    assert [c.kind for c in damaged.corrections] == ["omitted", "correction", "correction"]
+    assert [c.chosen for c in damaged.corrections] == ["b5", "Nc3", "Bxg1"]
+
+
+def test_start_from_fen_with_black_to_move() -> None:
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    rec = reconstruct("1... e5 2. Nf3 Nc6", fen=fen)
+    assert rec.status == "ok" and rec.sans == ["e5", "Nf3", "Nc6"]
+    assert rec.start_ply == 1
+    assert rec.tags["SetUp"] == "1" and rec.tags["FEN"] == fen
+
+
+def test_bad_fen_and_bad_language_are_diagnostics() -> None:
+    rec = reconstruct("1. e4", fen="not a fen")
+    assert rec.needs_human and rec.diagnostics[0].code == "fen.invalid"
+    rec = reconstruct("1. e4", lang="xx")
+    assert rec.needs_human and rec.diagnostics[0].code == "sheet.unreadable"
+
+
+def test_tags_option_overrides_header() -> None:
+    rec = reconstruct("White: A\n\n1. e4 e5 *", tags="White=Anna,Black=Bernd,Event=Club")
+    assert rec.tags["White"] == "Anna" and rec.tags["Black"] == "Bernd" and rec.tags["Event"] == "Club"
+    assert list(rec.tags)[:7] == ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+    rec = reconstruct("1. e4 e5", tags={"Round": "5"})
+    assert rec.tags["Round"] == "5" and rec.result == "*"
+
+
+def test_max_cost_bounds_the_repair() -> None:
+    tokens = list(OPERA)
+    tokens[16] = "Ng5"
+    rec = reconstruct(sheet(tokens), max_cost=1.0)
+    assert rec.needs_human
+    assert rec.diagnostics[-1].code == "sheet.needs-human"
+    assert rec.candidates and rec.candidates[0][1] == OPERA[:16]  # the longest legal reading
+
+
+def test_pgn_export_round_trips_through_python_chess() -> None:
+    tokens = list(OPERA)
+    tokens[16] = "Ng5"
+    rec = reconstruct(sheet(tokens), tags="White=Paul Morphy")
+    text = rec.pgn()
+    assert '[White "Paul Morphy"]' in text and '[Result "1-0"]' in text
+    assert 'written "Ng5", corrected' in text  # corrections are comments on the moves
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors
+    board = game.board()
+    sans = []
+    for move in game.mainline_moves():
+        sans.append(board.san(move))
+        board.push(move)
+    assert sans == OPERA
+    assert "{" not in rec.pgn(annotate=False)
+
+
+def test_codes_are_registered() -> None:
+    for code in ("sheet.correction", "sheet.unreadable", "sheet.needs-human"):
+        assert code in CODES
+
+
+def test_to_dict() -> None:
+    data = reconstruct(sheet(OPERA[:4])).to_dict()
+    assert data["status"] == "ok" and data["moves"] == OPERA[:4] and data["corrections"] == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["e4", "e5", "Nf3", "Nc6", "xx", "1.", "Bb5", "O-O", "0-1", "♘f3", ",", "Sf6", "a6"]),
+                max_size=10))
+def test_never_raises_on_junk(tokens: list[str]) -> None:
+    rec = reconstruct(" ".join(tokens), max_cost=6.0)
+    assert rec.status in ("ok", "corrected", "needs-human")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.text(max_size=40))
+def test_never_raises_on_any_text(text: str) -> None:
+    rec = reconstruct(text, max_cost=4.0)
+    assert rec.status in ("ok", "corrected", "needs-human")
