@@ -17,6 +17,8 @@ import gzip
 import io
 import itertools
 import json
+import os
+import resource
 import statistics
 import sys
 import time
@@ -48,18 +50,25 @@ def python_chess(path: Path, games: int | None) -> tuple[int, float]:
     return count, time.perf_counter() - started
 
 
-def ours(path: Path, games: int | None, jobs: int) -> tuple[int, float, int]:
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the pool's workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def ours(path: Path, games: int | None, jobs: int) -> tuple[int, float, float]:
     from notation.validate import validate
 
     started = time.perf_counter()
-    count = plies = 0
+    cpu = cpu_seconds()
+    count = 0
     reports = validate(path, jobs=jobs)
     for report in itertools.islice(reports, games):
         json.dumps(report.to_dict(), ensure_ascii=False, separators=(",", ":"))
         count += 1
-        plies += report.plies
-    reports.close()
-    return count, time.perf_counter() - started, plies
+    reports.close()  # shuts the pool down, so its workers' CPU time is counted
+    return count, time.perf_counter() - started, cpu_seconds() - cpu
 
 
 def main() -> None:
@@ -75,21 +84,26 @@ def main() -> None:
     python_chess(args.path, 50)
     reference: list[float] = []
     mine: dict[int, list[float]] = {j: [] for j in args.jobs}
+    cpu: dict[int, list[float]] = {j: [] for j in args.jobs}
     counts: dict[str, int] = {}
     for _ in range(args.rounds):
         n, seconds = python_chess(args.path, games)
         reference.append(n / seconds)
         counts["python-chess"] = n
         for jobs in args.jobs:
-            n, seconds, plies = ours(args.path, games, jobs)
+            n, seconds, used = ours(args.path, games, jobs)
             mine[jobs].append(n / seconds)
+            cpu[jobs].append(used)
             counts[f"jobs {jobs}"] = n
     ref = statistics.median(reference)
-    print(f"file: {args.path.name}, games per round: {counts}, rounds: {args.rounds}")
+    load = os.getloadavg()[0]
+    print(f"file: {args.path.name}, games per round: {counts}, rounds: {args.rounds}, "
+          f"CPUs {os.cpu_count()}, load average {load:.1f}")
     print(f"python-chess read_game: {ref:8.1f} games/s")
     for jobs, rates in mine.items():
         rate = statistics.median(rates)
-        print(f"notation validate --jobs {jobs}: {rate:8.1f} games/s  ratio {rate / ref:5.2f}x python-chess")
+        print(f"notation validate --jobs {jobs}: {rate:8.1f} games/s  ratio {rate / ref:5.2f}x python-chess"
+              f"  (CPU {statistics.median(cpu[jobs]):.1f} s incl. workers)")
     if 1 in mine and 2 in mine:
         print(f"--jobs 2 speed-up over --jobs 1: {statistics.median(mine[2]) / statistics.median(mine[1]):.2f}x")
 

@@ -18,7 +18,15 @@ from typing import Any
 
 import typer
 
-from cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line, dumps, game_context, progress
+from cli.render import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    diagnostic_line,
+    dumps,
+    game_context,
+    progress,
+)
 
 PGN_SUFFIXES = (".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst")
 STDIN_NAME = "<stdin>"

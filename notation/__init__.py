@@ -52,7 +52,10 @@ def __getattr__(name: str) -> Any:
     module_name = _EXPORTS.get(name)
     if module_name is None:
         raise AttributeError(f"module 'notation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module_name), name)
+    module = importlib.import_module(module_name)
+    # A function named like its module (notation.validate, notation.replay): keep the module,
+    # which forwards calls, so that ``import notation.validate as m`` still gives the module.
+    value = module if module_name.endswith("." + name) and callable(module) else getattr(module, name)
     globals()[name] = value
     return value
 

@@ -26,7 +26,7 @@ from notation.diagnostics import Diagnostic
 if TYPE_CHECKING:  # pragma: no cover
     from notation.model import Game
     from notation.position import Position
-    from notation.replay import PlyRecord, Replay
+    from notation.replay import PlyRecord
 
 SEVEN_TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 DATE_TAGS: tuple[str, ...] = ("Date", "EventDate", "UTCDate")

@@ -18,10 +18,10 @@ from notation.sources import Source, decode
 if TYPE_CHECKING:  # pragma: no cover
     from notation.reader import RawGame
 
-_TAG = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"((?:[^"\\\r\n]|\\.)*)"[ \t]*\]', re.M)
-_LOOSE = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"(.*)"[ \t]*\]?[ \t]*\r?$', re.M)
+_TAG = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)"[ \t]*\]', re.MULTILINE)
+_LOOSE = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"(.*)"[ \t]*\]?[ \t]*\r?$', re.MULTILINE)
 _UNESCAPE = re.compile(r"\\(.)")
-_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"((?:[^"\\\r\n]|\\.)*)"[ \t]*\]')
+_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)"[ \t]*\]')
 
 
 def tags_from_text(text: str) -> dict[str, str]:

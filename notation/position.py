@@ -897,8 +897,38 @@ class Position:
                             new.fullmove_number = self.fullmove_number if us else self.fullmove_number + 1
                             new.chess960 = self.chess960
                             return MOVES[f][to], new
+        if syn.castle is not None and not self.chess960:
+            move = self._standard_castle(syn.castle)
+            if move is not None:
+                return move, self.play(move)
         move = self._resolve(syn, text, False)[0]
         return move, self.play(move)
+
+    def _standard_castle(self, side: str) -> Move | None:
+        """The castling move of a standard position when legal, else None (no explanation)."""
+        us = self.turn
+        plan = _STANDARD_CASTLING[us][side == "Q"]
+        king, rook, need_empty, crossed, leapers_n, leapers_p, leapers_k, move = plan
+        bb = self._bb
+        own = self._co[us]
+        if not (self.castling_rights >> rook & 1) or not (bb[6] & own) >> king & 1:
+            return None
+        occ = bb[0]
+        if occ & need_empty:
+            return None
+        them = self._co[not us]
+        if (leapers_n & bb[2] | leapers_p & bb[1] | leapers_k & bb[6]) & them:
+            return None
+        queens = bb[5]
+        rq = (bb[4] | queens) & them
+        bq = (bb[3] | queens) & them
+        occ_k = occ ^ (1 << king)
+        for sq in crossed:
+            if rq and ROOK_EMPTY[sq] & rq and rook_attacks(sq, occ_k) & rq:
+                return None
+            if bq and BISHOP_EMPTY[sq] & bq and bishop_attacks(sq, occ_k) & bq:
+                return None
+        return move
 
     def resolve_san(self, syntax: SanSyntax, *, strict: bool = False) -> Move:
         """The legal move named by an already parsed SAN (raises like :meth:`parse_san`)."""
@@ -1128,6 +1158,10 @@ class Position:
 
     def _resolve_castle(self, syn: SanSyntax, text: str) -> Move:
         side = syn.castle
+        if not self.chess960 and side is not None:
+            fast = self._standard_castle(side)
+            if fast is not None:
+                return fast
         moves = self._castling_moves(side)  # includes "the king is not in check"
         if len(moves) == 1:
             return moves[0]
@@ -1163,6 +1197,32 @@ class Position:
         from notation.uci import parse_lan
 
         return parse_lan(self, text)
+
+
+def _standard_castling_plan(colour: bool, queen_side: bool) -> tuple[int, int, int, tuple[int, ...], int, int, int, Move]:
+    base = 0 if colour else 56
+    king = base + 4
+    rook = base + (0 if queen_side else 7)
+    king_to = base + (2 if queen_side else 6)
+    empty = range(base + 1, base + 4) if queen_side else range(base + 5, base + 7)
+    crossed = (king, base + 3, base + 2) if queen_side else (king, base + 5, base + 6)
+    need_empty = 0
+    for sq in empty:
+        need_empty |= 1 << sq
+    n = p = k = 0
+    for sq in crossed:
+        n |= KNIGHT_ATTACKS[sq]
+        p |= PAWN_ATTACKS[colour][sq]
+        k |= KING_ATTACKS[sq]
+    # crossed squares of a standard castling: the rook's move never changes the attacks on them
+    return king, rook, need_empty, crossed, n, p, k, MOVES[king][king_to]
+
+
+# _STANDARD_CASTLING[colour][queen_side]
+_STANDARD_CASTLING = (
+    (_standard_castling_plan(False, False), _standard_castling_plan(False, True)),
+    (_standard_castling_plan(True, False), _standard_castling_plan(True, True)),
+)
 
 
 def _rights_side(pos: Position, side: str | None) -> int:

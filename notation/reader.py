@@ -102,7 +102,7 @@ LONG_LINE = 1 << 20
 class _Chunk:
     """The game being assembled by :func:`_split`."""
 
-    __slots__ = ("parts", "size", "newlines", "line", "offset", "nontag", "oversized")
+    __slots__ = ("line", "newlines", "nontag", "offset", "oversized", "parts", "size")
 
     def __init__(self, line: int, offset: int) -> None:
         self.parts: list[bytes | str] = []

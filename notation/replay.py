@@ -28,7 +28,6 @@ import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from notation.bitboard import PAWN
 from notation.diagnostics import Diagnostic
 from notation.fen import STARTING_FEN, FenError
 from notation.move import NULL_MOVE, Move
@@ -144,7 +143,7 @@ def start_position(tags: dict[str, str]) -> tuple[Position | None, list[Diagnost
 class _Replayer:
     """Replays lines; collects diagnostics. One instance per game."""
 
-    __slots__ = ("diagnostics", "notes", "variations", "variation_plies")
+    __slots__ = ("diagnostics", "notes", "variation_plies", "variations")
 
     def __init__(self, *, notes: bool, variations: bool) -> None:
         self.diagnostics: list[Diagnostic] = []

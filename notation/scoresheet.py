@@ -93,6 +93,8 @@ MAX_RIVALS = 3
 OMISSION_LOOKAHEAD = 3
 #: Beam width of the rival search: at most this many states are expanded per cell.
 BEAM = 24
+#: Beam width of the main search (states expanded per cell before the first reading is found).
+MAIN_BEAM = 48
 #: Node budget of one search (a bound on time for hopeless sheets).
 MAX_EXPANSIONS = 60000
 
@@ -479,7 +481,16 @@ def exact_moves(w: Written, pos: Position) -> list[Move]:
         if w.promotion is not None:
             text += "=" + "PNBRQK"[w.promotion - 1]
     try:
-        moves = [pos.parse_san(text)]
+        try:
+            moves = [pos.parse_san(text)]
+        except AmbiguousSan:
+            raise
+        except SanError:
+            if w.capture or w.castle is not None:
+                raise
+            # a capture written without its mark
+            moves = [pos.parse_san(text[:-2] + "x" + text[-2:] if w.promotion is None else
+                                   text[: text.index("=") - 2] + "x" + text[text.index("=") - 2 :])]
     except AmbiguousSan as exc:
         moves = []
         for san in exc.candidates:
@@ -519,7 +530,7 @@ class _Search:
         self.best: dict[tuple[int, int], float] = {}
         self.rivals: dict[tuple[int, int], tuple[float, _Step]] = {}
         self.failed: list[_Step] = []
-        self.popped: dict[int, int] = {}
+        self.popped: dict[tuple[int, bool], int] = {}
         self.window = WINDOW
         self.expansions = 0
         self.cache: dict[tuple[int, int], list[tuple[float, Move]]] = {}
@@ -723,11 +734,12 @@ class _Search:
             if kind == "state":
                 if self.best.get((step.index, step.pos.key()), math.inf) < step.cost - 1e-9:
                     continue  # superseded
-                if goal is not None and step.op != "omitted" and step.index < self.n:
-                    # the beam: only the BEAM cheapest states per cell are expanded
-                    slot = step.index
+                if step.op != "omitted" and step.index < self.n:
+                    # the beam: only the cheapest states per cell are expanded (inserted-move
+                    # states are exempt: they are cheap and die at once when wrong)
+                    slot = (step.index, goal is None)
                     seen = self.popped.get(slot, 0)
-                    if seen >= BEAM:
+                    if seen >= (MAIN_BEAM if goal is None else BEAM):
                         continue
                     self.popped[slot] = seen + 1
                 if step.index == self.n:
@@ -798,16 +810,15 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
             cell = search.cells[step.index]  # where the omission shows: the next cell
         if step.op == "move":
             move = step.moves[0]
-            scored = search.candidates(parent)
-            zero = [m for c, m in scored if c == 0.0]
             w = search.written[step.cells[0]]
             if step.edit > 0.0:
                 kind = "unreadable" if w is None else "correction"
                 if w is not None:
                     reasons = move_cost(w, pos, move)[1]
-            elif len(zero) > 1:
+            elif len(search.exact(parent.index, pos)) > 1:
                 kind = "ambiguous"
             if kind is not None:
+                scored = search.candidates(parent)
                 chosen = pos.san(move)
                 alternatives = [pos.san(m) for c, m in scored if m != move and c <= step.edit + CONFIDENCE_GAP][:3]
         elif step.op == "omitted":

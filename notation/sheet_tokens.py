@@ -198,6 +198,10 @@ class _ToWritten(Transformer[Token, dict[str, Any]]):
         piece = items[0]
         return {"promotion": piece["piece"] if not piece["foreign"] else None, "promotion_letter": piece["letter"]}
 
+    def uci_promotion(self, items: list[Token]) -> dict[str, Any]:
+        letter = items[0].value
+        return {"promotion": {"q": QUEEN, "r": ROOK, "n": KNIGHT}[letter], "promotion_letter": letter}
+
     def castle_short(self, items: list[Token]) -> dict[str, Any]:
         return {"castle": "K"}
 

@@ -9,13 +9,14 @@ are identical to ``jobs=1``.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import types
 from collections import deque
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -269,6 +270,7 @@ def process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
     import multiprocessing
 
     _warm_up()
+    gc.freeze()  # keep the collector from touching (and so copying) the parent's pages in workers
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
     try:
@@ -276,6 +278,7 @@ def process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
         yield executor
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+        gc.unfreeze()
 
 
 def _noop() -> None:

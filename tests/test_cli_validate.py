@@ -15,10 +15,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, SAMPLE_GAMES
 from typer.testing import CliRunner
 
 from cli.main import app
-from conftest import ROOT, SAMPLE_GAMES
 
 OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn",
                "variant_crazyhouse.pgn")
@@ -39,7 +39,7 @@ def own_files() -> list[str]:
 
 
 def without_elapsed(text: str) -> str:
-    return re.sub(r"^elapsed: .*$", "elapsed: <masked>", text, flags=re.M)
+    return re.sub(r"^elapsed: .*$", "elapsed: <masked>", text, flags=re.MULTILINE)
 
 
 def check_golden(name: str, text: str) -> None:
@@ -89,9 +89,9 @@ def test_text_lines_look_like_a_compiler() -> None:
     assert ("sample_games/broken.pgn:11:25: error[san.illegal] game 1 (Illegal, Move\u2013Sample, Black), "
             "10. Nxb6: illegal move 'Nxb6': no knight can go to b6") in out.splitlines()
     assert "sample_games/broken.pgn:96:24: error[game.move-after-end] game 9" in out
-    assert re.search(r"^games read: 17 in 1 file \(ok 0, with warnings 4, with errors 13, unsupported 0\)$", out, re.M)
-    assert re.search(r"^plies replayed: \d+ mainline, \d+ in variations$", out, re.M)
-    assert re.search(r"^elapsed: \d+\.\d\d s", out, re.M)
+    assert re.search(r"^games read: 17 in 1 file \(ok 0, with warnings 4, with errors 13, unsupported 0\)$", out, re.MULTILINE)
+    assert re.search(r"^plies replayed: \d+ mainline, \d+ in variations$", out, re.MULTILINE)
+    assert re.search(r"^elapsed: \d+\.\d\d s", out, re.MULTILINE)
 
 
 def test_black_move_label_in_fen_games() -> None:

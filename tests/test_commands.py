@@ -6,7 +6,16 @@ import io
 
 import pytest
 
-from notation.commands import Arrow, Eval, Highlight, arrows, clock_seconds, emt_seconds, evaluation, highlights
+from notation.commands import (
+    Arrow,
+    Eval,
+    Highlight,
+    arrows,
+    clock_seconds,
+    emt_seconds,
+    evaluation,
+    highlights,
+)
 from notation.model import MoveNode
 from notation.reader import read_games
 

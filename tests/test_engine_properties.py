@@ -143,3 +143,37 @@ def test_play_san_fast_path_agrees_with_parse_and_play(pos: Position) -> None:
             text = (" PNBRQK"[kind or 0] + SQUARE_NAMES[move.from_square]
                     + ("x" if pos.is_capture(move) else "") + SQUARE_NAMES[move.to_square])
             assert pos.play_san(text) == (move, expected)
+
+
+@SETTINGS
+@given(positions())
+def test_castling_fast_path_iff_legal(pos: Position) -> None:
+    castles = {pos.san(m).rstrip("+#"): m for m in pos.legal_moves() if pos.is_castling(m)}
+    for text in ("O-O", "O-O-O"):
+        try:
+            got = pos.play_san(text)
+        except SanError:
+            got = None
+        if text in castles:
+            assert got == (castles[text], pos.play(castles[text]))
+        else:
+            assert got is None
+
+
+CASTLING_STARTS = [
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+]
+
+
+@SETTINGS
+@given(st.sampled_from(CASTLING_STARTS), st.lists(st.integers(0, 10_000), max_size=12))
+def test_castling_fast_path_near_castling(fen: str, choices: list[int]) -> None:
+    pos = Position.from_fen(fen)
+    for choice in choices:
+        test_castling_fast_path_iff_legal.hypothesis.inner_test(pos)  # type: ignore[attr-defined]
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos = pos.play(moves[choice % len(moves)])

@@ -3,13 +3,17 @@ and identical results with and without lark-cython."""
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import os
+import re
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from notation.grammar import grammar_text, lark_cython_available
 from notation.model import Game
@@ -216,3 +220,39 @@ def test_read_games_from_text_handle_parses_movetext() -> None:
 
     (game,) = read_games(io.StringIO('[Event "x"]\n\n1. e4 e5 *\n'))
     assert game.mainline() == ["e4", "e5"]
+
+
+@functools.lru_cache(maxsize=1)
+def _moves_regex() -> re.Pattern[str]:
+    from lark.load_grammar import load_grammar
+
+    grammar, _ = load_grammar(grammar_text("pgn"), "pgn.lark", [], False)
+    terminals, _, _ = grammar.compile(["start"], "*")
+    (moves,) = [t for t in terminals if t.name == "MOVES"]
+    return re.compile(moves.pattern.to_regexp())
+
+
+_RUN_PIECES = [
+    "1.", "12...", "3…", " ", "\n", "\r\n", "e4", "exd5", "Nbd7", "O-O-O", "0-0", "e8=Q", "e8Q", "♘f3",
+    "--", "Z0", "N@f3", "+", "#", "!", "?!", "$14", "±", "{a comment}", "{multi\nline}", "; rest\n",
+    "=", "+-", "x", "junk", "(", ")", "*", "1-0",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_RUN_PIECES), min_size=1, max_size=25).map("".join))
+def test_split_regex_tiles_runs(text: str) -> None:
+    """Every MOVES token the grammar accepts is cut by the transformer's regex without gaps."""
+    from notation.pgn_parser import _split_run
+
+    match = _moves_regex().match(text)
+    if match is None:
+        return
+    run = match.group()
+    position = 0
+    for item in _split_run()(run):
+        assert item.start() == position, (run, position)
+        position = item.end()
+    assert position == len(run)
+    game = parse(run + " *")
+    assert not [d for d in game.diagnostics if d.code == "pgn.syntax"]

@@ -159,7 +159,7 @@ def test_long_line_without_newlines_is_bounded() -> None:
 
 
 def test_blocks_do_not_change_results(monkeypatch: pytest.MonkeyPatch) -> None:
-    import notation.reader as reader
+    from notation import reader
 
     text = (TWO_GAMES * 20).encode()
     expected = [_located(g) for g in read_games(io.BytesIO(text))]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 
 import pytest
+from conftest import SAMPLE_GAMES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import notation
-from conftest import SAMPLE_GAMES
 from notation.model import Game, MoveNode
 from notation.move import Move
 from notation.position import Position

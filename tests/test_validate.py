@@ -6,10 +6,17 @@ import io
 import json
 
 import pytest
+from conftest import SAMPLE_GAMES
 
 import notation
-from conftest import SAMPLE_GAMES
-from notation.checks import Claims, claims, outcome, result_diagnostics, tag_diagnostics, valid_date
+from notation.checks import (
+    Claims,
+    claims,
+    outcome,
+    result_diagnostics,
+    tag_diagnostics,
+    valid_date,
+)
 from notation.diagnostics import CODES
 from notation.model import Game
 from notation.position import Position
@@ -232,6 +239,7 @@ def test_jobs_two_gives_identical_reports_in_file_order() -> None:
 
 def test_parallel_on_a_corpus_slice_matches(tmp_path: object) -> None:
     from conftest import corpus_path
+
     from notation import validate as module
 
     path = corpus_path("games", "lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz")
@@ -269,8 +277,8 @@ def test_check_replayed_equals_check_game() -> None:
         assert check_replayed(g, replay(g)).to_dict() == check_game(g).to_dict()
 
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -26,8 +26,8 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
-
 from conftest import SAMPLE_GAMES, corpus_path
+
 from notation.reader import parse_raw_game, split_games
 from notation.validate import check_game
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import corpus_path
+
 from notation.position import Position
 from notation.reader import read_games
 from notation.san import SanError
