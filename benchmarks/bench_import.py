@@ -167,7 +167,8 @@ def main() -> None:
         m1 = run(IMPORT, str(x1), str(tmp / "mem1"), "1")
         m4 = run(IMPORT, str(x4), str(tmp / "mem4"), "1")
         print(f"peak RSS: 1x {m1['maxrss_kb'] / 1024:.0f} MiB ({int(m1['games'])} games), "
-              f"4x {m4['maxrss_kb'] / 1024:.0f} MiB ({int(m4['games'])} games)")
+              f"4x {m4['maxrss_kb'] / 1024:.0f} MiB ({int(m4['games'])} games); "
+              f"validate 1x {v['maxrss_kb'] / 1024:.0f} MiB")
         ds = tmp / "mem1"
         games_bytes = sum(p.stat().st_size for p in (ds / "games").glob("part-*.parquet"))
         moves_bytes = sum(p.stat().st_size for p in (ds / "moves").glob("part-*.parquet"))

@@ -116,12 +116,18 @@ def _render(summary: Any, out: Path) -> str:
     rate = summary.games_imported / summary.seconds if summary.seconds > 0 else 0.0
     return "\n".join(
         [
-            f"imported {summary.games_imported} games ({summary.plies} plies) from "
-            f"{summary.files} file(s) into {out}",
+            (
+                f"imported {summary.games_imported} games ({summary.plies} plies) from "
+                f"{summary.files} file(s) into {out}"
+            ),
             f"  games read {summary.games_read}, duplicates skipped {summary.duplicates}",
-            f"  ok {s.get('ok', 0)}, warning {s.get('warning', 0)}, error {s.get('error', 0)}, "
-            f"unsupported {s.get('unsupported', 0)}",
-            f"  {summary.parts} part(s), {summary.bytes_written / 1e6:.1f} MB written, "
-            f"{summary.seconds:.1f} s ({rate:.0f} games/s)",
+            (
+                f"  ok {s.get('ok', 0)}, warning {s.get('warning', 0)}, "
+                f"error {s.get('error', 0)}, unsupported {s.get('unsupported', 0)}"
+            ),
+            (
+                f"  {summary.parts} part(s), {summary.bytes_written / 1e6:.1f} MB written, "
+                f"{summary.seconds:.1f} s ({rate:.0f} games/s)"
+            ),
         ]
     )

@@ -39,7 +39,7 @@ def game_context(number: int, white: str | None, black: str | None) -> str:
 def diagnostic_line(diag: Diagnostic, context: str | None = None, start_ply: int = 0) -> str:
     """``file:line:col: severity[code] context, 12... Nxe5: message`` (one line)."""
     where = diag.file or "<input>"
-    if diag.line is not None:
+    if diag.line:  # (None or 0: no line known)
         where += f":{diag.line}"
         if diag.column is not None:
             where += f":{diag.column}"

@@ -172,6 +172,14 @@ def run_validate(
                 close = getattr(reports, "close", None)
                 if close is not None:
                     close()
+    except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly
+        import os
+
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return exit_code(summary, strict=strict)
     except Exception as exc:  # noqa: BLE001 - I/O and decompression failures (OSError, EOFError, zlib...)
         out.flush()
         typer.echo(f"notation validate: error: cannot read input: {type(exc).__name__}: {exc}", err=True)

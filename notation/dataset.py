@@ -366,7 +366,12 @@ def run_processes(jobs: int) -> Executor:
 
     def execute(tasks: Iterator[ChunkTask], on_result: Callable[[ChunkResult], None]) -> None:
         import multiprocessing
-        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+        from concurrent.futures import (
+            FIRST_COMPLETED,
+            Future,
+            ProcessPoolExecutor,
+            wait,
+        )
 
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
@@ -407,7 +412,7 @@ def import_files(
     """
     started = time.perf_counter()
     options = options or WriteOptions()
-    root = Path(out_dir)
+    root = Path(out_dir).absolute()  # tasks may run in other processes or on other hosts
     root.mkdir(parents=True, exist_ok=True)
     clean(root)
     files, problems = expand_inputs(paths)

@@ -22,12 +22,9 @@ Dtypes (pinned by ``tests/test_frames_schema.py``; change them like an API):
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 RESULTS: tuple[str, ...] = ("1-0", "0-1", "1/2-1/2", "*")
 STATUSES: tuple[str, ...] = ("ok", "warning", "error", "unsupported")

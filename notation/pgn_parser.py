@@ -19,7 +19,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from lark import Lark, Token, Transformer
+from lark import Lark, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from notation.diagnostics import Diagnostic
@@ -357,7 +357,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         opens = self.open_parens + ([unreduced] if unreduced is not None else [])
         if opens and kind in ("$END", "RESULT"):
             self.closing = True
-            token_class = type(token) if type(token) is not Token else Token
+            token_class = type(token)  # lark's Token, or lark-cython's own Token class
             for lpar in reversed(opens):
                 self.diag("pgn.unclosed-variation", "'(' variation is never closed", lpar, "(")
             try:

@@ -503,16 +503,29 @@ def exact_moves(w: Written, pos: Position) -> list[Move]:
     return [m for m in moves if move_cost(w, pos, m)[0] == 0.0]
 
 
-def _on_line(move: Move, w: Written) -> bool:
-    """True when ``move`` leaves or enters a square between written origin and target."""
-    if w.to_square is None:
-        return False
-    tf, tr = w.to_square % 8, w.to_square // 8
-    for sq in (move[0], move[1]):
-        f, r = sq % 8, sq // 8
-        if f == tf or r == tr or abs(f - tf) == abs(r - tr):
-            return True
-    return False
+_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _blockers(pos: Position, target: int) -> set[int]:
+    """The side to move's pieces that are the first piece on a line from ``target``.
+
+    Moving one of them away may open a line to ``target`` (the only way, besides moving to or
+    from ``target`` itself, in which an omitted move changes how the next cell reads).
+    """
+    out: set[int] = set()
+    tf, tr = target % 8, target // 8
+    for df, dr in _DIRECTIONS:
+        f, r = tf + df, tr + dr
+        while 0 <= f < 8 and 0 <= r < 8:
+            sq = r * 8 + f
+            piece = pos.piece_at(sq)
+            if piece is not None:
+                if piece[0] == pos.turn:
+                    out.add(sq)
+                break
+            f += df
+            r += dr
+    return out
 
 
 class _Search:
@@ -700,10 +713,10 @@ class _Search:
             return moves
         if self.exact(i, step.pos.play_null()):
             return moves
-        squares = {w.to_square, w.from_square}
-        if w.castle is not None:
+        if w.castle is not None or w.to_square is None:
             return moves
-        return [m for m in moves if m[1] in squares or m[0] in squares or _on_line(m, w)]
+        squares = {w.to_square, w.from_square} | _blockers(step.pos, w.to_square)
+        return [m for m in moves if m[1] in squares or m[0] in squares]
 
     def run(self) -> tuple[_Step | None, list[_Step]]:
         """Best goal step and rival goals (different final positions) within the gap."""

@@ -244,7 +244,7 @@ def token_parser(lang: str) -> Lark:
 
     options: dict[str, Any] = {"parser": "lalr", "cache": True}
     if _grammar.lark_cython_available():
-        import lark_cython
+        import lark_cython  # type: ignore[import-untyped]
 
         options["_plugins"] = lark_cython.plugins
     return Lark(text, **options)

@@ -21,7 +21,7 @@ import pytest
 from notation import Move, Position
 from tests.conftest import corpus_path
 
-SAMPLE_PER_FILE = 20
+SAMPLE_PER_FILE = 12
 LEGAL_EVERY = 7  # compare full legal move sets on every 7th ply (and at the game end)
 
 

@@ -103,7 +103,7 @@ def test_tags_to_columns(frames: tuple[pl.DataFrame, pl.DataFrame]) -> None:
     assert g["white_elo"] == 2100 and g["black_elo"] is None
     assert g["white_title"] == "FM" and g["black_title"] is None
     assert (g["base_seconds"], g["increment_seconds"]) == (180, 2)
-    assert g["utc_datetime"] == dt.datetime(2021, 3, 4, 12, 34, 56, tzinfo=dt.timezone.utc)
+    assert g["utc_datetime"] == dt.datetime(2021, 3, 4, 12, 34, 56, tzinfo=dt.UTC)
     assert g["result"] == "1-0" and g["eco"] == "C20"
     assert g["start_fen"] is None
     assert g["extra_tags"] == [{"name": "Annotator", "value": "Tester"}]

@@ -21,8 +21,8 @@ import chess
 import chess.pgn
 import polars as pl
 import pytest
-
 from conftest import corpus_path
+
 from notation.reader import split_games
 from notation.rows import game_id, raw_text, tabulate_raw
 
