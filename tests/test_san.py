@@ -184,3 +184,32 @@ def test_chess960_castling_san() -> None:
     assert long.uci() == "f1e1"
     after = pos.play(long)
     assert after.board_fen().endswith("2KR2R1")
+
+
+SYNTAX_SAMPLES = [
+    "e4", "exd5", "e8=Q", "exd8=N+", "Nf3", "Nbd7", "R1e2", "Qh4xe1#", "O-O", "O-O-O+", "--",
+    "0-0", "o-o-o", "ed5", "e8Q", "e8(Q)", "e8/Q", "e8=q", "Ng1-f3", "e2-e4", "e2e4", "Pe4",
+    "\u2658f3", "exd6e.p.", "Z0", "Nf3!?", "Sf3", "nf3", "bc4", "e8=K", "Ne8=Q", "e9", "",
+]
+
+
+def _outcome(text: str) -> object:
+    from notation.san import _read
+
+    try:
+        return _read(text)
+    except InvalidSan as err:
+        return (err.code, err.message)
+
+
+def test_pure_lark_and_lark_cython_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    import notation.san as san_module
+    from notation.grammar import build_parser, lark_cython_available
+
+    if not lark_cython_available():
+        pytest.skip("lark-cython not installed")
+    monkeypatch.setattr(san_module, "_PARSER", build_parser("san", use_cython=True))
+    fast = [_outcome(t) for t in SYNTAX_SAMPLES]
+    monkeypatch.setattr(san_module, "_PARSER", build_parser("san", use_cython=False))
+    pure = [_outcome(t) for t in SYNTAX_SAMPLES]
+    assert fast == pure
