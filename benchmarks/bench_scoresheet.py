@@ -27,10 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import chess  # noqa: E402  (test/benchmark-only reference)
+import chess
 
-from notation.scoresheet import reconstruct  # noqa: E402
-from tests.test_scoresheet_corpus import (  # noqa: E402
+from notation.scoresheet import reconstruct
+from tests.test_scoresheet_corpus import (
     FILES,
     _replays,
     corpus_games,
@@ -126,9 +126,9 @@ def main() -> None:
     t_damaged, recs = _time([t for t, _ in damaged], max(1, args.rounds - 2))
     recovered = sum(
         1 for rec, (_, k) in zip(recs, damaged)
-        if getattr(rec, "status") != "needs-human" and getattr(rec, "sans") == sans[k]
+        if rec.status != "needs-human" and rec.sans == sans[k]
     )
-    flagged = sum(1 for rec in recs if getattr(rec, "status") == "needs-human")
+    flagged = sum(1 for rec in recs if rec.status == "needs-human")
 
     def row(name: str, times: list[float]) -> str:
         ms = [t * 1000 for t in times]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -38,8 +37,8 @@ def _read_input(path: str) -> str:
 def scoresheet(
     input: str = typer.Argument(..., help="Scoresheet text file (.txt, .csv; '-' for stdin)."),
     lang: str = typer.Option("auto", "--lang", help="Piece-letter language: " + "|".join(LANGUAGE_CHOICES) + "."),
-    fen: Optional[str] = typer.Option(None, "--fen", help="Starting position (FEN) when not the initial one."),
-    tags: Optional[str] = typer.Option(None, "--tags", help='Tags, e.g. "White=Anna,Black=Bernd,Event=Club ch".'),
+    fen: str | None = typer.Option(None, "--fen", help="Starting position (FEN) when not the initial one."),
+    tags: str | None = typer.Option(None, "--tags", help='Tags, e.g. "White=Anna,Black=Bernd,Event=Club ch".'),
     out: list[str] = typer.Option([], "--out", "-o", help="Write .pgn/.txt/.html/.svg/.json (repeatable)."),
     max_cost: float = typer.Option(12.0, "--max-cost", min=0.0, help="Largest total edit cost accepted."),
     diagram: list[str] = typer.Option([], "--diagram", help="Diagram after a move, e.g. 24w or 24b (repeatable)."),

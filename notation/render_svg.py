@@ -50,7 +50,7 @@ def board_svg(placement: Mapping[int, tuple[bool, int]], *, size: int = 320, fli
         if piece is not None:
             white, kind = piece
             fill, stroke = ("#ffffff", "#000000") if white else ("#000000", "#000000")
-            name = ("white " if white else "black ") + " pawn knight bishop rook queen king".split(" ")[kind]
+            name = ("white " if white else "black ") + ["", "pawn", "knight", "bishop", "rook", "queen", "king"][kind]
             parts.append(
                 f'<text x="{x + cell / 2:.1f}" y="{y + cell * 0.80:.1f}" font-size="{cell * 0.82:.1f}" '
                 f'text-anchor="middle" fill="{fill}" stroke="{stroke}" stroke-width="{0.8 if white else 0.3}" '

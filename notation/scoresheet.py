@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import count
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
-from notation.diagnostics import Diagnostic, ply_label
+from notation.diagnostics import Diagnostic
 from notation.sheet_layout import Cell, Sheet, read_sheet
 from notation.sheet_tokens import (
     BISHOP,
@@ -88,7 +89,7 @@ CONFIDENCE_GAP = 1.5
 #: Corrections below this confidence make the sheet "needs a human".
 CONFIDENCE_THRESHOLD = 0.6
 #: Rival readings collected after the best one (shown to the human when needed).
-MAX_RIVALS = 3
+MAX_RIVALS = 6
 #: An omitted move (or an extra cell) is tried only where a cell fails within this many cells.
 OMISSION_LOOKAHEAD = 3
 #: Beam width of the rival search: at most this many states are expanded per cell.
@@ -464,19 +465,23 @@ def exact_moves(w: Written, pos: Position) -> list[Move]:
         if not pos.is_legal(move):
             return []
         return [move] if move_cost(w, pos, move)[0] == 0.0 else []
+    occupant = None
     if w.castle is not None:
         text = "O-O" if w.castle == "K" else "O-O-O"
     else:
         assert w.to_square is not None
+        occupant = pos.piece_at(w.to_square)
+        if occupant is not None and occupant[0] == pos.turn:
+            return []  # no move goes to a square of one's own piece
         letter = "" if w.piece in (None, PAWN) else "NBRQK"[w.piece - 2]
         text = letter
         if w.from_file is not None:
             text += _FILES[w.from_file]
         if w.from_rank is not None:
             text += str(w.from_rank + 1)
-        if w.capture or (letter == "" and w.from_file is not None and w.from_rank is None
-                         and w.from_file != w.to_square % 8):
-            text += "x"  # "ed5" is a pawn capture with its mark dropped
+        if w.capture or occupant is not None or (letter == "" and w.from_file is not None and w.from_rank is None
+                                                  and w.from_file != w.to_square % 8):
+            text += "x"  # a capture written without its mark ("ed5", "Nf3" onto a piece)
         text += _FILES[w.to_square % 8] + str(w.to_square // 8 + 1)
         if w.promotion is not None:
             text += "=" + "PNBRQK"[w.promotion - 1]
@@ -486,7 +491,7 @@ def exact_moves(w: Written, pos: Position) -> list[Move]:
         except AmbiguousSan:
             raise
         except SanError:
-            if w.capture or w.castle is not None:
+            if w.capture or w.castle is not None or occupant is not None or w.piece not in (None, PAWN):
                 raise
             # a capture written without its mark
             moves = [pos.parse_san(text[:-2] + "x" + text[-2:] if w.promotion is None else
@@ -548,6 +553,7 @@ class _Search:
         self.expansions = 0
         self.cache: dict[tuple[int, int], list[tuple[float, Move]]] = {}
         self._best_step: dict[tuple[int, int], _Step] = {}
+        self._exact: dict[tuple[int, int], list[Move]] = {}
         self._parked: dict[int, list[tuple[float, str]]] = {}  # id(step) -> deferred entries
         self._opened: set[int] = set()
         self._steps: dict[int, _Step] = {}
@@ -583,10 +589,15 @@ class _Search:
         return found
 
     def exact(self, index: int, pos: Position) -> list[Move]:
+        """The moves that read cell ``index`` exactly in ``pos`` (cached)."""
         w = self.written[index]
         if w is None:
             return []
-        return exact_moves(w, pos)
+        key = (index, pos.key())
+        found = self._exact.get(key)
+        if found is None:
+            found = self._exact[key] = exact_moves(w, pos)
+        return found
 
     # -- deferred (costly) expansions, opened near cells that failed to resolve --
     def _defer(self, step: _Step, extra: float, payload: str) -> None:
@@ -661,7 +672,10 @@ class _Search:
         if self._fails_soon(i, step.pos, OMISSION_LOOKAHEAD):
             # an omitted move or an extra cell shows soon: a cell here stops reading
             for move in self._insertions(step):
-                self._push(_Step(step, i, step.pos.play(move), step.cost + OMITTED, "omitted", (move,), (-1,), OMITTED, plies + 1))
+                after = step.pos.play(move)
+                if i < self.n and not self.cells[i].placeholder and not self.exact(i, after):
+                    continue  # the next cell must read exactly after an inserted move
+                self._push(_Step(step, i, after, step.cost + OMITTED, "omitted", (move,), (-1,), OMITTED, plies + 1))
             self._push(_Step(step, i + 1, step.pos, step.cost + EXTRA, "extra", (), (i,), EXTRA, plies))
         for gap in (2, 1):
             j = i + gap
@@ -1024,6 +1038,12 @@ def sheet_languages() -> list[str]:
 
 
 __all__ = [
-    "Correction", "Reconstruction", "candidate_costs", "confidence_of", "move_cost",
-    "reconstruct", "sheet_languages", "Sheet",
+    "Correction",
+    "Reconstruction",
+    "Sheet",
+    "candidate_costs",
+    "confidence_of",
+    "move_cost",
+    "reconstruct",
+    "sheet_languages",
 ]

@@ -4,6 +4,8 @@ Recognised layouts (detected, never configured):
 
 * ``numbered``: ``1. e4 e5 2. Nf3 Nc6``, ``1.e4 e5``, ``1) e4, e5``, ``12... Nf6`` (any line breaks);
 * ``columns``: one row per move number, ``12  Nf3  Nc6`` (the number without a dot);
+* ``blocks``: a printed sheet typed as it looks, two blocks side by side
+  (``1  e4  e5    31  Rd1  Qe6``): numbered cells are put back in move order;
 * ``one-per-line``: one move per line, numbered or not;
 * ``csv``: a table with ``White`` and ``Black`` columns (``,``/``;``/tab separated; a number
   column is optional; localised headers such as ``Weiß/Schwarz``, ``Blancs/Noirs``, ``白/黑``).
@@ -181,6 +183,10 @@ def _text_sheet(lines: list[str], first_line: int) -> Sheet:
             if m.group("comment"):
                 continue
             text = m.group("cell")
+            if bare_match and text.isdigit() and 0 < int(text) < 1000:
+                # "1  e4  e5    31  Rd1  Qe6": a printed sheet typed with two column blocks
+                number, colour = int(text), "w"
+                continue
             if text in RESULT_TOKENS and not re.fullmatch(r"[O0o]-[O0o]", text):
                 sheet.result = RESULT_TOKENS[text]
                 continue
@@ -198,7 +204,13 @@ def _text_sheet(lines: list[str], first_line: int) -> Sheet:
                 number = number + 1 if number is not None else None
         if count:
             cells_per_line.append(count)
+    if _out_of_order(cells):
+        # numbered cells read out of order (two blocks of moves side by side): sort by number
+        cells = sorted(cells, key=lambda c: (c.number or 0, 0 if c.colour == "w" else 1))
+        sheet.layout = "blocks"
     sheet.cells = cells
+    if sheet.layout == "blocks":
+        return sheet
     if cells_per_line and max(cells_per_line) == 1 and len(cells_per_line) > 1:
         sheet.layout = "one-per-line"
     elif bare >= max(1, len(cells_per_line) // 2):
@@ -208,6 +220,14 @@ def _text_sheet(lines: list[str], first_line: int) -> Sheet:
     else:
         sheet.layout = "plain"
     return sheet
+
+
+def _out_of_order(cells: list[Cell]) -> bool:
+    """True when every cell is numbered and the numbers go back somewhere in reading order."""
+    if not cells or any(c.number is None or c.colour is None for c in cells):
+        return False
+    keys = [(c.number or 0, c.colour == "b") for c in cells]
+    return any(b < a for a, b in zip(keys, keys[1:])) and len(set(keys)) == len(keys)
 
 
 def read_sheet(text: str) -> Sheet:

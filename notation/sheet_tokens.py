@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -79,7 +79,8 @@ def language_grammar(lang: str) -> str:
     text = grammar_text("sheet")
     for piece, name in _TERMINALS.items():
         alternatives = " | ".join(_lark_string(s) for s in _spellings(lang, piece))
-        text = re.sub(rf"(?m)^{name}: .*$", lambda _m: f"{name}: {alternatives}", text)
+        replacement = f"{name}: {alternatives}".replace("\\", "\\\\")
+        text = re.sub(rf"(?m)^{name}: .*$", replacement, text)
     return text
 
 
@@ -235,7 +236,7 @@ class _ToWritten(Transformer[Token, dict[str, Any]]):
         return self._merge(items)
 
 
-@lru_cache(maxsize=None)
+@cache
 def token_parser(lang: str) -> Lark:
     """The cached LALR parser of move tokens for ``lang`` (see :func:`language_grammar`)."""
     text = language_grammar(lang)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notation import Move, Position, perft
+from notation import IllegalSan, Move, Position, perft
 from notation.bitboard import (
     BISHOP,
     BLACK,
@@ -190,3 +190,20 @@ def test_perft_chess960_castling_through_rook() -> None:
     assert pos.chess960
     assert "b1a1" in {m.uci() for m in pos.legal_moves()}
     assert perft(pos, 2) == sum(len(pos.play(m).legal_moves()) for m in pos.legal_moves())
+
+
+def test_en_passant_edge_cases() -> None:
+    # the double-stepped pawn gives check; capturing it en passant is the legal answer
+    evasion = Position.from_fen("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1")
+    assert "e4d3" in {m.uci() for m in evasion.legal_moves()}
+    assert evasion.parse_san("exd3").uci() == "e4d3"
+    # capturing en passant would open a diagonal onto the king (the captured pawn was the shield)
+    diagonal = Position.from_fen("7k/8/8/8/3Pp3/8/8/B3K3 b - d3 0 1")
+    assert not diagonal.is_legal(Move.from_uci("e4d3"))
+    assert not diagonal.has_legal_en_passant()
+    with pytest.raises(IllegalSan):
+        diagonal.parse_san("exd3")
+    # en passant square but no pawn able to take: key and FEN ignore it
+    idle = Position.from_fen("4k3/8/8/8/3P4/8/8/4K3 b - d3 0 1")
+    assert idle.fen().split()[3] == "-" and not idle.has_legal_en_passant()
+    assert idle.key() == Position.from_fen("4k3/8/8/8/3P4/8/8/4K3 b - - 0 1").key()

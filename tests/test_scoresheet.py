@@ -15,18 +15,17 @@ from notation.scoresheet import Reconstruction
 from tests.conftest import SAMPLE_GAMES
 
 # Morphy - Duke Karl / Count Isouard, Paris 1858 (the "Opera game")
-OPERA = ("e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 "
-         "Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#").split()
+OPERA = ["e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3", "Qe7", "Nc3", "c6", "Bg5", "b5", "Nxb5", "cxb5", "Bxb5+", "Nbd7", "O-O-O", "Rd8", "Rxd7", "Rxd7", "Rd1", "Qe6", "Bxd7+", "Nxd7", "Qb8+", "Nxb8", "Rd8#"]
 
 LETTERS = {
-    "en": dict(K="K", Q="Q", R="R", B="B", N="N"),
-    "zh": dict(K="王", Q="后", R="车", B="象", N="马"),
-    "de": dict(K="K", Q="D", R="T", B="L", N="S"),
-    "fr": dict(K="R", Q="D", R="T", B="F", N="C"),
-    "es": dict(K="R", Q="D", R="T", B="A", N="C"),
-    "it": dict(K="R", Q="D", R="T", B="A", N="C"),
-    "nl": dict(K="K", Q="D", R="T", B="L", N="P"),
-    "ru": dict(K="Кр", Q="Ф", R="Л", B="С", N="К"),
+    "en": {"K": "K", "Q": "Q", "R": "R", "B": "B", "N": "N"},
+    "zh": {"K": "王", "Q": "后", "R": "车", "B": "象", "N": "马"},
+    "de": {"K": "K", "Q": "D", "R": "T", "B": "L", "N": "S"},
+    "fr": {"K": "R", "Q": "D", "R": "T", "B": "F", "N": "C"},
+    "es": {"K": "R", "Q": "D", "R": "T", "B": "A", "N": "C"},
+    "it": {"K": "R", "Q": "D", "R": "T", "B": "A", "N": "C"},
+    "nl": {"K": "K", "Q": "D", "R": "T", "B": "L", "N": "P"},
+    "ru": {"K": "Кр", "Q": "Ф", "R": "Л", "B": "С", "N": "К"},
 }
 
 
@@ -248,3 +247,18 @@ def test_never_raises_on_junk(tokens: list[str]) -> None:
 def test_never_raises_on_any_text(text: str) -> None:
     rec = reconstruct(text, max_cost=4.0)
     assert rec.status in ("ok", "corrected", "needs-human")
+
+
+def test_moves_written_in_each_others_column() -> None:
+    tokens = list(OPERA)
+    tokens[3], tokens[4] = tokens[4], tokens[3]  # "2. Nf3 d4 3. d6": Black's and White's cells swapped
+    rec = reconstruct(sheet(tokens))
+    assert rec.sans == OPERA and rec.status == "corrected"
+    (fix,) = rec.corrections
+    assert (fix.kind, fix.written, fix.chosen) == ("transposed", "d4 d6", "d6 d4")
+
+
+def test_empty_cells_are_skipped() -> None:
+    rec = reconstruct("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 ... 5. Nf6 O-O")
+    assert rec.status == "ok"
+    assert rec.sans == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]

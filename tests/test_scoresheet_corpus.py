@@ -20,7 +20,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import chess
@@ -55,7 +55,7 @@ def _open(path: Path) -> io.TextIOBase:
     return io.TextIOWrapper(raw, encoding="latin-1", newline="")  # type: ignore[arg-type]
 
 
-@lru_cache(maxsize=None)
+@cache
 def corpus_games(count: int, skip: int = 0) -> tuple[tuple[str, ...], ...]:
     """A fixed selection of standard games (UCI move lists), ``count`` of them, after ``skip``.
 

@@ -14,7 +14,6 @@ from notation.sheet_tokens import (
     KING,
     KNIGHT,
     LANGUAGES,
-    PAWN,
     QUEEN,
     ROOK,
     detect_languages,
@@ -232,3 +231,13 @@ def test_castling_with_zeros_is_not_a_result() -> None:
     sheet = read_sheet("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 0-1")
     assert [c.text for c in sheet.moves][-1] == "0-0"
     assert sheet.result == "0-1"
+
+
+def test_two_blocks_side_by_side_are_put_in_move_order() -> None:
+    text = (
+        " 1  e4   e5     3  Bb5  a6\n"
+        " 2  Nf3  Nc6    4  Ba4  Nf6\n"
+    )
+    sheet = read_sheet(text)
+    assert sheet.layout == "blocks"
+    assert [c.text for c in sheet.moves] == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"]
