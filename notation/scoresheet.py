@@ -21,9 +21,15 @@ only near a cell where the sheet stopped resolving (a window of :data:`WINDOW` c
 failure, widened when nothing is found). A wrong early guess is therefore abandoned as soon as
 the later cells stop resolving, and a clean sheet costs one pass.
 
+An omitted move or an extra cell is tried only where a cell stops reading within
+:data:`OMISSION_LOOKAHEAD` cells, and an inserted move must be followed by a cell that reads
+exactly. At most :data:`MAIN_BEAM` states per cell are expanded (a beam).
+
 After the best interpretation is found the search continues up to :data:`CONFIDENCE_GAP` above
-its cost: the cheapest *different* game found there (a rival) sets the confidence of the
-corrections it disagrees with. An ambiguous written move (``Nd2`` with two knights able to go
+its cost, now also opening the cells up to :data:`RIVAL_WINDOW` before each correction (an
+earlier legal-but-wrong move can explain a later failure as well) with a narrower beam
+(:data:`BEAM`): the cheapest *different* games found there (rivals, up to :data:`MAX_RIVALS`)
+set the confidence of the corrections they disagree with (gap / CONFIDENCE_GAP, capped at 1). An ambiguous written move (``Nd2`` with two knights able to go
 there) is resolved by whichever reading lets the rest of the game replay, and reported.
 """
 
