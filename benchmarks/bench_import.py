@@ -6,7 +6,7 @@ interleaved over several rounds (the median is reported):
 * games/s of ``validate`` (every report consumed) and of ``import_files`` (Parquet dataset with
   games and moves) on the same slice of ``lichess-jishanshaikh4.pgn.gz``, and the ratio (the
   issue allows import to cost at most 25% more than validate);
-* peak RSS (``ru_maxrss``) of the import at 1x and 4x the input (4 distinct copies of the slice,
+* peak RSS (``VmHWM`` of the subprocess) of the import at 1x and 4x the input (4 distinct copies of the slice,
   each game made unique by an extra tag, so nothing is de-duplicated away);
 * Parquet bytes per game (games, moves) and the share of ``position_key``, with the encodings
   tried for that column (performance-notes lesson 11): Polars default (zstd, dictionary),
@@ -38,16 +38,36 @@ CORPUS_FILE = ROOT.parent / "shared" / "corpus" / "games" / "lichess" / "lichess
 
 VALIDATE = """
 import json, resource, sys, time
+def _peak_kb():
+    # VmHWM: peak RSS of this process image (ru_maxrss would include the parent's, which
+    # Linux carries across fork+exec)
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t = time.perf_counter()
 from notation.validate import validate
 n = sum(1 for _ in validate(sys.argv[1]))
 u = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"games": n, "seconds": time.perf_counter() - t, "cpu": u.ru_utime + u.ru_stime,
-                  "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+                  "maxrss_kb": _peak_kb()}))
 """
 
 IMPORT = """
 import json, resource, sys, time
+def _peak_kb():
+    # VmHWM: peak RSS of this process image (ru_maxrss would include the parent's, which
+    # Linux carries across fork+exec)
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t = time.perf_counter()
 from notation.dataset import WriteOptions, import_files, run_local, run_processes
 jobs = int(sys.argv[3])
@@ -56,7 +76,7 @@ u = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"games": s.games_imported, "plies": s.plies, "seconds": time.perf_counter() - t,
                   "cpu": u.ru_utime + u.ru_stime,
                   "bytes": s.bytes_written,
-                  "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                  "maxrss_kb": _peak_kb(),
                   "children_maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
 """
 
@@ -125,6 +145,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000, help="games of the Lichess file (0 = all)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=0, help="also time import --jobs N")
+    parser.add_argument("--memory-only", action="store_true", help="only the 1x/4x memory runs")
     args = parser.parse_args()
     if not CORPUS_FILE.exists():
         sys.exit(f"corpus file missing: {CORPUS_FILE}")
@@ -137,7 +158,7 @@ def main() -> None:
         import_cpu: list[float] = []
         jobs_s: list[float] = []
         last: dict[str, float] = {}
-        for r in range(args.rounds):
+        for r in range(0 if args.memory_only else args.rounds):
             v = run(VALIDATE, str(x1))
             validate_s.append(v["seconds"])
             validate_cpu.append(v["cpu"])
@@ -151,6 +172,14 @@ def main() -> None:
             print(f"round {r + 1}: validate {v['seconds']:.2f}s (cpu {v['cpu']:.2f}s), "
                   f"import {last['seconds']:.2f}s (cpu {last['cpu']:.2f}s)"
                   + (f", import --jobs {args.jobs} {jobs_s[-1]:.2f}s" if jobs_s else ""), flush=True)
+        if args.memory_only:
+            v = run(VALIDATE, str(x1))
+            m1 = run(IMPORT, str(x1), str(tmp / "mem1"), "1")
+            m4 = run(IMPORT, str(x4), str(tmp / "mem4"), "1")
+            print(f"peak RSS: import 1x {m1['maxrss_kb'] / 1024:.0f} MiB ({int(m1['games'])} games), "
+                  f"4x {m4['maxrss_kb'] / 1024:.0f} MiB ({int(m4['games'])} games); "
+                  f"validate 1x {v['maxrss_kb'] / 1024:.0f} MiB")
+            return
         games = int(last["games"])
         v_med, i_med = statistics.median(validate_s), statistics.median(import_s)
         print(f"\ninput: {games} games, {int(last['plies'])} plies ({x1.stat().st_size / 1e6:.1f} MB PGN)")

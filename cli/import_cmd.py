@@ -53,10 +53,11 @@ def import_command(
 ) -> None:
     """Import PGN games into a Parquet dataset: DIR/games and DIR/moves, one part per chunk.
 
-    Every moves row is a legal mainline ply checked by the same replay as `notation validate`.
-    Games already in the dataset (same game_id, a hash of the game's text) are skipped, so
-    re-importing a file adds nothing. Parts appear atomically: an interrupted import leaves
-    only whole parts, and running it again completes it.
+    Every moves row is a legal mainline ply, checked by the same replay as `notation validate`.
+
+    Games already in the dataset (same game_id, a hash of the game text) are skipped.
+
+    Parts appear atomically: an interrupted import leaves only whole parts; run it again.
     """
     from notation.dataset import WriteOptions, import_files, run_local, run_processes
 

@@ -14,6 +14,7 @@ letter such as ``Sf3`` as the pawn move ``f3``; our replay reports ``san.unknown
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -60,8 +61,14 @@ def _material(board: chess.Board, colour: bool) -> int:
     return sum(v * len(board.pieces(pt, colour)) for pt, v in VALUES.items())
 
 
+# python-chess ends a game at a second blank line after the tags (3 pgnmentor games have
+# "]\r\n\r\n\r\n1.b3"); the standard allows any whitespace there, so give it one blank line.
+_BLANKS_AFTER_TAGS = re.compile(r"\]\r?\n(?:[ \t]*\r?\n){2,}")
+
+
 def reference(text: str) -> tuple[dict[str, object], list[dict[str, object]]] | None:
     """python-chess's rows for one game (None for variants other than standard/Chess960)."""
+    text = _BLANKS_AFTER_TAGS.sub("]\n\n", text, count=1)
     game = chess.pgn.read_game(io.StringIO(text), Visitor=_Quiet)
     if game is None:
         return None
