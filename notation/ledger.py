@@ -53,6 +53,7 @@ from typing import Final, Literal
 import polars as pl
 
 from notation.diagnostics import Diagnostic
+from notation.callable_module import make_module_callable
 from notation.scoring import (
     BLACK_WINS,
     DRAW,
@@ -60,7 +61,6 @@ from notation.scoring import (
     GamesInput,
     as_lazy,
     clean_name,
-    make_module_callable,
 )
 
 Outcome = Literal["draw", "lower-wins", "higher-wins"]

@@ -23,11 +23,10 @@ formatted by the engine only when the written text may differ from it.
 from __future__ import annotations
 
 import re
-import sys
-import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from notation.callable_module import make_module_callable
 from notation.diagnostics import Diagnostic
 from notation.fen import STARTING_FEN, FenError
 from notation.move import NULL_MOVE, Move
@@ -388,12 +387,4 @@ def _tag_location(game: Game, name: str) -> tuple[int | None, int | None]:
     return game.line, None
 
 
-class _CallableModule(types.ModuleType):
-    """``notation.replay`` is both this module and the function: importing the submodule
-    rebinds the package attribute to the module, so the module itself forwards calls."""
-
-    def __call__(self, game: Game, *, variations: bool = True, notes: bool = True) -> Replay:
-        return replay(game, variations=variations, notes=notes)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+make_module_callable(__name__, "replay")

@@ -117,23 +117,3 @@ def format_half(value: float) -> str:
     if whole == 0 and glyph:
         return sign + glyph
     return f"{sign}{whole}{glyph}"
-
-
-def make_module_callable(module_name: str, function_name: str) -> None:
-    """Let ``notation.<module>(...)`` call the function of the same name.
-
-    ``notation.ledger`` and ``notation.standings`` are exported as *functions* (lazy exports in
-    ``notation/__init__.py``), but once the submodule of the same name is imported, Python's
-    import system sets the package attribute to the *module*. Making that module callable keeps
-    ``notation.ledger(games)`` working whichever was imported first.
-    """
-    import sys
-    import types
-
-    module = sys.modules[module_name]
-
-    class _CallableModule(types.ModuleType):
-        def __call__(self, *args: object, **kwargs: object) -> object:
-            return getattr(self, function_name)(*args, **kwargs)
-
-    module.__class__ = _CallableModule

@@ -32,12 +32,12 @@ from typing import Final, Literal
 import polars as pl
 
 from notation.diagnostics import Diagnostic
+from notation.callable_module import make_module_callable
 from notation.scoring import (
     GamesInput,
     as_lazy,
     clean_name,
     format_half,
-    make_module_callable,
     white_score,
 )
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
-import types
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -29,6 +27,7 @@ from notation.checks import (
     result_diagnostics,
     tag_diagnostics,
 )
+from notation.callable_module import make_module_callable
 from notation.diagnostics import SEVERITY_RANK, Diagnostic, worst_severity
 from notation.replay import replay
 
@@ -309,12 +308,4 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-class _CallableModule(types.ModuleType):
-    """``notation.validate`` is both this module and the function: importing the submodule
-    rebinds the package attribute to the module, so the module itself forwards calls."""
-
-    def __call__(self, source: Any, *, jobs: int = 1, file: str | None = None) -> Iterator[GameReport]:
-        return validate(source, jobs=jobs, file=file)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+make_module_callable(__name__, "validate")
