@@ -18,6 +18,7 @@ from pathlib import Path
 import typer
 
 from cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line, dumps
+from notation.atomic import write_text_atomic
 
 LANGUAGE_CHOICES = ("auto", "en", "zh", "de", "fr", "es", "it", "nl", "ru")
 OUT_SUFFIXES = (".pgn", ".txt", ".html", ".htm", ".svg", ".json")
@@ -103,7 +104,9 @@ def scoresheet(
                 content = picked + "\n" if picked else ""
             else:
                 content = dumps(rec.to_dict(), pretty=True) + "\n"
-            Path(target).write_text(content, encoding="utf-8")
+            if content and not content.endswith("\n"):
+                content += "\n"
+            write_text_atomic(target, content)
     except OSError as exc:
         typer.echo(f"error: cannot write: {exc.strerror or exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
+from notation.atomic import write_text_atomic, write_with_atomic
 
 STATS_HELP = (
     "Statistics over PGN files or imported datasets, computed with Polars (lazily over a "
@@ -107,12 +108,12 @@ def stats_command(
             for name, df in tables.items():
                 target = out / f"{name}.{fmt.value}"
                 if fmt is StatsFormat.csv:
-                    target.write_text(frame_csv(df), encoding="utf-8")
+                    write_text_atomic(target, frame_csv(df))
                 else:
-                    df.write_parquet(target)
+                    write_with_atomic(target, df.write_parquet)
         elif fmt is StatsFormat.parquet:
             assert out is not None
-            next(iter(tables.values())).write_parquet(out)
+            write_with_atomic(out, next(iter(tables.values())).write_parquet)
         else:
             if fmt is StatsFormat.csv:
                 text = frame_csv(next(iter(tables.values())))
@@ -121,7 +122,7 @@ def stats_command(
             else:
                 text = "\n".join(frame_table(df, title=name) for name, df in tables.items())
             if out is not None:
-                out.write_text(text, encoding="utf-8")
+                write_text_atomic(out, text)
             else:
                 typer.echo(text, nl=False)
     except OSError as exc:

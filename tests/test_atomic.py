@@ -1,0 +1,31 @@
+"""Atomic output: a failed write leaves the old file and no temporary file behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from notation.atomic import write_text_atomic, write_with_atomic
+
+
+def test_write_text_atomic_replaces_whole_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("old", encoding="utf-8")
+    write_text_atomic(target, "new\n")
+    assert target.read_text(encoding="utf-8") == "new\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_failed_write_keeps_old_file_and_no_temp(tmp_path: Path) -> None:
+    target = tmp_path / "out.parquet"
+    target.write_text("old", encoding="utf-8")
+
+    def broken_writer(path: Path) -> None:
+        path.write_text("half", encoding="utf-8")
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        write_with_atomic(target, broken_writer)
+    assert target.read_text(encoding="utf-8") == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.parquet"]
