@@ -27,8 +27,8 @@ from cli.render import (
     game_context,
     progress,
 )
+from notation.sources import find_pgn_files
 
-PGN_SUFFIXES = (".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst")
 STDIN_NAME = "<stdin>"
 
 
@@ -36,14 +36,6 @@ class OutputFormat(str, Enum):
     text = "text"
     json = "json"
     jsonl = "jsonl"
-
-
-def find_pgn_files(path: Path) -> list[Path]:
-    """PGN files under a directory (recursively, sorted), or the path itself for a file."""
-    if path.is_dir():
-        found = [p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(PGN_SUFFIXES)]
-        return sorted(found, key=lambda p: p.as_posix())
-    return [path]
 
 
 def _sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:

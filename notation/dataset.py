@@ -43,6 +43,7 @@ from typing import Any
 import polars as pl
 
 from notation.diagnostics import Diagnostic
+from notation.sources import find_pgn_files
 
 GAMES_DIR = "games"
 MOVES_DIR = "moves"
@@ -55,7 +56,6 @@ CHUNK_GAMES = 2000
 #: ... or this many bytes of game text, whichever comes first (and always at the end of a file)
 CHUNK_BYTES = 8 << 20
 
-PGN_SUFFIXES: tuple[str, ...] = (".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst", ".pgn.zstd")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +145,7 @@ def expand_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Diagnos
     for item in paths:
         path = Path(item)
         if path.is_dir():
-            candidates = sorted(
-                p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(PGN_SUFFIXES)
-            )
+            candidates = find_pgn_files(path)
         elif path.is_file():
             candidates = [path]
         else:

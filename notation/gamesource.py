@@ -4,8 +4,9 @@ Used by ``notation stats``, ``standings`` and ``ledger``. Each input is, in this
 
 * a **dataset** directory written by ``notation import`` (it has a ``games/`` folder): read
   lazily with :func:`notation.frames.scan` (nothing is loaded until the query runs);
-* a **folder**: every ``*.pgn``, ``*.pgn.gz``, ``*.pgn.zst``, ``*.pgn.bz2`` file in it (not
-  recursive), in name order;
+* a **folder**: every PGN file below it (``*.pgn``, ``*.pgn.gz``, ``*.pgn.bz2``, ``*.pgn.zst``;
+  recursive, as ``notation validate`` and ``import`` search), in path order;
+* ``-``: standard input, read as PGN;
 * a **file**: read with :func:`notation.frames.to_frames` (``moves=False``: no per-ply rows).
 
 Input order is kept (files in the order given, games in file order): the ledger relies on it
@@ -15,15 +16,14 @@ with different category sets concatenate.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
 
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-
-PGN_SUFFIXES: Final = (".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.xz")
+from notation.sources import find_pgn_files
 
 
 def is_dataset(path: Path) -> bool:
@@ -37,9 +37,6 @@ def _strings(lazy: pl.LazyFrame) -> pl.LazyFrame:
     return lazy.with_columns(casts) if casts else lazy
 
 
-def pgn_files(folder: Path) -> list[Path]:
-    """The PGN files directly inside `folder`, in name order."""
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.name.lower().endswith(PGN_SUFFIXES))
 
 
 def load_games(paths: Sequence[str | Path]) -> tuple[pl.LazyFrame | None, list[Diagnostic]]:
@@ -54,12 +51,14 @@ def load_games(paths: Sequence[str | Path]) -> tuple[pl.LazyFrame | None, list[D
     for given in paths:
         path = Path(given)
         try:
-            if not path.exists():
+            if str(given) == "-":
+                parts.append(_strings(to_frames(sys.stdin.buffer, moves=False)[0].lazy()))
+            elif not path.exists():
                 diagnostics.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(given)))
             elif is_dataset(path):
                 parts.append(_strings(scan(path)[0]))
             elif path.is_dir():
-                files = pgn_files(path)
+                files = find_pgn_files(path)
                 if not files:
                     diagnostics.append(
                         Diagnostic.make("pgn.io", "neither a dataset nor a folder with PGN files", file=str(given))

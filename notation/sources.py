@@ -150,3 +150,16 @@ def decode(data: bytes) -> tuple[str, str, int | None]:
     if best is None:  # pragma: no cover - cp850 decodes every byte
         return data.decode("latin-1"), "latin-1", bad
     return best[1], best[2], bad
+
+
+#: File name endings of PGN files, compressed or not (compression is recognised by magic bytes).
+PGN_SUFFIXES: tuple[str, ...] = (".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst", ".pgn.zstd", ".pgn.xz")
+
+
+def find_pgn_files(path: str | os.PathLike[str]) -> list[Path]:
+    """The PGN files under a directory (recursively, sorted by path), or ``[path]`` for a file."""
+    root = Path(path)
+    if root.is_dir():
+        found = [p for p in root.rglob("*") if p.is_file() and p.name.lower().endswith(PGN_SUFFIXES)]
+        return sorted(found, key=lambda p: p.as_posix())
+    return [root]
