@@ -59,7 +59,8 @@ _new_tuple = tuple.__new__  # Span(...) without the NamedTuple constructor's Pyt
 def _split_run() -> Any:
     """``finditer`` of the regex that splits a MOVES token, built from the grammar's terminals.
 
-    Groups: 1 move number text, 2 SAN, 3 glyph, 4 comment, 5 NAG text.
+    Groups: 1 move number text, 2 SAN, 3 glyph, 4 a comment right after the move (one match
+    per move for the common ``e4 { [%clk 0:03:00] }``), 5 a further comment, 6 NAG text.
     """
     from lark.load_grammar import load_grammar
 
@@ -70,6 +71,7 @@ def _split_run() -> Any:
     piece = {t.name: "(?:" + t.pattern.to_regexp() + ")" for t in terminals}
     pattern = (
         f"({piece['MOVE_NUMBER']})?({piece['SAN']})({piece['GLYPH']})?{piece['MOVE_END']}"
+        f"(?:({piece['BRACE_COMMENT']}|{piece['LINE_COMMENT']}){piece['BLANKS']})?"
         f"|({piece['BRACE_COMMENT']}|{piece['LINE_COMMENT']}){piece['BLANKS']}"
         f"|({piece['NAG_TEXT']}){piece['BLANKS']}"
     )
@@ -109,6 +111,32 @@ def canonical_lenient(san: str) -> str | None:
     return text if text != san else None
 
 
+# Per-token results of the move-run split, by token text (the same few thousand SAN and
+# move-number texts recur in every game); each cache is cleared when it grows large.
+_CACHE_SIZE = 4096
+_UNSEEN = object()
+_LENIENT_CACHE: dict[str, str | None] = {}
+_NUMBER_CACHE: dict[str, int] = {}
+
+
+def _lenient_of(san: str) -> str | None:
+    """``canonical_lenient(san)``, remembered in ``_LENIENT_CACHE``."""
+    lenient = canonical_lenient(san) if _LENIENT_HINT.search(san) is not None else None
+    if len(_LENIENT_CACHE) >= _CACHE_SIZE:
+        _LENIENT_CACHE.clear()
+    _LENIENT_CACHE[san] = lenient
+    return lenient
+
+
+def _number_of(text: str) -> int:
+    """The move number in a MOVE_NUMBER text (``12.``, ``12...``, ``12 …``), remembered."""
+    number = int(text.rstrip(_NUMBER_TAIL))
+    if len(_NUMBER_CACHE) >= _CACHE_SIZE:
+        _NUMBER_CACHE.clear()
+    _NUMBER_CACHE[text] = number
+    return number
+
+
 class _Line(list):  # type: ignore[type-arg]
     """The moves of one line (mainline or variation) plus comments seen before its first move."""
 
@@ -119,8 +147,23 @@ class _Line(list):  # type: ignore[type-arg]
         self.pending: list[str] = []
 
 
+#: ``_comment_text`` results by token (clock comments repeat); cleared when it grows large.
+_COMMENT_CACHE: dict[str, str] = {}
+
+
 def _comment_text(value: str) -> str:
     """The text of a ``{...}`` or ``;...`` comment token, whitespace runs collapsed to one space."""
+    text = _COMMENT_CACHE.get(value)
+    if text is None:
+        text = _comment_body(value)
+        if len(value) <= 80:  # long comments rarely repeat
+            if len(_COMMENT_CACHE) >= _CACHE_SIZE:
+                _COMMENT_CACHE.clear()
+            _COMMENT_CACHE[value] = text
+    return text
+
+
+def _comment_body(value: str) -> str:
     if value[0] == "{":
         body = value[1 : value.rindex("}")]
     else:
@@ -210,10 +253,12 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         if next_newline < 0:
             next_newline = len(run)
         node: MoveNode | None = line[-1] if line else None
-        lenient_hint = _LENIENT_HINT.search
+        lenient_cache = _LENIENT_CACHE
+        number_cache = _NUMBER_CACHE
+        comment_cache = _COMMENT_CACHE
         match = None
         for match in _split_run()(run):
-            number_text, san, glyph, comment, nag = match.groups()
+            number_text, san, glyph, after, comment, nag = match.groups()
             if san is not None:
                 at = match.start(2)
                 while next_newline < at:  # the move is on a later line of the run
@@ -222,7 +267,9 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
                     next_newline = run.find("\n", line_start)
                     if next_newline < 0:
                         next_newline = len(run)
-                lenient = canonical_lenient(san) if lenient_hint(san) is not None else None
+                lenient = lenient_cache.get(san, _UNSEEN)
+                if lenient is _UNSEEN:
+                    lenient = _lenient_of(san)
                 if lenient is not None and len(diagnostics) < MAX_DIAGNOSTICS:
                     diagnostics.append(
                         Diagnostic.make(
@@ -238,14 +285,19 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
                 pending = line.pending
                 if pending:
                     line.pending = []
+                if after is None:
+                    comments = []
+                else:
+                    text = comment_cache.get(after)
+                    comments = [text if text is not None else _comment_text(after)]
                 node = MoveNode(
                     san,
                     _new_tuple(Span, (row, at - line_start + 1, base + at)),
                     [GLYPH_NAGS[glyph]] if glyph else [],
-                    [],
+                    comments,
                     pending,
                     [],
-                    int(number_text.rstrip(_NUMBER_TAIL)) if number_text else None,
+                    (number_cache.get(number_text) or _number_of(number_text)) if number_text else None,
                     lenient,
                 )
                 line.append(node)

@@ -193,7 +193,7 @@ class _Replayer:
         """
         notes = self.notes
         follow = self.variations
-        parse = parse_san_syntax
+        known = _SYNTAX
         append = records.append if records is not None else None
         last = len(nodes) - 1
         index = -1
@@ -201,7 +201,10 @@ class _Replayer:
             index += 1
             before = pos
             try:
-                syntax = parse(node.lenient or node.san)
+                text = node.lenient or node.san
+                syntax = known.get(text)
+                if syntax is None:
+                    syntax = _syntax(text)
                 if syntax.null:
                     move = NULL_MOVE
                     after = before.play_null()
@@ -303,6 +306,21 @@ class _Replayer:
                 node,
                 ply,
             )
+
+
+# SAN syntax by text for the replay loop: one dict lookup per ply instead of a call into
+# ``parse_san_syntax``'s cache. Only successful parses are kept; cleared when large.
+_SYNTAX: dict[str, SanSyntax] = {}
+_SYNTAX_SIZE = 8192
+
+
+def _syntax(text: str) -> SanSyntax:
+    """``parse_san_syntax(text)`` (raises :class:`SanError`), remembered in ``_SYNTAX``."""
+    syntax = parse_san_syntax(text)
+    if len(_SYNTAX) >= _SYNTAX_SIZE:
+        _SYNTAX.clear()
+    _SYNTAX[text] = syntax
+    return syntax
 
 
 def _base(syntax: SanSyntax) -> str:

@@ -70,7 +70,7 @@ SQUARE_OFF = 2.0  # target square one file or one rank off
 SQUARE_DIAGONAL = 3.0  # target square one diagonal step off
 SWAPPED = 1.5  # from and to squares swapped (long algebraic / coordinates)
 ORIGIN_WRONG = 1.0  # a written origin / disambiguation that disagrees with the move
-CAPTURE_EXTRA = 0.5  # a capture mark on a move that captures nothing
+CAPTURE_EXTRA = 1.0  # a capture mark on a move that captures nothing (written x is reliable evidence)
 PROMOTION_DEFAULT = 0.3  # a promotion written without the piece: queen assumed
 PROMOTION_MISSING = 1.5  # ... and the piece turns out not to be a queen
 PROMOTION_WRONG = 1.5  # another promotion piece than written
@@ -80,7 +80,10 @@ CASTLE_AS_KING = 0.5  # castling written as the king's move (Kg1)
 UNREADABLE = 2.5  # a cell read as the move whose spelling is closest to it (plus the distance)
 OMITTED = 3.0  # a move missing from the sheet
 EXTRA = 3.0  # a cell that is no move of the game (dropped)
-TRANSPOSED = 2.0  # two cells written in swapped order
+TRANSPOSED = 2.0  # two moves of the same player written in swapped order (cells i and i+2)
+WRONG_COLUMN = 2.5  # two adjacent cells (one per player) swapped: a move written in the wrong column
+CHECK_WRONG = 1.0  # a written check mark (+, ++, #) on a move that gives no check (a missing mark is free)
+MATE_WRONG = 0.5  # a written mate mark (#) on a check that is not mate
 IMPOSSIBLE = math.inf
 
 #: Default cap on the total edit cost of a reconstruction.
@@ -371,6 +374,21 @@ def move_cost(w: Written, pos: Position, move: Move) -> tuple[float, tuple[str, 
     return cost, tuple(reasons)
 
 
+def mark_cost(w: Written | None, after: Position) -> float:
+    """Cost of the written check mark of ``w`` against the position ``after`` the move.
+
+    Evidence, not an edit: a mark that disagrees makes a reading a little less likely but is
+    never reported as a correction (sloppy sheets carry stray marks). A missing mark is free.
+    """
+    if w is None or not w.check:
+        return 0.0
+    if not after.is_check():
+        return CHECK_WRONG
+    if w.check == "#" and after.has_legal_moves():
+        return MATE_WRONG
+    return 0.0
+
+
 def _levenshtein(a: str, b: str) -> int:
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
@@ -557,6 +575,7 @@ class _Search:
         self.popped: dict[tuple[int, bool], int] = {}
         self.window = WINDOW
         self.expansions = 0
+        self.truncated = False
         self.cache: dict[tuple[int, int], list[tuple[float, Move]]] = {}
         self._best_step: dict[tuple[int, int], _Step] = {}
         self._exact: dict[tuple[int, int], list[Move]] = {}
@@ -654,23 +673,28 @@ class _Search:
             self._push(_Step(step, i + 1, step.pos, step.cost, "skip", (), (), 0.0, plies))
             return
         exact = self.exact(i, step.pos)
+        w = self.written[i]
         for move in exact:
-            self._push(_Step(step, i + 1, step.pos.play(move), step.cost, "move", (move,), (i,), 0.0, plies + 1))
+            after = step.pos.play(move)
+            self._push(_Step(step, i + 1, after, step.cost + mark_cost(w, after), "move", (move,), (i,), 0.0, plies + 1))
         if not exact:
             self._fail(step)
         if step.op == "omitted":
             return  # an inserted move must be followed by a cell that reads exactly
         self._defer(step, MIN_EDIT, "moves")
-        self._defer(step, min(OMITTED, EXTRA, TRANSPOSED), "edits")
+        self._defer(step, min(OMITTED, EXTRA, TRANSPOSED, WRONG_COLUMN), "edits")
 
     def expand_deferred(self, step: _Step, payload: str) -> None:
         i = step.index
         plies = step.plies
         if payload == "moves":
             exact = self.exact(i, step.pos)
+            w = self.written[i]
             for cost, move in self.candidates(step):
                 if cost > 0.0 or move not in exact:
-                    self._push(_Step(step, i + 1, step.pos.play(move), step.cost + cost, "move", (move,), (i,), cost, plies + 1))
+                    after = step.pos.play(move)
+                    self._push(_Step(step, i + 1, after, step.cost + cost + mark_cost(w, after), "move", (move,), (i,),
+                                     cost, plies + 1))
             return
         # sheet-level edits: an omitted move, an extra cell, two cells in swapped order
         if not step.pos.has_legal_moves():
@@ -690,7 +714,8 @@ class _Search:
             order = [j, i + 1, i] if gap == 2 else [j, i]
             pos = step.pos
             played: list[Move] = []
-            total = TRANSPOSED
+            total = TRANSPOSED if gap == 2 else WRONG_COLUMN
+            marks = 0.0
             for index in order:
                 if self.cells[index].placeholder:
                     break
@@ -699,8 +724,9 @@ class _Search:
                     break
                 played.append(scored[0])
                 pos = pos.play(scored[0])
+                marks += mark_cost(self.written[index], pos)
             else:
-                self._push(_Step(step, i + len(order), pos, step.cost + total, "transposed",
+                self._push(_Step(step, i + len(order), pos, step.cost + total + marks, "transposed",
                                  tuple(played), tuple(order), total, plies + len(order)))
 
     def _fails_soon(self, index: int, pos: Position, depth: int) -> bool:
@@ -763,6 +789,7 @@ class _Search:
                 heapq.heappush(self.heap, (cost, -step.index, next(self.counter), kind, step, payload))
                 continue
             if self.expansions >= self.max_expansions:
+                self.truncated = goal is not None  # rivals unexplored: no correction is confident
                 break
             if kind == "state":
                 if self.best.get((step.index, step.pos.key()), math.inf) < step.cost - 1e-9:
@@ -885,6 +912,11 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
                 # not agree on the plies this step produced
                 if other[first:ply] != moves[first:ply] or step.op == "extra":
                     gap = min(gap, extra)
+        # readings above the cost cap are never searched, nor any when the node budget ran out:
+        # a rival may hide there
+        gap = min(gap, max(0.0, search.max_cost - goal.cost))
+        if search.truncated:
+            gap = 0.0
         written_text = " ".join(search.cells[c].text for c in sorted(step.cells) if c >= 0) or None
         corrections.append(Correction(
             kind=kind, ply=(first + 1) if step.moves else (first if first > 0 else None),

@@ -262,3 +262,38 @@ def test_empty_cells_are_skipped() -> None:
     rec = reconstruct("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 ... 5. Nf6 O-O")
     assert rec.status == "ok"
     assert rec.sans == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]
+
+
+def test_written_check_marks_are_evidence_not_corrections() -> None:
+    # 4. Nxf7#: a wrong piece letter, read as Qxf7# or Bxf7+ (both cost 2.0 as edits); the
+    # written mate mark makes the bishop reading (check, not mate) cost a little more
+    rec = reconstruct("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nxf7# 1-0")
+    assert rec.sans[-1] == "Qxf7#" and rec.cost == 2.0
+    assert [s[-1] for _, s in rec.candidates[:2]] == ["Qxf7#", "Bxf7+"]
+    assert rec.candidates[1][0] == 2.5
+    assert rec.status == "needs-human"  # a gap of 0.5 is not enough to be confident
+    # without a mark the two readings are a genuine tie
+    tie = reconstruct("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nxf7 1-0")
+    assert tie.status == "needs-human" and tie.candidates[0][0] == tie.candidates[1][0]
+    # a stray check mark on an exact reading costs a little but is no correction
+    stray = reconstruct("1. e4+ e5 2. Nf3 Nc6+ 1-0")
+    assert stray.status == "ok" and stray.corrections == [] and stray.sans == ["e4", "e5", "Nf3", "Nc6"]
+
+
+def test_mark_cost() -> None:
+    from notation.position import Position
+    from notation.scoresheet import CHECK_WRONG, MATE_WRONG, mark_cost
+    from notation.sheet_tokens import parse_token
+
+    pos = Position.initial()
+    for san in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"]:
+        pos = pos.play(pos.parse_san(san))
+    mate = pos.play(pos.parse_san("Qxf7#"))
+    check = pos.play(pos.parse_san("Bxf7+"))
+    quiet = pos.play(pos.parse_san("d3"))
+    assert mark_cost(parse_token("Qxf7", "en"), quiet) == 0.0  # a missing mark is free
+    assert mark_cost(parse_token("Qxf7+", "en"), mate) == 0.0
+    assert mark_cost(parse_token("Qxf7#", "en"), mate) == 0.0
+    assert mark_cost(parse_token("Bxf7#", "en"), check) == MATE_WRONG
+    assert mark_cost(parse_token("d3+", "en"), quiet) == CHECK_WRONG
+    assert mark_cost(parse_token("d3++", "en"), quiet) == CHECK_WRONG
