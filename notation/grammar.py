@@ -32,10 +32,14 @@ def lark_cython_available() -> bool:
     return True
 
 
-def build_parser(name: str, *, use_cython: bool | None = None, **options: Any) -> Lark:
+def build_parser(
+    name: str, *, text: str | None = None, use_cython: bool | None = None, **options: Any
+) -> Lark:
     """A new LALR parser for ``grammars/<name>.lark`` (``options`` go to :class:`lark.Lark`).
 
-    Callers cache the result (module-level ``lru_cache``) since building costs milliseconds.
+    ``text`` replaces the file's text (for grammars filled in per use, like the scoresheet's
+    piece letters). Callers cache the result (module-level ``lru_cache``) since building costs
+    milliseconds.
     """
     options.setdefault("parser", "lalr")
     if use_cython is None:
@@ -44,4 +48,4 @@ def build_parser(name: str, *, use_cython: bool | None = None, **options: Any) -
         import lark_cython
 
         options["_plugins"] = lark_cython.plugins
-    return Lark(grammar_text(name), **options)
+    return Lark(grammar_text(name) if text is None else text, **options)

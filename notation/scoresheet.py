@@ -13,8 +13,13 @@ index, position)``. From a state it may
   file or rank off, from/to swapped, a wrong origin/disambiguation, a superfluous capture mark or
   promotion, ... each cost something);
 * insert a move the sheet omitted (:data:`OMITTED`), drop a cell (:data:`EXTRA`), or replay two
-  cells in swapped order (:data:`TRANSPOSED`, the same player's consecutive moves or a pair of
-  adjacent cells written in the wrong column).
+  cells in swapped order (:data:`TRANSPOSED`, the same player's consecutive moves; a pair of
+  adjacent cells written in the wrong column costs a little more, :data:`WRONG_COLUMN`).
+
+Written marks are evidence: a check or mate mark on a move that gives none costs
+:data:`CHECK_WRONG` / :data:`MATE_WRONG` (:func:`mark_cost`; added to the reading's cost but never
+reported as a correction, and a missing mark is free), a capture mark on a non-capture costs
+:data:`CAPTURE_EXTRA` (a capture written without ``x`` is free).
 
 Zero-cost successors are pushed at once; the costly edits of a state are *deferred*, and opened
 only near a cell where the sheet stopped resolving (a window of :data:`WINDOW` cells before the
@@ -29,7 +34,9 @@ After the best interpretation is found the search continues up to :data:`CONFIDE
 its cost, now also opening the cells up to :data:`RIVAL_WINDOW` before each correction (an
 earlier legal-but-wrong move can explain a later failure as well) with a narrower beam
 (:data:`BEAM`): the cheapest *different* games found there (rivals, up to :data:`MAX_RIVALS`)
-set the confidence of the corrections they disagree with (gap / CONFIDENCE_GAP, capped at 1). An ambiguous written move (``Nd2`` with two knights able to go
+set the confidence of the corrections they disagree with (gap / CONFIDENCE_GAP, capped at 1;
+the gap is at most the room left below the cost cap, and 0 when the node budget ran out, since
+rivals there were never searched). An ambiguous written move (``Nd2`` with two knights able to go
 there) is resolved by whichever reading lets the rest of the game replay, and reported.
 """
 

@@ -19,7 +19,7 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
 
-from notation.grammar import grammar_text
+from notation.grammar import build_parser, grammar_text
 
 # Piece types (same numbering as notation.bitboard).
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
@@ -239,16 +239,7 @@ class _ToWritten(Transformer[Token, dict[str, Any]]):
 @cache
 def token_parser(lang: str) -> Lark:
     """The cached LALR parser of move tokens for ``lang`` (see :func:`language_grammar`)."""
-    text = language_grammar(lang)
-    # build_parser reads the grammar by name; build from the filled text instead
-    from notation import grammar as _grammar
-
-    options: dict[str, Any] = {"parser": "lalr", "cache": True}
-    if _grammar.lark_cython_available():
-        import lark_cython  # type: ignore[import-untyped]
-
-        options["_plugins"] = lark_cython.plugins
-    return Lark(text, **options)
+    return build_parser("sheet", text=language_grammar(lang), cache=True)
 
 
 _STRIP = re.compile(r"^[\s.,;]+|[\s,;]+$")

@@ -405,12 +405,12 @@ def _assert_rates(outcomes: dict[str, Counter[str]]) -> None:
     tried = sum(v for k, v in total.items() if k not in ("not injectable", "tie"))
     assert total["wrong"] == 0  # never a wrong game with high confidence
     # exact recovery, and recovery or the original offered to the human among the candidates
-    assert total["recovered"] / tried >= 0.65
+    assert total["recovered"] / tried >= 0.70
     assert (total["recovered"] + total["flagged+"]) / tried >= 0.95
-    for kind in ("piece", "square"):
+    for kind, rate in (("piece", 0.85), ("square", 0.80)):
         counter = outcomes[kind]
         n = sum(v for k, v in counter.items() if k not in ("not injectable", "tie"))
-        assert counter["recovered"] / n >= 0.75, kind
+        assert counter["recovered"] / n >= rate, kind
 
 
 def test_injected_errors() -> None:
