@@ -114,7 +114,7 @@ def canonical_lenient(san: str) -> str | None:
 # Per-token results of the move-run split, by token text (the same few thousand SAN and
 # move-number texts recur in every game); each cache is cleared when it grows large.
 _CACHE_SIZE = 4096
-_UNSEEN = object()
+_UNSEEN: Any = object()
 _LENIENT_CACHE: dict[str, str | None] = {}
 _NUMBER_CACHE: dict[str, int] = {}
 
