@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import SAMPLE_GAMES
 from typer.testing import CliRunner
 
 from cli.main import app
-from conftest import SAMPLE_GAMES
 
 ROUND_ROBIN_PATH = SAMPLE_GAMES / "round_robin.pgn"
 ROUND_ROBIN = ROUND_ROBIN_PATH.read_text(encoding="utf-8")
