@@ -32,6 +32,7 @@ process-pool and dask engines produce identical datasets.
 from __future__ import annotations
 
 import os
+import sys
 import time
 import uuid
 from collections import Counter
@@ -137,13 +138,23 @@ class ImportSummary:
 
 
 # ------------------------------------------------------------------------ inputs and layout
+#: Stands for standard input in the list of files to import (the ``-`` argument).
+STDIN = Path("-")
+STDIN_NAME = "<stdin>"
+
+
 def expand_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
-    """Files to import: files as given, directories searched (sorted) for PGN files."""
+    """Files to import: files as given, directories searched (sorted) for PGN files, and
+    ``STDIN`` (``-``) for standard input (read once, where it stands in the list)."""
     found: list[Path] = []
     problems: list[Diagnostic] = []
     seen: set[Path] = set()
     for item in paths:
         path = Path(item)
+        if str(item) == "-":
+            if STDIN not in found:
+                found.append(STDIN)
+            continue
         if path.is_dir():
             candidates = find_pgn_files(path)
         elif path.is_file():
@@ -249,10 +260,11 @@ def plan_chunks(
     index = 0
     for path in files:
         stats.files += 1
-        name = path.name
+        is_stdin = path == STDIN
+        name = STDIN_NAME if is_stdin else path.name
         items: list[tuple[int, Any]] = []
         size = 0
-        games = raw_games(path)
+        games = raw_games(sys.stdin.buffer if is_stdin else path)
         while True:
             try:
                 gid, raw = next(games)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import SAMPLE_GAMES
 from typer.testing import CliRunner
@@ -28,3 +30,18 @@ def test_validate_reads_stdin() -> None:
     result = runner.invoke(app, ["validate", "-", "--format", "jsonl"], input=ROUND_ROBIN)
     assert result.exit_code == 0, result.output
     assert len(result.output.strip().splitlines()) == 15
+
+
+def test_import_reads_stdin(tmp_path: Path) -> None:
+    import polars as pl
+
+    runner = CliRunner()
+    out = tmp_path / "dataset"
+    result = runner.invoke(app, ["import", "-", "--out", str(out)], input=ROUND_ROBIN)
+    assert result.exit_code == 0, result.output
+    games = pl.read_parquet(out / "games" / "*.parquet")
+    assert games.height == 15
+    assert set(games["source_file"].cast(pl.String)) == {"<stdin>"}
+    again = runner.invoke(app, ["import", "-", "--out", str(out)], input=ROUND_ROBIN)
+    assert again.exit_code == 0
+    assert pl.read_parquet(out / "games" / "*.parquet").height == 15  # no duplicates
