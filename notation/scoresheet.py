@@ -36,7 +36,9 @@ earlier legal-but-wrong move can explain a later failure as well) with a narrowe
 (:data:`BEAM`): the cheapest *different* games found there (rivals, up to :data:`MAX_RIVALS`)
 set the confidence of the corrections they disagree with (gap / CONFIDENCE_GAP, capped at 1;
 the gap is at most the room left below the cost cap, and 0 when the node budget ran out, since
-rivals there were never searched). An ambiguous written move (``Nd2`` with two knights able to go
+rivals there were never searched; and 0 when the rival search's beam dropped a state whose
+completion could cost no more than the best reading, see ``_Search._completion_bound``: a pruned
+tie is no evidence for the reading found). An ambiguous written move (``Nd2`` with two knights able to go
 there) is resolved by whichever reading lets the rest of the game replay, and reported.
 """
 
@@ -583,6 +585,10 @@ class _Search:
         self.window = WINDOW
         self.expansions = 0
         self.truncated = False
+        #: cheapest state the beam dropped (its completions were never searched: a reading
+        #: that cheap may exist, so no correction can claim a larger gap)
+        self.pruned = math.inf
+        self._goal_edits: tuple[_Step, list[tuple[int, float]]] | None = None
         self.cache: dict[tuple[int, int], list[tuple[float, Move]]] = {}
         self._best_step: dict[tuple[int, int], _Step] = {}
         self._exact: dict[tuple[int, int], list[Move]] = {}
@@ -736,6 +742,32 @@ class _Search:
                 self._push(_Step(step, i + len(order), pos, step.cost + total + marks, "transposed",
                                  tuple(played), tuple(order), total, plies + len(order)))
 
+    def _first_failure(self, index: int, pos: Position) -> int | None:
+        """The first cell from ``index`` that does not read exactly when replaying (None: none)."""
+        for k in range(index, self.n):
+            if self.cells[k].placeholder:
+                continue
+            exact = self.exact(k, pos)
+            if not exact:
+                return k
+            pos = pos.play(exact[0])
+        return None
+
+    def _completion_bound(self, step: _Step, goal: _Step) -> float:
+        """An estimate from below of the cheapest complete reading through a dropped ``step``.
+
+        When the rest of the sheet reads exactly from it, its own cost. Otherwise a correction is
+        needed at or before the first cell that stops reading, and the best reading's corrections
+        well after that cell (beyond :data:`WINDOW`) are taken to stay needed.
+        """
+        k = self._first_failure(step.index, step.pos)
+        if k is None:
+            return step.cost
+        if self._goal_edits is None or self._goal_edits[0] is not goal:
+            self._goal_edits = (goal, [(p.index - 1, p.edit) for p in _path(goal) if p.edit > 0.0])
+        later = sum(edit for index, edit in self._goal_edits[1] if index > k + WINDOW)
+        return step.cost + MIN_EDIT + later
+
     def _fails_soon(self, index: int, pos: Position, depth: int) -> bool:
         """True when reading cells from ``index`` exactly fails within ``depth`` cells."""
         for k in range(index, min(self.n, index + depth)):
@@ -807,6 +839,10 @@ class _Search:
                     slot = (step.index, goal is None)
                     seen = self.popped.get(slot, 0)
                     if seen >= (MAIN_BEAM if goal is None else BEAM):
+                        if goal is not None and step.cost <= goal.cost + 1e-9 and step.cost < self.pruned:
+                            # a dropped state as cheap as the best reading: if its completion
+                            # could cost no more, no correction may claim confidence
+                            self.pruned = min(self.pruned, self._completion_bound(step, goal))
                         continue
                     self.popped[slot] = seen + 1
                 if step.index == self.n:
@@ -922,6 +958,9 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
         # readings above the cost cap are never searched, nor any when the node budget ran out:
         # a rival may hide there
         gap = min(gap, max(0.0, search.max_cost - goal.cost))
+        # a state the beam dropped may complete to a reading this cheap
+        if search.pruned <= goal.cost + 1e-9:
+            gap = 0.0
         if search.truncated:
             gap = 0.0
         written_text = " ".join(search.cells[c].text for c in sorted(step.cells) if c >= 0) or None

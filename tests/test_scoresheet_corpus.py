@@ -426,3 +426,21 @@ def test_injected_errors_320_games() -> None:
 
 def iter_games(count: int) -> Iterator[tuple[str, ...]]:
     yield from corpus_games(count)
+
+
+# Sheets of the injected-error selection (seeds beyond the default run) that once came back as a
+# confident wrong game: the search dropped (beam) a state as cheap as the best reading whose
+# completion was the original game. Each must now be the original game or flagged for a human.
+REGRESSION_SEEDS = (358, 626, 710, 717)
+
+
+def test_injected_errors_pruned_ties_are_not_confident() -> None:
+    from notation.scoresheet import reconstruct
+
+    games = corpus_games(max(REGRESSION_SEEDS) + 1, skip=SLOPPY_GAMES)
+    for seed in REGRESSION_SEEDS:
+        moves = games[seed]
+        made = error_sheet(moves, ERROR_KINDS[seed % len(ERROR_KINDS)], seed)
+        assert made is not None
+        rec = reconstruct(made[0])
+        assert rec.status == "needs-human" or _uci(rec) == moves, f"seed {seed}: confident wrong game"
