@@ -18,9 +18,10 @@ import shutil
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
+if TYPE_CHECKING:  # pragma: no cover - polars is imported by the commands that build frames
+    import polars as pl
 
 UNLIMITED_WIDTH = 10_000
 

@@ -904,6 +904,146 @@ class Position:
         move = self._resolve(syn, text, False)[0]
         return move, self.play(move)
 
+    def advance(self, kind: int, to: int, mask: int, capture: bool) -> tuple[Move, Position, bool] | None:
+        """The replay fast path: ``(move, position after it, whether it gives check)`` for a SAN
+        whose resolver plan is ``(kind, to, mask)`` (see ``SanSyntax.fast``) and whose capture
+        mark is ``capture``, when the move is the one legal candidate and needs no remark;
+        None otherwise (then the general resolver decides and explains).
+
+        None is returned for: no or several candidates, a king left in check, a piece move
+        with a disambiguation (``mask``) or a capture mark that disagrees with the board. When
+        not None, the result equals ``resolve_san_detailed`` (with no lenient notes), ``play``
+        and ``is_check`` done one after the other (a property test keeps them agreeing).
+        """
+        us = self.turn
+        bb = self._bb
+        co = self._co
+        own = co[us]
+        tbit = 1 << to
+        if own & tbit:
+            return None
+        occ = bb[0]
+        them = co[not us]
+        if kind == 2:
+            if mask or bool(them & tbit) != capture:
+                return None
+            cands = KNIGHT_ATTACKS[to] & bb[2] & own
+        elif kind == 1:
+            if occ & tbit:
+                return None
+            if us:
+                cands = (tbit >> 8) & bb[1] & own
+                if not cands and to >> 3 == 3 and not occ & (tbit >> 8):
+                    cands = (tbit >> 16) & bb[1] & own
+            else:
+                cands = (tbit << 8) & bb[1] & own
+                if not cands and to >> 3 == 4 and not occ & (tbit << 8):
+                    cands = (tbit << 16) & bb[1] & own
+        elif kind == 7:
+            if not them & tbit:
+                return None
+            cands = PAWN_ATTACKS[not us][to] & bb[1] & own
+        else:
+            if mask or bool(them & tbit) != capture:
+                return None
+            if kind == 3:
+                cands = bishop_attacks(to, occ) & bb[3] & own
+            elif kind == 4:
+                cands = rook_attacks(to, occ) & bb[4] & own
+            elif kind == 5:
+                cands = queen_attacks(to, occ) & bb[5] & own
+            else:
+                cands = KING_ATTACKS[to] & bb[6] & own
+        if mask:
+            cands &= mask
+        if not cands or cands & (cands - 1):
+            return None
+        f = cands.bit_length() - 1
+        fbit = 1 << f
+        # king safety: attackers of our king's square after the move (the captured piece, on
+        # tbit, no longer attacks)
+        king = (bb[6] & own).bit_length() - 1
+        if f == king:
+            sq = to
+            occ2 = occ ^ fbit
+        else:
+            sq = king
+            occ2 = (occ ^ fbit) | tbit
+        att = (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & them
+        if att and att != tbit:
+            return None
+        queens = bb[5]
+        rq = (bb[4] | queens) & them & ROOK_EMPTY[sq]
+        if rq and rq != tbit:
+            att = rook_attacks(sq, occ2) & rq
+            if att and att != tbit:
+                return None
+        bq = (bb[3] | queens) & them & BISHOP_EMPTY[sq]
+        if bq and bq != tbit:
+            att = bishop_attacks(sq, occ2) & bq
+            if att and att != tbit:
+                return None
+        # play it (no castling, promotion or en passant on this path)
+        board = self._board[:]
+        bb = bb[:]
+        co = co[:]
+        code = board[f]
+        zc = _Z[code]
+        h = self._hash ^ _Z_TURN ^ zc[f] ^ zc[to]
+        half = self.halfmove_clock + 1
+        ep = None
+        captured = board[to]
+        if captured:
+            bb[captured & 7] ^= tbit
+            them ^= tbit
+            co[not us] = them
+            h ^= _Z[captured][to]
+            half = 0
+        board[f] = 0
+        board[to] = code
+        moved = fbit | tbit
+        own ^= moved
+        co[us] = own
+        piece = code & 7
+        bb[piece] ^= moved
+        if piece == 1:
+            half = 0
+            if to - f == 16 or f - to == 16:
+                ep = (f + to) >> 1
+        occ = own | them
+        bb[0] = occ
+        new = _new(Position)
+        new._board = board
+        new._bb = bb
+        new._co = co
+        cr = self.castling_rights
+        if cr:
+            ncr = cr & ~moved
+            if piece == 6:
+                ncr &= ~_BACKRANK[us]
+            if ncr != cr:
+                h ^= zobrist.castling_hash(ncr ^ cr)
+                cr = ncr
+        new._hash = h
+        new.castling_rights = cr
+        new.ep_square = ep
+        new.halfmove_clock = half
+        new.turn = not us
+        new.fullmove_number = self.fullmove_number if us else self.fullmove_number + 1
+        new.chess960 = self.chess960
+        # does it give check? (attackers of the opponent's king among our pieces, kings aside)
+        sq = (bb[6] & them).bit_length() - 1
+        check = bool((KNIGHT_ATTACKS[sq] & bb[2] | PAWN_ATTACKS[not us][sq] & bb[1]) & own)
+        if not check:
+            queens = bb[5]
+            rq = (bb[4] | queens) & own & ROOK_EMPTY[sq]
+            if rq and rook_attacks(sq, occ) & rq:
+                check = True
+            else:
+                bq = (bb[3] | queens) & own & BISHOP_EMPTY[sq]
+                check = bool(bq and bishop_attacks(sq, occ) & bq)
+        return MOVES[f][to], new, check
+
     def _standard_castle(self, side: str) -> Move | None:
         """The castling move of a standard position when legal, else None (no explanation)."""
         us = self.turn

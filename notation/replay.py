@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from notation.callable_module import make_module_callable
 from notation.diagnostics import Diagnostic
@@ -44,6 +44,7 @@ CHESS960_VARIANTS = frozenset(
     {"chess960", "fischerandom", "fischerrandom", "960", "frc", "fischerrandomchess", "chess960frc"}
 )
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_new_tuple = tuple.__new__  # a PlyRecord without the NamedTuple constructor's Python frame
 
 
 def variant_kind(tags: dict[str, str]) -> str:
@@ -57,9 +58,8 @@ def variant_kind(tags: dict[str, str]) -> str:
     return written.strip()
 
 
-@dataclass(slots=True)
-class PlyRecord:
-    """One legal mainline ply.
+class PlyRecord(NamedTuple):
+    """One legal mainline ply (an immutable named tuple: one is made per ply).
 
     ``ply`` is 1-based from the game's first move; ``san`` is the canonical SAN (minimal
     disambiguation, correct suffix); ``key`` the FIDE repetition key of ``after``; ``check``
@@ -197,23 +197,36 @@ class _Replayer:
         append = records.append if records is not None else None
         last = len(nodes) - 1
         index = -1
+        lenient: tuple[str, ...]
         for node in nodes:
             index += 1
             before = pos
             try:
                 text = node.lenient or node.san
-                syntax = known.get(text)
-                if syntax is None:
-                    syntax = _syntax(text)
-                if syntax.null:
+                entry = known.get(text)
+                if entry is None:
+                    entry = _syntax(text)
+                syntax, plan = entry
+                if plan is not None:
+                    stepped = before.advance(*plan)
+                    if stepped is not None:
+                        move, after, check = stepped
+                        lenient = ()
+                    else:
+                        move, _, lenient = before.resolve_san_detailed(syntax)
+                        after = before.play(move)
+                        check = after.is_check()
+                elif syntax.null:
                     move = NULL_MOVE
                     after = before.play_null()
                     if notes:
                         self._emit("san.null-move", "null move '--' (not a legal chess move)", node, ply)
-                    lenient: tuple[str, ...] = ()
+                    lenient = ()
+                    check = after.is_check()
                 else:
                     move, _, lenient = before.resolve_san_detailed(syntax)
                     after = before.play(move)
+                    check = after.is_check()
             except SanError as exc:
                 if index and notes:
                     self._late_mate_suffix(nodes[index - 1], before, ply - 1)
@@ -226,7 +239,6 @@ class _Replayer:
                 if follow and node.variations:
                     self._variations(node, before, ply)
                 return before, ply
-            check = after.is_check()
             suffix = syntax.suffix
             if check:
                 expected = "#" if (suffix == "#" or index == last) and after.is_checkmate() else "+"
@@ -243,7 +255,7 @@ class _Replayer:
             )):
                 self._notes(node, syntax, before, ply, san, lenient, expected)
             if append is not None:
-                append(PlyRecord(ply, node, before, move, after, san, after.key(), check))
+                append(_new_tuple(PlyRecord, (ply, node, before, move, after, san, after.key(), check)))
             else:
                 self.variation_plies += 1
             if follow and node.variations:
@@ -309,18 +321,25 @@ class _Replayer:
 
 
 # SAN syntax by text for the replay loop: one dict lookup per ply instead of a call into
-# ``parse_san_syntax``'s cache. Only successful parses are kept; cleared when large.
-_SYNTAX: dict[str, SanSyntax] = {}
+# ``parse_san_syntax``'s cache, with the arguments of ``Position.advance`` (the fused
+# resolve-play-check fast path) when the syntax allows it: standard SAN (no lenient spelling),
+# no castling, promotion or null move. Only successful parses are kept; cleared when large.
+_Plan = tuple[int, int, int, bool]
+_SYNTAX: dict[str, tuple[SanSyntax, _Plan | None]] = {}
 _SYNTAX_SIZE = 8192
 
 
-def _syntax(text: str) -> SanSyntax:
-    """``parse_san_syntax(text)`` (raises :class:`SanError`), remembered in ``_SYNTAX``."""
+def _syntax(text: str) -> tuple[SanSyntax, _Plan | None]:
+    """``parse_san_syntax(text)`` (raises :class:`SanError`) and its fast-path plan, remembered
+    in ``_SYNTAX``."""
     syntax = parse_san_syntax(text)
+    kind, target, mask = syntax.fast
+    plan = (kind, target, mask, syntax.capture) if kind and not syntax.lenient else None
     if len(_SYNTAX) >= _SYNTAX_SIZE:
         _SYNTAX.clear()
-    _SYNTAX[text] = syntax
-    return syntax
+    entry = (syntax, plan)
+    _SYNTAX[text] = entry
+    return entry
 
 
 def _base(syntax: SanSyntax) -> str:

@@ -146,6 +146,42 @@ def test_play_san_fast_path_agrees_with_parse_and_play(pos: Position) -> None:
 
 
 @SETTINGS
+@given(positions(), st.integers(0, 63))
+def test_advance_agrees_with_resolve_play_and_check(pos: Position, other: int) -> None:
+    """``Position.advance`` (replay's fused fast path) is either None or exactly the general
+    resolver, ``play`` and ``is_check`` in turn, for every legal move's SAN, the same SAN with
+    the capture mark flipped, and the same piece sent to another square."""
+    from notation.san import SanError, parse_san_syntax
+
+    texts = set()
+    for move in pos.legal_moves():
+        san = pos.san(move).rstrip("+#")
+        texts.add(san)
+        texts.add(san.replace("x", "") if "x" in san else san[:-2] + "x" + san[-2:])
+        texts.add(san[:-2] + SQUARE_NAMES[other])
+    for text in sorted(texts):
+        try:
+            syntax = parse_san_syntax(text)
+        except SanError:
+            continue
+        kind, target, mask = syntax.fast
+        if not kind or syntax.lenient:
+            continue
+        got = pos.advance(kind, target, mask, syntax.capture)
+        try:
+            move, _, notes = pos.resolve_san_detailed(syntax)
+        except SanError:
+            assert got is None, text
+            continue
+        if got is None:
+            continue
+        assert not notes, text
+        after = pos.play(move)
+        assert got[0] == move and got[2] == after.is_check(), text
+        assert got[1] == after and got[1].key() == after.key() and got[1].fen() == after.fen(), text
+
+
+@SETTINGS
 @given(positions())
 def test_castling_fast_path_iff_legal(pos: Position) -> None:
     _check_castling(pos)
