@@ -8,6 +8,11 @@ Default PATH is the Lichess corpus file. Each round times, interleaved:
   `notation validate --format jsonl` does), for each J in --jobs.
 Prints games/s (median of the rounds) and the ratios. python-chess is a benchmark-only
 reference here, never a dependency of the package.
+
+With ``--cli`` both contenders run as whole processes, as a user runs them: the command
+``python -m cli.main validate FILE --format jsonl --jobs J > /dev/null`` (start-up, grammar
+loading and the command's own settings included) against ``python -c`` running the
+python-chess ``read_game`` loop over the same file. ``--games 0`` uses the whole file.
 """
 
 from __future__ import annotations
@@ -71,6 +76,42 @@ def ours(path: Path, games: int | None, jobs: int) -> tuple[int, float, float]:
     return count, time.perf_counter() - started, cpu_seconds() - cpu
 
 
+_PYTHON_CHESS_LOOP = """
+import gzip, sys, chess.pgn
+path = sys.argv[1]
+handle = gzip.open(path, "rt", encoding="utf-8", errors="replace") if path.endswith(".gz") else open(path, encoding="utf-8", errors="replace")
+count = 0
+while chess.pgn.read_game(handle) is not None:
+    count += 1
+print(count)
+"""
+
+
+def _child(argv: list[str]) -> tuple[str, float, float]:
+    """Run ``argv``; (stdout, wall seconds, CPU seconds of the child and its children)."""
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT, check=False)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done.stdout, wall, cpu
+
+
+def python_chess_process(path: Path) -> tuple[int, float]:
+    out, wall, _ = _child([sys.executable, "-c", _PYTHON_CHESS_LOOP, str(path)])
+    return int(out.strip() or 0), wall
+
+
+def ours_process(path: Path, jobs: int) -> tuple[int, float, float]:
+    out, wall, cpu = _child(
+        [sys.executable, "-m", "cli.main", "validate", str(path), "--format", "jsonl", "--jobs", str(jobs)]
+    )
+    return out.count("\n"), wall, cpu
+
+
 def first_games(path: Path, count: int) -> Path:
     """A temporary plain-text copy of the first ``count`` games of ``path``."""
     import tempfile
@@ -93,30 +134,38 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000, help="first N games (0 = the whole file)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--cli", action="store_true", help="time whole processes: the command vs a python-chess script")
     args = parser.parse_args()
     games = None
     if args.games:
         # the first N games as a file of their own: every contender reads a whole file (with
         # a game limit, --jobs 2 would also check the batches already in flight past game N)
         args.path = first_games(args.path, args.games)
-    # warm-up: imports, grammar construction, caches
-    ours(args.path, 50, 1)
-    python_chess(args.path, 50)
+    if args.cli:
+        run_reference = lambda: python_chess_process(args.path)  # noqa: E731
+        run_ours = lambda jobs: ours_process(args.path, jobs)  # noqa: E731
+    else:
+        # warm-up: imports, grammar construction, caches
+        ours(args.path, 50, 1)
+        python_chess(args.path, 50)
+        run_reference = lambda: python_chess(args.path, games)  # noqa: E731
+        run_ours = lambda jobs: ours(args.path, games, jobs)  # noqa: E731
     reference: list[float] = []
     mine: dict[int, list[float]] = {j: [] for j in args.jobs}
     cpu: dict[int, list[float]] = {j: [] for j in args.jobs}
     counts: dict[str, int] = {}
     for _ in range(args.rounds):
-        n, seconds = python_chess(args.path, games)
+        n, seconds = run_reference()
         reference.append(n / seconds)
         counts["python-chess"] = n
         for jobs in args.jobs:
-            n, seconds, used = ours(args.path, games, jobs)
+            n, seconds, used = run_ours(jobs)
             mine[jobs].append(n / seconds)
             cpu[jobs].append(used)
             counts[f"jobs {jobs}"] = n
     ref = statistics.median(reference)
     load = os.getloadavg()[0]
+    print(f"mode: {'whole processes (--cli)' if args.cli else 'in-process library calls'}")
     print(f"file: {args.path.name}, games per round: {counts}, rounds: {args.rounds}, "
           f"CPUs {os.cpu_count()}, load average {load:.1f}")
     print(f"python-chess read_game: {ref:8.1f} games/s")

@@ -49,6 +49,8 @@ SYMBOL_NAGS: dict[str, int] = {
 }
 
 _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)"')
+# one tag pair of a TAGS token (the grammar's TAG terminal, with groups for name and value)
+_TAG_ITER = re.compile(_TAG.pattern + r"[ \t]*\]").finditer
 _BAD_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"?(.*?)"?[ \t]*\]?[ \t]*$')
 _UNESCAPE = re.compile(r"\\(.)")
 _NUMBER_TAIL = " \t\r\n.…"
@@ -208,20 +210,35 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
             )
         )
 
+    def diag_at(self, code: str, message: str, line: int, column: int, text: str | None = None) -> None:
+        """Like :meth:`diag` at a chunk-relative ``line`` and ``column`` inside a token."""
+        if len(self.diagnostics) >= MAX_DIAGNOSTICS:
+            return
+        self.diagnostics.append(
+            Diagnostic.make(
+                code, message, file=self.file, game=self.game, line=line + self.base_line, column=column, san=text
+            )
+        )
+
     # -- tags ------------------------------------------------------------------------------
     def tags_start(self, _: list[Any]) -> dict[str, str]:
         return {}
 
     def tags_add(self, children: list[Any]) -> dict[str, str]:
+        """A run of well-formed tag pairs (one TAGS token), split with ``_TAG``."""
         tags, token = children
-        match = _TAG.match(token.value)
-        assert match is not None  # the terminal guarantees it
-        name, value = match.group(1), match.group(2)
-        if "\\" in value:
-            value = _UNESCAPE.sub(r"\1", value)
-        if name in tags:
-            self.diag("pgn.duplicate-tag", f"tag {name!r} given twice; the last value is kept", token, name)
-        tags[name] = value
+        run: str = token.value
+        for match in _TAG_ITER(run):
+            name, value = match.groups()
+            if "\\" in value:
+                value = _UNESCAPE.sub(r"\1", value)
+            if name in tags:
+                at = match.start()
+                line_start = run.rfind("\n", 0, at) + 1
+                row = token.line + run.count("\n", 0, at)
+                column = at - line_start + 1 if line_start else token.column + at
+                self.diag_at("pgn.duplicate-tag", f"tag {name!r} given twice; the last value is kept", row, column, name)
+            tags[name] = value
         return tags  # type: ignore[no-any-return]
 
     def tags_bad(self, children: list[Any]) -> dict[str, str]:

@@ -62,6 +62,7 @@ _BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
 _PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
 _LETTERS = " PNBRQK"
 _BB_ALL = (1 << 64) - 1
+QUEEN_EMPTY = [r | b for r, b in zip(ROOK_EMPTY, BISHOP_EMPTY)]  # every line through a square
 # lenient SAN text -> (fast-path kind, target, origin mask, syntax) (see SanSyntax.fast); real
 # files use few distinct SAN strings, so this stays small (cleared if it ever grows too big)
 _FAST: dict[str, tuple[int, int, int, SanSyntax]] = {}
@@ -904,7 +905,9 @@ class Position:
         move = self._resolve(syn, text, False)[0]
         return move, self.play(move)
 
-    def advance(self, kind: int, to: int, mask: int, capture: bool) -> tuple[Move, Position, bool] | None:
+    def advance(
+        self, kind: int, to: int, mask: int, capture: bool, in_check: bool | None = None
+    ) -> tuple[Move, Position, bool] | None:
         """The replay fast path: ``(move, position after it, whether it gives check)`` for a SAN
         whose resolver plan is ``(kind, to, mask)`` (see ``SanSyntax.fast``) and whose capture
         mark is ``capture``, when the move is the one legal candidate and needs no remark;
@@ -914,6 +917,9 @@ class Position:
         with a disambiguation (``mask``) or a capture mark that disagrees with the board. When
         not None, the result equals ``resolve_san_detailed`` (with no lenient notes), ``play``
         and ``is_check`` done one after the other (a property test keeps them agreeing).
+        ``in_check`` is whether the side to move is in check (computed when None; replay
+        passes what it learnt from the previous move): when it is not, a piece that stands
+        on no line through its king cannot expose it, and its rays are not looked at.
         """
         us = self.turn
         bb = self._bb
@@ -961,28 +967,32 @@ class Position:
         f = cands.bit_length() - 1
         fbit = 1 << f
         # king safety: attackers of our king's square after the move (the captured piece, on
-        # tbit, no longer attacks)
+        # tbit, no longer attacks); skipped for a piece off every line through the king when
+        # not in check (it can neither expose the king nor was there a check to answer)
         king = (bb[6] & own).bit_length() - 1
-        if f == king:
-            sq = to
-            occ2 = occ ^ fbit
-        else:
-            sq = king
-            occ2 = (occ ^ fbit) | tbit
-        att = (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & them
-        if att and att != tbit:
-            return None
-        queens = bb[5]
-        rq = (bb[4] | queens) & them & ROOK_EMPTY[sq]
-        if rq and rq != tbit:
-            att = rook_attacks(sq, occ2) & rq
+        if in_check is None:
+            in_check = self._attacked_by(not us, king, occ)
+        if f == king or in_check or QUEEN_EMPTY[king] & fbit:
+            if f == king:
+                sq = to
+                occ2 = occ ^ fbit
+            else:
+                sq = king
+                occ2 = (occ ^ fbit) | tbit
+            att = (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & them
             if att and att != tbit:
                 return None
-        bq = (bb[3] | queens) & them & BISHOP_EMPTY[sq]
-        if bq and bq != tbit:
-            att = bishop_attacks(sq, occ2) & bq
-            if att and att != tbit:
-                return None
+            queens = bb[5]
+            rq = (bb[4] | queens) & them & ROOK_EMPTY[sq]
+            if rq and rq != tbit:
+                att = rook_attacks(sq, occ2) & rq
+                if att and att != tbit:
+                    return None
+            bq = (bb[3] | queens) & them & BISHOP_EMPTY[sq]
+            if bq and bq != tbit:
+                att = bishop_attacks(sq, occ2) & bq
+                if att and att != tbit:
+                    return None
         # play it (no castling, promotion or en passant on this path)
         board = self._board[:]
         bb = bb[:]
@@ -1031,10 +1041,21 @@ class Position:
         new.turn = not us
         new.fullmove_number = self.fullmove_number if us else self.fullmove_number + 1
         new.chess960 = self.chess960
-        # does it give check? (attackers of the opponent's king among our pieces, kings aside)
+        # does it give check? Directly, by the moved piece from ``to``, or by discovery, through
+        # ``f`` (only possible when ``f`` is on a line through the opponent's king)
         sq = (bb[6] & them).bit_length() - 1
-        check = bool((KNIGHT_ATTACKS[sq] & bb[2] | PAWN_ATTACKS[not us][sq] & bb[1]) & own)
-        if not check:
+        if piece == 2:
+            check = bool(KNIGHT_ATTACKS[to] >> sq & 1)
+        elif piece == 1:
+            check = bool(PAWN_ATTACKS[us][to] >> sq & 1)
+        elif piece == 6:
+            check = False
+        else:
+            check = bool(
+                piece != 3 and ROOK_EMPTY[to] >> sq & 1 and rook_attacks(to, occ) >> sq & 1
+                or piece != 4 and BISHOP_EMPTY[to] >> sq & 1 and bishop_attacks(to, occ) >> sq & 1
+            )
+        if not check and QUEEN_EMPTY[sq] & fbit:
             queens = bb[5]
             rq = (bb[4] | queens) & own & ROOK_EMPTY[sq]
             if rq and rook_attacks(sq, occ) & rq:

@@ -198,6 +198,7 @@ class _Replayer:
         last = len(nodes) - 1
         index = -1
         lenient: tuple[str, ...]
+        check = pos.is_check() if nodes else False  # whether the side to move is in check
         for node in nodes:
             index += 1
             before = pos
@@ -208,7 +209,7 @@ class _Replayer:
                     entry = _syntax(text)
                 syntax, plan = entry
                 if plan is not None:
-                    stepped = before.advance(*plan)
+                    stepped = before.advance(*plan, check)
                     if stepped is not None:
                         move, after, check = stepped
                         lenient = ()

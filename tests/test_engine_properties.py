@@ -167,7 +167,7 @@ def test_advance_agrees_with_resolve_play_and_check(pos: Position, other: int) -
         kind, target, mask = syntax.fast
         if not kind or syntax.lenient:
             continue
-        got = pos.advance(kind, target, mask, syntax.capture)
+        got = pos.advance(kind, target, mask, syntax.capture, pos.is_check() if other % 2 else None)
         try:
             move, _, notes = pos.resolve_san_detailed(syntax)
         except SanError:

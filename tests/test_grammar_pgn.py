@@ -116,6 +116,14 @@ def test_tags_escapes_and_duplicates() -> None:
     assert parse('[Event "A \\"q\\" \\\\ n"]\n*').tags["Event"] == 'A "q" \\ n'
 
 
+def test_duplicate_tags_are_located_inside_a_run_of_tags() -> None:
+    """Well-formed tag pairs reach Lark as one token; each duplicate still gets its own place."""
+    game = parse_game_text('[Event "a"]\n[Site "b"] [Event "c"]\n[Event "d"]\n\n1. e4 *', line=10)
+    found = [(d.code, d.line, d.column, d.san) for d in game.diagnostics]
+    assert found == [("pgn.duplicate-tag", 11, 12, "Event"), ("pgn.duplicate-tag", 12, 1, "Event")]
+    assert game.tags == {"Event": "d", "Site": "b"}
+
+
 def test_comments_variations_and_positions() -> None:
     text = (
         "{intro}\n1. e4 {c1} {c2} (1. d4 d5 (1... Nf6 {deep}) 2. c4) (1. c4) 1... e5 ; rest of line\n"
