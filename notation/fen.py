@@ -114,20 +114,37 @@ def _parse_int(text: str, field: str, minimum: int) -> int:
 
 def format_placement(board: bytearray | list[int] | tuple[int, ...]) -> str:
     """The placement field for 64 piece codes."""
+    data = bytes(board)
+    known = _RANKS
     rows = []
-    for rank in range(7, -1, -1):
-        row = ""
-        empty = 0
-        for file in range(8):
-            code = board[rank * 8 + file]
-            if code:
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += CODE_LETTERS[code]
-            else:
-                empty += 1
-        if empty:
-            row += str(empty)
+    for start in (56, 48, 40, 32, 24, 16, 8, 0):
+        codes = data[start : start + 8]
+        row = known.get(codes)
+        if row is None:
+            row = _format_rank(codes)
         rows.append(row)
     return "/".join(rows)
+
+
+# FEN text of one rank by its 8 piece codes (the same few hundred ranks recur in every game);
+# cleared when it grows large
+_RANKS: dict[bytes, str] = {}
+
+
+def _format_rank(codes: bytes) -> str:
+    row = ""
+    empty = 0
+    for code in codes:
+        if code:
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += CODE_LETTERS[code]
+        else:
+            empty += 1
+    if empty:
+        row += str(empty)
+    if len(_RANKS) >= 50_000:
+        _RANKS.clear()
+    _RANKS[codes] = row
+    return row

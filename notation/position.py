@@ -62,6 +62,14 @@ _BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
 _PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
 _LETTERS = " PNBRQK"
 _BB_ALL = (1 << 64) - 1
+_CORNERS = 1 | 1 << 7 | 1 << 56 | 1 << 63
+_CORNER_FEN = {
+    rights: "".join(letter for bit, letter in ((7, "K"), (0, "Q"), (63, "k"), (56, "q")) if rights >> bit & 1) or "-"
+    for rights in (
+        h1 | a1 | h8 | a8
+        for h1 in (0, 1 << 7) for a1 in (0, 1) for h8 in (0, 1 << 63) for a8 in (0, 1 << 56)
+    )
+}
 QUEEN_EMPTY = [r | b for r, b in zip(ROOK_EMPTY, BISHOP_EMPTY)]  # every line through a square
 # lenient SAN text -> (fast-path kind, target, origin mask, syntax) (see SanSyntax.fast); real
 # files use few distinct SAN strings, so this stays small (cleared if it ever grows too big)
@@ -680,6 +688,9 @@ class Position:
         ))
 
     def castling_fen(self, *, shredder: bool = False) -> str:
+        if not shredder and not self.castling_rights & ~_CORNERS:
+            # rights on corner rooks only (every standard game): always the outermost rooks
+            return _CORNER_FEN[self.castling_rights]
         out = ""
         for colour in (True, False):
             rights = self.castling_rights & self._co[colour]
