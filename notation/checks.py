@@ -78,26 +78,33 @@ class Perpetual:
 # --------------------------------------------------------------------------------- claims
 def claims(start: Position, plies: list[PlyRecord]) -> tuple[Claims, Perpetual | None]:
     """Claim plies of a mainline, and the first perpetual-check sequence if any."""
-    seen: dict[int, list[int]] = {start.key(): [0]}  # key -> plies after which it stood
+    # key -> the ply after which it first stood (most positions occur once), then -> the list
+    # of those plies once it recurs
+    seen: dict[int, int | list[int]] = {start.key(): 0}
     threefold = fivefold = fifty = seventyfive = None
     perpetual: Perpetual | None = None
     for record in plies:
-        ply = record.ply
-        occurrences = seen.get(record.key)
+        key = record.key
+        occurrences = seen.get(key)
         if occurrences is None:
-            seen[record.key] = [ply]
+            seen[key] = record.ply
         else:
-            occurrences.append(ply)
-            count = len(occurrences)
-            if count == 3:
-                if threefold is None:
-                    threefold = ply
-                if perpetual is None:
-                    perpetual = _perpetual(plies, occurrences[0], ply)
-            elif count == 5 and fivefold is None:
-                fivefold = ply
+            ply = record.ply
+            if isinstance(occurrences, int):
+                seen[key] = [occurrences, ply]
+            else:
+                occurrences.append(ply)
+                count = len(occurrences)
+                if count == 3:
+                    if threefold is None:
+                        threefold = ply
+                    if perpetual is None:
+                        perpetual = _perpetual(plies, occurrences[0], ply)
+                elif count == 5 and fivefold is None:
+                    fivefold = ply
         clock = record.after.halfmove_clock
         if clock >= 100 and (fifty is None or (clock >= 150 and seventyfive is None)):
+            ply = record.ply
             if record.after.has_legal_moves():
                 if fifty is None:
                     fifty = ply
