@@ -122,6 +122,8 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
         diagnostics = [d for d in game.diagnostics if id(d) not in gone]
     else:
         diagnostics = list(game.diagnostics)
+    if rep.plies and any(d.code == "pgn.lenient-token" and d.ply is None for d in diagnostics):
+        diagnostics = _with_plies(diagnostics, rep)
     diagnostics.extend(rep.diagnostics)
     diagnostics.extend(tag_diagnostics(game))
     if rep.unsupported is not None or rep.start is None:
@@ -147,6 +149,20 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
     return _report(
         game, name, status, len(rep.plies), final_fen, end, claim, diagnostics, rep.variation_plies, rep.start_ply
     )
+
+
+def _with_plies(diagnostics: list[Diagnostic], rep: Replay) -> list[Diagnostic]:
+    """The reader's ``pgn.lenient-token`` warnings (``0-0``, ``e8Q``) with the ply of their
+    move filled in when it was replayed on the mainline (found by line and column)."""
+    where = {(record.node.span.line, record.node.span.column): record.ply for record in rep.plies}
+    out = []
+    for diag in diagnostics:
+        if diag.code == "pgn.lenient-token" and diag.ply is None:
+            ply = where.get((diag.line, diag.column))
+            if ply is not None:
+                diag = diag.located(ply=ply)
+        out.append(diag)
+    return out
 
 
 def _report(

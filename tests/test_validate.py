@@ -304,3 +304,11 @@ def test_check_game_never_raises(fen: str | None, variant: str | None, result: s
     assert rep.status in ("ok", "warning", "error", "unsupported")
     assert "internal.error" not in codes(rep)
     json.dumps(rep.to_dict())
+
+
+def test_lenient_tokens_get_the_ply_of_their_move() -> None:
+    """The reader reports ``0-0`` and ``e8Q`` with line and column; validate adds the ply."""
+    rep = report("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 Nf6")
+    lenient = [d for d in rep.diagnostics if d.code == "pgn.lenient-token"]
+    assert [(d.ply, d.san) for d in lenient] == [(7, "0-0")]
+    assert rep.status == "warning"
