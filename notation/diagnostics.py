@@ -37,6 +37,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "pgn.result-mismatch": (ERROR, "the termination marker disagrees with the Result tag"),
     "pgn.lenient-token": (WARNING, "a non-standard token accepted in its canonical form"),
     "pgn.empty-game": (WARNING, "a game with no moves"),
+    "pgn.comment-after-result": (INFO, "a comment after the game termination marker, outside the game"),
     "pgn.io": (ERROR, "the file could not be read"),
     # --- SAN (issues 2 and 4) ---
     "san.invalid": (ERROR, "text that is not a move in standard algebraic notation"),

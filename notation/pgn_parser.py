@@ -439,7 +439,15 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
             return True
         if kind == "$END":
             return False
-        if kind == "COMMENT":  # a comment after the termination marker: harmless, dropped
+        if kind == "COMMENT":  # after the termination marker: outside the game, reported
+            text = " ".join(str(token.value).split())
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            self.diag(
+                "pgn.comment-after-result",
+                f"comment {shown!r} after the game termination marker is not part of the game",
+                token,
+                shown,
+            )
             return True
         if not self.after_result:
             self.after_result = True

@@ -264,3 +264,10 @@ def test_split_regex_tiles_runs(text: str) -> None:
     assert position == len(run)
     game = parse(run + " *")
     assert not [d for d in game.diagnostics if d.code == "pgn.syntax"]
+
+
+def test_a_comment_after_the_result_is_reported_not_kept() -> None:
+    game = parse_game_text('[Event "x"]\n\n1. e4 e5 1-0 {White won on time}\n', line=3)
+    assert game.result == "1-0" and game.moves[-1].comments == []
+    found = [(d.code, d.severity, d.line, d.column, d.san) for d in game.diagnostics]
+    assert found == [("pgn.comment-after-result", "info", 5, 14, "{White won on time}")]
