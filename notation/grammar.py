@@ -21,8 +21,10 @@ def grammar_text(name: str) -> str:
     return importlib.resources.files("grammars").joinpath(f"{name}.lark").read_text(encoding="utf-8")
 
 
+@lru_cache(maxsize=1)
 def lark_cython_available() -> bool:
-    """True when the lark-cython plugin can be used (installed and not disabled)."""
+    """True when the lark-cython plugin can be used (installed and not disabled with
+    ``NOTATION_PURE_LARK=1``); decided once per process."""
     if os.environ.get("NOTATION_PURE_LARK") == "1":
         return False
     try:

@@ -207,9 +207,9 @@ class _Replayer:
                 entry = known.get(text)
                 if entry is None:
                     entry = _syntax(text)
-                syntax, plan = entry
-                if plan is not None:
-                    stepped = before.advance(*plan, check)
+                syntax, kind, target, mask, capture, suffix, canonical = entry
+                if kind:
+                    stepped = before.advance(kind, target, mask, capture, check)
                     if stepped is not None:
                         move, after, check = stepped
                         lenient = ()
@@ -240,7 +240,6 @@ class _Replayer:
                 if follow and node.variations:
                     self._variations(node, before, ply)
                 return before, ply
-            suffix = syntax.suffix
             if check:
                 expected = "#" if (suffix == "#" or index == last) and after.is_checkmate() else "+"
             else:
@@ -248,7 +247,7 @@ class _Replayer:
             if lenient:
                 san = before.san_without_suffix(move) + expected
             elif suffix == expected:
-                san = syntax.canonical
+                san = canonical
             else:
                 san = _base(syntax) + expected
             if notes and (lenient or suffix != expected or (
@@ -322,23 +321,24 @@ class _Replayer:
 
 
 # SAN syntax by text for the replay loop: one dict lookup per ply instead of a call into
-# ``parse_san_syntax``'s cache, with the arguments of ``Position.advance`` (the fused
-# resolve-play-check fast path) when the syntax allows it: standard SAN (no lenient spelling),
-# no castling, promotion or null move. Only successful parses are kept; cleared when large.
-_Plan = tuple[int, int, int, bool]
-_SYNTAX: dict[str, tuple[SanSyntax, _Plan | None]] = {}
+# ``parse_san_syntax``'s cache. An entry is (syntax, then the arguments of ``Position.advance``
+# -- kind, target, origin mask, capture mark -- then the suffix and the canonical spelling);
+# kind is 0 when the fused resolve-play-check fast path does not apply (a lenient spelling,
+# castling, a promotion, a null move). Only successful parses are kept; cleared when large.
+_Entry = tuple["SanSyntax", int, int, int, bool, str, str]
+_SYNTAX: dict[str, _Entry] = {}
 _SYNTAX_SIZE = 8192
 
 
-def _syntax(text: str) -> tuple[SanSyntax, _Plan | None]:
-    """``parse_san_syntax(text)`` (raises :class:`SanError`) and its fast-path plan, remembered
-    in ``_SYNTAX``."""
+def _syntax(text: str) -> _Entry:
+    """``parse_san_syntax(text)`` (raises :class:`SanError`) as a ``_SYNTAX`` entry, remembered."""
     syntax = parse_san_syntax(text)
     kind, target, mask = syntax.fast
-    plan = (kind, target, mask, syntax.capture) if kind and not syntax.lenient else None
+    if syntax.lenient:
+        kind = 0
     if len(_SYNTAX) >= _SYNTAX_SIZE:
         _SYNTAX.clear()
-    entry = (syntax, plan)
+    entry = (syntax, kind, target, mask, syntax.capture, syntax.suffix, syntax.canonical)
     _SYNTAX[text] = entry
     return entry
 

@@ -154,7 +154,9 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
 def _with_plies(diagnostics: list[Diagnostic], rep: Replay) -> list[Diagnostic]:
     """The reader's ``pgn.lenient-token`` warnings (``0-0``, ``e8Q``) with the ply of their
     move filled in when it was replayed on the mainline (found by line and column)."""
-    where = {(record.node.span.line, record.node.span.column): record.ply for record in rep.plies}
+    where: dict[tuple[int | None, int | None], int] = {
+        (record.node.span.line, record.node.span.column): record.ply for record in rep.plies
+    }
     out = []
     for diag in diagnostics:
         if diag.code == "pgn.lenient-token" and diag.ply is None:
