@@ -55,6 +55,7 @@ _BAD_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"?(.*?)"?[
 _UNESCAPE = re.compile(r"\\(.)")
 _NUMBER_TAIL = " \t\r\n.…"
 _new_tuple = tuple.__new__  # Span(...) without the NamedTuple constructor's Python frame
+_new_object = object.__new__
 
 
 @lru_cache(maxsize=1)
@@ -273,6 +274,12 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         lenient_cache = _LENIENT_CACHE
         number_cache = _NUMBER_CACHE
         comment_cache = _COMMENT_CACHE
+        # comments seen before the line's first move go to that move; every later move gets
+        # the line's (empty) pending list, as a comment after a move belongs to that move
+        pending = line.pending
+        if pending:
+            line.pending = []
+        later = line.pending
         match = None
         for match in _split_run()(run):
             number_text, san, glyph, after, comment, nag = match.groups()
@@ -299,25 +306,23 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
                             san=san,
                         )
                     )
-                pending = line.pending
-                if pending:
-                    line.pending = []
                 if after is None:
                     comments = []
                 else:
                     text = comment_cache.get(after)
                     comments = [text if text is not None else _comment_text(after)]
-                node = MoveNode(
-                    san,
-                    _new_tuple(Span, (row, at - line_start + 1, base + at)),
-                    [GLYPH_NAGS[glyph]] if glyph else [],
-                    comments,
-                    pending,
-                    [],
-                    (number_cache.get(number_text) or _number_of(number_text)) if number_text else None,
-                    lenient,
-                )
+                # MoveNode(...) without the dataclass __init__ frame (one per move: the hot path)
+                node = _new_object(MoveNode)
+                node.san = san
+                node.span = _new_tuple(Span, (row, at - line_start + 1, base + at))
+                node.nags = [GLYPH_NAGS[glyph]] if glyph else []
+                node.comments = comments
+                node.pre_comments = pending
+                node.variations = []
+                node.number = (number_cache.get(number_text) or _number_of(number_text)) if number_text else None
+                node.lenient = lenient
                 line.append(node)
+                pending = later
             elif comment is not None:
                 assert node is not None
                 node.comments.append(_comment_text(comment))
