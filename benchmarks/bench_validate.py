@@ -100,8 +100,12 @@ def _child(argv: list[str]) -> tuple[str, float, float]:
     return done.stdout, wall, cpu
 
 
+_REFERENCE_CPU: list[float] = []  # CPU seconds of each python-chess process (--cli)
+
+
 def python_chess_process(path: Path) -> tuple[int, float]:
-    out, wall, _ = _child([sys.executable, "-c", _PYTHON_CHESS_LOOP, str(path)])
+    out, wall, cpu = _child([sys.executable, "-c", _PYTHON_CHESS_LOOP, str(path)])
+    _REFERENCE_CPU.append(cpu)
     return int(out.strip() or 0), wall
 
 
@@ -173,6 +177,10 @@ def main() -> None:
         rate = statistics.median(rates)
         print(f"notation validate --jobs {jobs}: {rate:8.1f} games/s  ratio {rate / ref:5.2f}x python-chess"
               f"  (CPU {statistics.median(cpu[jobs]):.1f} s incl. workers)")
+    if args.cli and 1 in cpu:
+        # CPU time is steadier than wall time when other jobs share the machine
+        print(f"CPU seconds: python-chess {statistics.median(_REFERENCE_CPU):.1f}, --jobs 1 "
+              f"{statistics.median(cpu[1]):.1f}: ratio {statistics.median(_REFERENCE_CPU) / statistics.median(cpu[1]):.2f}x")
     if 1 in mine and 2 in mine:
         print(f"--jobs 2 speed-up over --jobs 1: {statistics.median(mine[2]) / statistics.median(mine[1]):.2f}x")
 
