@@ -252,7 +252,7 @@ def _batches(sources: Iterable[tuple[Any, str | None]]) -> Iterator[list[tuple[A
         size = 0
         for raw in split_games(source):
             batch.append((raw, name))
-            size += len(getattr(raw, "text", "") or "")
+            size += max(raw.size, len(raw.data))
             if len(batch) >= BATCH_GAMES or size >= BATCH_CHARS:
                 yield batch
                 batch, size = [], 0
