@@ -70,7 +70,6 @@ _CORNER_FEN = {
         for h1 in (0, 1 << 7) for a1 in (0, 1) for h8 in (0, 1 << 63) for a8 in (0, 1 << 56)
     )
 }
-QUEEN_EMPTY = [r | b for r, b in zip(ROOK_EMPTY, BISHOP_EMPTY)]  # every line through a square
 # lenient SAN text -> (fast-path kind, target, origin mask, syntax) (see SanSyntax.fast); real
 # files use few distinct SAN strings, so this stays small (cleared if it ever grows too big)
 _FAST: dict[str, tuple[int, int, int, SanSyntax]] = {}
@@ -929,8 +928,8 @@ class Position:
         not None, the result equals ``resolve_san_detailed`` (with no lenient notes), ``play``
         and ``is_check`` done one after the other (a property test keeps them agreeing).
         ``in_check`` is whether the side to move is in check (computed when None; replay
-        passes what it learnt from the previous move): when it is not, a piece that stands
-        on no line through its king cannot expose it, and its rays are not looked at.
+        passes what it learnt from the previous move): when it is not, a piece that shares no
+        line with its king and an enemy slider cannot expose the king, and no ray is looked at.
         """
         us = self.turn
         bb = self._bb
@@ -983,7 +982,7 @@ class Position:
         king = (bb[6] & own).bit_length() - 1
         if in_check is None:
             in_check = self._attacked_by(not us, king, occ)
-        if f == king or in_check or QUEEN_EMPTY[king] & fbit:
+        if f == king or in_check or LINE[king][f] & them & (bb[3] | bb[4] | bb[5]):
             if f == king:
                 sq = to
                 occ2 = occ ^ fbit
@@ -1066,7 +1065,7 @@ class Position:
                 piece != 3 and ROOK_EMPTY[to] >> sq & 1 and rook_attacks(to, occ) >> sq & 1
                 or piece != 4 and BISHOP_EMPTY[to] >> sq & 1 and bishop_attacks(to, occ) >> sq & 1
             )
-        if not check and QUEEN_EMPTY[sq] & fbit:
+        if not check and LINE[sq][f] & own & (bb[3] | bb[4] | bb[5]):
             queens = bb[5]
             rq = (bb[4] | queens) & own & ROOK_EMPTY[sq]
             if rq and rook_attacks(sq, occ) & rq:
