@@ -17,14 +17,24 @@ index, position)``. From a state it may
   adjacent cells written in the wrong column costs a little more, :data:`WRONG_COLUMN`).
 
 Written marks are evidence: a check or mate mark on a move that gives none costs
-:data:`CHECK_WRONG` / :data:`MATE_WRONG` (:func:`mark_cost`; added to the reading's cost but never
-reported as a correction, and a missing mark is free), a capture mark on a non-capture costs
-:data:`CAPTURE_EXTRA` (a capture written without ``x`` is free).
+:data:`CHECK_WRONG` / :data:`MATE_WRONG` (:func:`mark_cost`), and a written origin file or rank
+that the move does not need (``Rab1`` when the other rook cannot reach b1) costs
+:data:`ORIGIN_EXTRA` (:func:`origin_mark_cost`); both are added to the reading's cost but never
+reported as corrections. A missing check mark is free (writers often omit it: it separates no
+readings on its own), and so is a capture written without ``x``; a capture mark on a
+non-capture costs :data:`CAPTURE_EXTRA`. A pawn capture written as a bare square (``a5`` for
+``bxa5``) is a correction (:data:`PAWN_CAPTURE_AS_PUSH`): the square names a push.
 
-Zero-cost successors are pushed at once; the costly edits of a state are *deferred*, and opened
-only near a cell where the sheet stopped resolving (a window of :data:`WINDOW` cells before the
-failure, widened when nothing is found). A wrong early guess is therefore abandoned as soon as
-the later cells stop resolving, and a clean sheet costs one pass.
+Zero-cost successors are pushed at once; the costly edits of a state are *deferred* (each kind
+at its own cost, candidate moves one cost level at a time), and opened only near a cell where
+the sheet stopped resolving (a window of :data:`WINDOW` cells before the failure, widened when
+nothing is found). A wrong early guess is therefore abandoned as soon as the later cells stop
+resolving, and a clean sheet costs one pass. A legal but wrong move may stay playable for many
+moves before the sheet stops resolving: when the literal reading first fails, every earlier
+cell is also opened to *far* branches, a single misreading (or a swapped pair) replayed exactly
+from there on; such a branch joins the ordinary search once it reaches the failure, and is
+dropped if it stops resolving before (it would need a second correction where the sheet reads
+well). States the beam dropped are taken back (with a wider beam) when the search runs dry.
 
 An omitted move or an extra cell is tried only where a cell stops reading within
 :data:`OMISSION_LOOKAHEAD` cells, and an inserted move must be followed by a cell that reads
@@ -32,8 +42,10 @@ exactly. At most :data:`MAIN_BEAM` states per cell are expanded (a beam).
 
 After the best interpretation is found the search continues up to :data:`CONFIDENCE_GAP` above
 its cost, now also opening the cells up to :data:`RIVAL_WINDOW` before each correction (an
-earlier legal-but-wrong move can explain a later failure as well) with a narrower beam
-(:data:`BEAM`): the cheapest *different* games found there (rivals, up to :data:`MAX_RIVALS`)
+earlier legal-but-wrong move can explain a later failure as well), every earlier cell to far
+branches, and the states the main beam dropped, with a narrower beam
+(:data:`BEAM`); when a cheaper reading turns up it becomes the best and its cells are opened
+in turn. The cheapest *different* games found (rivals, up to :data:`MAX_RIVALS`)
 set the confidence of the corrections they disagree with (gap / CONFIDENCE_GAP, capped at 1;
 the gap is at most the room left below the cost cap, and 0 when the node budget ran out, since
 rivals there were never searched; and 0 when the rival search's beam dropped a state whose
@@ -73,12 +85,13 @@ if TYPE_CHECKING:  # pragma: no cover
 PIECE_WRONG = 2.0  # a piece letter naming another piece (Bf3 for Nf3)
 PIECE_FOREIGN = 1.0  # a letter that is no piece letter of the sheet's language
 PIECE_MISSING = 1.5  # a piece move written without its letter (f3 for Nf3)
+PAWN_CAPTURE_AS_PUSH = 1.5  # a pawn capture written as a bare square (a5 for bxa5): file and mark missing
 PIECE_ON_PAWN = 3.0  # a piece letter on a pawn move (Qb3 for b3): rarer than a confused letter
 LOWER_B = 0.3  # "bc4"/"bxc4" read as a bishop move (lower-case b is also the b-file)
 SQUARE_OFF = 2.0  # target square one file or one rank off
 SQUARE_DIAGONAL = 3.0  # target square one diagonal step off
 SWAPPED = 1.5  # from and to squares swapped (long algebraic / coordinates)
-ORIGIN_WRONG = 1.0  # a written origin / disambiguation that disagrees with the move
+ORIGIN_WRONG = 1.5  # a written origin / disambiguation naming another piece than the one that moved (a slip like a missing letter)
 CAPTURE_EXTRA = 1.0  # a capture mark on a move that captures nothing (written x is reliable evidence)
 PROMOTION_DEFAULT = 0.3  # a promotion written without the piece: queen assumed
 PROMOTION_MISSING = 1.5  # ... and the piece turns out not to be a queen
@@ -93,6 +106,7 @@ TRANSPOSED = 2.0  # two moves of the same player written in swapped order (cells
 WRONG_COLUMN = 2.5  # two adjacent cells (one per player) swapped: a move written in the wrong column
 CHECK_WRONG = 1.0  # a written check mark (+, ++, #) on a move that gives no check (a missing mark is free)
 MATE_WRONG = 0.5  # a written mate mark (#) on a check that is not mate
+ORIGIN_EXTRA = 1.0  # a written origin file or rank (Rab1, N5f6) that no other piece makes necessary
 IMPOSSIBLE = math.inf
 
 #: Default cap on the total edit cost of a reconstruction.
@@ -331,7 +345,11 @@ def move_cost(w: Written, pos: Position, move: Move) -> tuple[float, tuple[str, 
         if w.from_square is not None:
             pass  # coordinates name no piece
         elif piece == PAWN:
-            pass
+            if w.from_file is None and not w.capture and pos.is_capture(move):
+                # a bare square names a pawn push; reading it as a capture supplies the pawn's
+                # file (its name, as a letter names a piece) and the capture mark
+                cost += PAWN_CAPTURE_AS_PUSH
+                reasons.append("pawn capture written as a push")
         elif piece == BISHOP and w.from_file == 1 and w.from_rank is None:
             cost += LOWER_B
             bishop_from_b = True
@@ -396,6 +414,33 @@ def mark_cost(w: Written | None, after: Position) -> float:
     if w.check == "#" and after.has_legal_moves():
         return MATE_WRONG
     return 0.0
+
+
+def origin_mark_cost(w: Written | None, pos: Position, move: Move) -> float:
+    """Cost of a written disambiguation (an origin file *or* rank) that ``move`` does not need.
+
+    Evidence, like a check mark: a writer adds ``a`` to ``Rab1`` because the other rook could
+    go to b1 as well; a reading in which no other piece of that kind can reach the square
+    contradicts the mark (a full origin square, as in long algebraic, says nothing).
+    """
+    if w is None or w.piece is None or w.castle is not None or (w.from_file is None) == (w.from_rank is None):
+        return 0.0  # no letter: a pawn capture's file, or a lower-case b read as the bishop
+    piece = pos.piece_type_at(move.from_square)
+    if piece in (None, PAWN):
+        return 0.0
+    if (w.from_file is not None and w.from_file != move.from_square % 8) or (
+            w.from_rank is not None and w.from_rank != move.from_square // 8):
+        return 0.0  # a disagreeing origin is an edit (ORIGIN_WRONG), not evidence
+    for other in pos.legal_moves():
+        if other.to_square == move.to_square and other.from_square != move.from_square \
+                and pos.piece_type_at(other.from_square) == piece:
+            return 0.0
+    return ORIGIN_EXTRA
+
+
+def _evidence(w: Written | None, pos: Position, move: Move, after: Position) -> float:
+    """The written marks (check, disambiguation) against a reading of ``w`` as ``move``."""
+    return mark_cost(w, after) + origin_mark_cost(w, pos, move)
 
 
 def _levenshtein(a: str, b: str) -> int:
@@ -468,6 +513,7 @@ class _Step:
     cells: tuple[int, ...] = ()  # cell index of each move (-1: inserted)
     edit: float = 0.0
     plies: int = 0  # plies played so far
+    far: bool = False  # on a rival branch that left the best reading before the rival window
 
 
 def _path(step: _Step | None) -> list[_Step]:
@@ -583,6 +629,13 @@ class _Search:
         self.failed: list[_Step] = []
         self.popped: dict[tuple[int, bool], int] = {}
         self.window = WINDOW
+        self.main_beam = MAIN_BEAM
+        self._dropped: list[_Step] = []  # states the main search's beam did not expand
+        #: cells near a correction of a best reading (where a far rival branch may be corrected)
+        self.near: set[int] = set()
+        #: the first cell where the literal reading (no edit) stops resolving
+        self.first_failure: int | None = None
+        self._far_opened: set[int] = set()
         self.expansions = 0
         self.truncated = False
         #: cheapest state the beam dropped (its completions were never searched: a reading
@@ -657,8 +710,49 @@ class _Search:
         for cost, payload in self._parked.pop(sid, []):
             heapq.heappush(self.heap, (cost, -step.index, next(self.counter), "defer", step, payload))
 
-    def _open_lineage(self, step: _Step) -> None:
-        limit = step.index - self.window
+    def _restore_dropped(self, limit: float) -> None:
+        """Push the states the main beam dropped (up to cost ``limit``) back into the search."""
+        for step in self._dropped:
+            if step.cost <= limit:
+                heapq.heappush(self.heap, (step.cost, -step.index, next(self.counter), "state", step, None))
+        self._dropped = []
+
+    def _open_rivals(self, goal: _Step) -> None:
+        """Open the cells of the best reading ``goal`` to the search for rival readings.
+
+        Up to :data:`RIVAL_WINDOW` cells before each correction (and :data:`WINDOW` after) every
+        edit is opened; every other cell is opened to far rival branches (:meth:`_open_far`).
+        """
+        path = _path(goal)
+        edited = [p.index for p in path if p.edit > 0.0 or p.op == "move" and p.parent is not None
+                  and len(self.exact(p.parent.index, p.parent.pos)) > 1]
+        for e in edited:
+            self.near.update(range(max(0, e - WINDOW - 1), e + WINDOW + 1))
+        for on_path in path:
+            if any(e - RIVAL_WINDOW <= on_path.index <= e + WINDOW for e in edited):
+                self._open(on_path)
+            elif on_path.index < self.n:
+                self._open_far(on_path)
+
+    def _open_far(self, step: _Step) -> None:
+        """Open a state far before a failure (or a correction) to single misreadings and swaps.
+
+        A legal but wrong reading of an early cell may stay playable for many moves and only
+        show where the sheet stops resolving: such a branch (``far``) replays the following
+        cells exactly (exempt from the beam: it does not branch), and joins the ordinary search
+        once it stops resolving at a cell in :attr:`near`; one that stops resolving before
+        needs a second, separate correction where the sheet reads well, and is dropped.
+        """
+        if id(step) in self._far_opened:
+            return
+        self._far_opened.add(id(step))
+        self._steps[id(step)] = step  # keep it alive: ids are the keys
+        heapq.heappush(self.heap, (step.cost + MIN_EDIT, -step.index, next(self.counter), "defer", step, "far-moves"))
+        heapq.heappush(self.heap, (step.cost + min(TRANSPOSED, WRONG_COLUMN), -step.index, next(self.counter), "defer",
+                                   step, "far-swaps"))
+
+    def _open_lineage(self, step: _Step, window: int | None = None) -> None:
+        limit = step.index - (self.window if window is None else window)
         a: _Step | None = step
         while a is not None and a.index >= limit:
             self._open(a)
@@ -668,6 +762,16 @@ class _Search:
 
     def _fail(self, step: _Step) -> None:
         self.failed.append(step)
+        if step.cost == 0.0 and (self.first_failure is None or step.index < self.first_failure):
+            self.first_failure = step.index
+            self.near.update(range(max(0, step.index - WINDOW - 1), self.n + 1))
+            # a legal but wrong move long before the failure: single misreadings of the
+            # literal reading's earlier cells, each replayed exactly up to the failure
+            a = step.parent
+            while a is not None:
+                if a.index < step.index - WINDOW:
+                    self._open_far(a)
+                a = a.parent
         self._open_lineage(step)
 
     def _widen(self) -> bool:
@@ -683,43 +787,66 @@ class _Search:
         cell = self.cells[i]
         plies = step.plies
         if cell.placeholder:
-            self._push(_Step(step, i + 1, step.pos, step.cost, "skip", (), (), 0.0, plies))
+            self._push(_Step(step, i + 1, step.pos, step.cost, "skip", (), (), 0.0, plies, step.far))
             return
         exact = self.exact(i, step.pos)
         w = self.written[i]
         for move in exact:
             after = step.pos.play(move)
-            self._push(_Step(step, i + 1, after, step.cost + mark_cost(w, after), "move", (move,), (i,), 0.0, plies + 1))
+            self._push(_Step(step, i + 1, after, step.cost + _evidence(w, step.pos, move, after), "move", (move,), (i,),
+                             0.0, plies + 1,
+                             step.far))
         if not exact:
-            self._fail(step)
+            if step.far:
+                if i not in self.near:
+                    return  # a far rival branch needs a second correction away from the failures
+                self._open_lineage(step, WINDOW)
+            else:
+                self._fail(step)
         if step.op == "omitted":
             return  # an inserted move must be followed by a cell that reads exactly
         self._defer(step, MIN_EDIT, "moves")
-        self._defer(step, min(OMITTED, EXTRA, TRANSPOSED, WRONG_COLUMN), "edits")
+        # each kind of sheet-level edit at its own cost, so that none is tried above the horizon
+        self._defer(step, min(TRANSPOSED, WRONG_COLUMN), "swaps")
+        self._defer(step, min(OMITTED, EXTRA), "omissions")
 
-    def expand_deferred(self, step: _Step, payload: str) -> None:
+    def expand_deferred(self, step: _Step, payload: str | tuple[str, int]) -> None:
         i = step.index
         plies = step.plies
-        if payload == "moves":
+        if isinstance(payload, tuple) or payload in ("moves", "far-moves"):
+            # candidate readings of the cell, one cost level at a time (the rest deferred
+            # again at the next level's cost: none is played above the search's horizon)
+            name, k = payload if isinstance(payload, tuple) else (payload, 0)
             exact = self.exact(i, step.pos)
             w = self.written[i]
-            for cost, move in self.candidates(step):
+            far = name == "far-moves"
+            scored = self.candidates(step)
+            level = scored[k][0] if k < len(scored) else 0.0
+            while k < len(scored) and scored[k][0] <= level + 1e-9:
+                cost, move = scored[k]
+                k += 1
                 if cost > 0.0 or move not in exact:
                     after = step.pos.play(move)
-                    self._push(_Step(step, i + 1, after, step.cost + cost + mark_cost(w, after), "move", (move,), (i,),
-                                     cost, plies + 1))
+                    self._push(_Step(step, i + 1, after, step.cost + cost + _evidence(w, step.pos, move, after), "move",
+                                     (move,), (i,), cost, plies + 1, far))
+            if k < len(scored):
+                heapq.heappush(self.heap, (step.cost + scored[k][0], -i, next(self.counter), "defer", step, (name, k)))
             return
-        # sheet-level edits: an omitted move, an extra cell, two cells in swapped order
+        # sheet-level edits: an omitted move, an extra cell, two cells in swapped order (only
+        # the last on a far rival branch: an omission or an extra cell shows at once)
         if not step.pos.has_legal_moves():
             return
-        if self._fails_soon(i, step.pos, OMISSION_LOOKAHEAD):
-            # an omitted move or an extra cell shows soon: a cell here stops reading
-            for move in self._insertions(step):
-                after = step.pos.play(move)
-                if i < self.n and not self.cells[i].placeholder and not self.exact(i, after):
-                    continue  # the next cell must read exactly after an inserted move
-                self._push(_Step(step, i, after, step.cost + OMITTED, "omitted", (move,), (-1,), OMITTED, plies + 1))
-            self._push(_Step(step, i + 1, step.pos, step.cost + EXTRA, "extra", (), (i,), EXTRA, plies))
+        if payload == "omissions":
+            if self._fails_soon(i, step.pos, OMISSION_LOOKAHEAD):
+                # an omitted move or an extra cell shows soon: a cell here stops reading
+                for move in self._insertions(step):
+                    after = step.pos.play(move)
+                    if i < self.n and not self.cells[i].placeholder and not self.exact(i, after):
+                        continue  # the next cell must read exactly after an inserted move
+                    self._push(_Step(step, i, after, step.cost + OMITTED, "omitted", (move,), (-1,), OMITTED, plies + 1))
+                self._push(_Step(step, i + 1, step.pos, step.cost + EXTRA, "extra", (), (i,), EXTRA, plies))
+            return
+        far = payload == "far-swaps"
         for gap in (2, 1):
             j = i + gap
             if j >= self.n or self.cells[j].placeholder:
@@ -732,15 +859,15 @@ class _Search:
             for index in order:
                 if self.cells[index].placeholder:
                     break
-                scored = self.exact(index, pos)
-                if not scored:
+                readings = self.exact(index, pos)
+                if not readings:
                     break
-                played.append(scored[0])
-                pos = pos.play(scored[0])
-                marks += mark_cost(self.written[index], pos)
+                played.append(readings[0])
+                before, pos = pos, pos.play(readings[0])
+                marks += _evidence(self.written[index], before, readings[0], pos)
             else:
                 self._push(_Step(step, i + len(order), pos, step.cost + total + marks, "transposed",
-                                 tuple(played), tuple(order), total, plies + len(order)))
+                                 tuple(played), tuple(order), total, plies + len(order), far))
 
     def _first_failure(self, index: int, pos: Position) -> int | None:
         """The first cell from ``index`` that does not read exactly when replaying (None: none)."""
@@ -767,6 +894,23 @@ class _Search:
             self._goal_edits = (goal, [(p.index - 1, p.edit) for p in _path(goal) if p.edit > 0.0])
         later = sum(edit for index, edit in self._goal_edits[1] if index > k + WINDOW)
         return step.cost + MIN_EDIT + later
+
+    def _complete_exactly(self, step: _Step) -> _Step | None:
+        """The reading that continues ``step`` with the exact reading of every later cell.
+
+        None when a later cell does not read exactly or fits several moves.
+        """
+        for k in range(step.index, self.n):
+            if self.cells[k].placeholder:
+                step = _Step(step, k + 1, step.pos, step.cost, "skip", (), (), 0.0, step.plies)
+                continue
+            exact = self.exact(k, step.pos)
+            if len(exact) != 1:
+                return None
+            after = step.pos.play(exact[0])
+            step = _Step(step, k + 1, after, step.cost + _evidence(self.written[k], step.pos, exact[0], after), "move",
+                         (exact[0],), (k,), 0.0, step.plies + 1)
+        return step
 
     def _fails_soon(self, index: int, pos: Position, depth: int) -> bool:
         """True when reading cells from ``index`` exactly fails within ``depth`` cells."""
@@ -806,25 +950,33 @@ class _Search:
     def run(self) -> tuple[_Step | None, list[_Step]]:
         """Best goal step and rival goals (different final positions) within the gap."""
         goal: _Step | None = None
+        opened_for: _Step | None = None
         rivals: list[_Step] = []
         while True:
             if not self.heap:
-                if goal is not None or not self._widen():
+                if goal is not None:
+                    break
+                if self._dropped and self.main_beam < MAIN_BEAM * 4:
+                    # the beam dropped the way through: take the dropped states back, wider
+                    # (twice at most: a sheet that needs more is hopeless within the budget)
+                    self.main_beam *= 2
+                    self._restore_dropped(math.inf)
+                    continue
+                if not self._widen():
                     break
                 continue
             cost, _, _, kind, step, payload = heapq.heappop(self.heap)
             if goal is not None and cost > goal.cost + CONFIDENCE_GAP:
                 break
-            if goal is not None and goal.cost > 0.0 and self.window <= self.n:
+            if goal is not None and goal.cost > 0.0 and goal is not opened_for:
                 # a correction was needed: look for rival readings anywhere in the sheet (an
-                # earlier cell may explain the failure as well), not only near the failures
+                # earlier cell may explain the failure as well), not only near the failures;
+                # again when a cheaper reading replaces the best one
+                opened_for = goal
                 self.window = self.n + 1
-                path = _path(goal)
-                edited = [p.index for p in path if p.edit > 0.0 or p.op == "move" and p.parent is not None
-                          and len(self.exact(p.parent.index, p.parent.pos)) > 1]
-                for on_path in path:
-                    if any(e - RIVAL_WINDOW <= on_path.index <= e + WINDOW for e in edited):
-                        self._open(on_path)
+                self._open_rivals(goal)
+                # states the main beam dropped may complete as cheaply: they join the rival search
+                self._restore_dropped(goal.cost + CONFIDENCE_GAP)
                 heapq.heappush(self.heap, (cost, -step.index, next(self.counter), kind, step, payload))
                 continue
             if self.expansions >= self.max_expansions:
@@ -833,16 +985,24 @@ class _Search:
             if kind == "state":
                 if self.best.get((step.index, step.pos.key()), math.inf) < step.cost - 1e-9:
                     continue  # superseded
-                if step.op != "omitted" and step.index < self.n:
+                if step.op != "omitted" and step.index < self.n and not step.far:
                     # the beam: only the cheapest states per cell are expanded (inserted-move
                     # states are exempt: they are cheap and die at once when wrong)
                     slot = (step.index, goal is None)
                     seen = self.popped.get(slot, 0)
-                    if seen >= (MAIN_BEAM if goal is None else BEAM):
-                        if goal is not None and step.cost <= goal.cost + 1e-9 and step.cost < self.pruned:
+                    if seen >= (self.main_beam if goal is None else BEAM):
+                        if goal is None:
+                            self._dropped.append(step)
+                        elif step.cost <= goal.cost + 1e-9 and step.cost < self.pruned:
                             # a dropped state as cheap as the best reading: if its completion
                             # could cost no more, no correction may claim confidence
-                            self.pruned = min(self.pruned, self._completion_bound(step, goal))
+                            bound = self._completion_bound(step, goal)
+                            self.pruned = min(self.pruned, bound)
+                            done = self._complete_exactly(step) if bound <= goal.cost + 1e-9 else None
+                            if done is not None and done.pos.key() != goal.pos.key():
+                                rivals.append(done)  # shown to the human among the candidates
+                                if len(rivals) >= MAX_RIVALS:
+                                    break
                         continue
                     self.popped[slot] = seen + 1
                 if step.index == self.n:
@@ -1127,7 +1287,9 @@ __all__ = [
     "Sheet",
     "candidate_costs",
     "confidence_of",
+    "mark_cost",
     "move_cost",
+    "origin_mark_cost",
     "reconstruct",
     "sheet_languages",
 ]

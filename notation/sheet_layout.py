@@ -57,7 +57,8 @@ _PIECE = re.compile(
     r"|(?P<cell>[^\s,;]+)"
 )
 _PIECE_START = re.compile(r"^\s*\d")  # a line starting with a digit is a move row, not a header
-_SUFFIX_ONLY = re.compile(r"e\.?p\.?|\+\+?|#|[!?]{1,2}")
+# a mark written apart from its move: en passant, check or mate, annotation, or a mix ("e.p.+")
+_SUFFIX_ONLY = re.compile(r"(?=.)(?:e\.?p\.?)?(?:\+\+?|#)?(?:[!?]{1,2})?")
 _BARE_NUMBER = re.compile(r"^\s*(\d+)(?=\s)")
 
 

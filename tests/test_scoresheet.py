@@ -297,3 +297,41 @@ def test_mark_cost() -> None:
     assert mark_cost(parse_token("Bxf7#", "en"), check) == MATE_WRONG
     assert mark_cost(parse_token("d3+", "en"), quiet) == CHECK_WRONG
     assert mark_cost(parse_token("d3++", "en"), quiet) == CHECK_WRONG
+
+
+def test_written_disambiguation_is_evidence() -> None:
+    from notation.position import Position
+    from notation.scoresheet import ORIGIN_EXTRA, origin_mark_cost
+    from notation.sheet_tokens import parse_token
+
+    start = Position.initial()
+    g1f3 = start.parse_san("Nf3")
+    # "Ngf3": the writer says the other knight could go to f3 too; in this position it cannot
+    assert origin_mark_cost(parse_token("Ngf3", "en"), start, g1f3) == ORIGIN_EXTRA
+    assert origin_mark_cost(parse_token("Nf3", "en"), start, g1f3) == 0.0
+    assert origin_mark_cost(parse_token("Ng1-f3", "en"), start, g1f3) == 0.0  # long algebraic
+    assert origin_mark_cost(parse_token("g1f3", "en"), start, g1f3) == 0.0  # coordinates
+    pos = start
+    for san in ["d4", "d5", "Nf3", "Nf6"]:
+        pos = pos.play(pos.parse_san(san))
+    b1d2 = pos.parse_san("Nbd2")
+    assert origin_mark_cost(parse_token("Nbd2", "en"), pos, b1d2) == 0.0  # needed: Nf3 reaches d2
+    # evidence, never a correction: the sheet still reads as written
+    rec = reconstruct("1. e4 e5 2. Ngf3 Nc6 3. Bb5 *")
+    assert rec.status == "ok" and rec.corrections == [] and rec.cost == ORIGIN_EXTRA
+
+
+def test_pawn_capture_written_as_a_bare_square_is_a_correction() -> None:
+    # "b5" names a pawn push; axb5 is the only pawn move to b5, but reading it so supplies the
+    # file and the capture mark: a correction, weighed against b4 (a square one rank off)
+    rec = reconstruct("1. a4 b5 2. b5 Bb7 3. Ra3 e6 *")
+    assert rec.sans[2] == "axb5"
+    (fix,) = rec.corrections
+    assert fix.reasons == ("pawn capture written as a push",) and "b4" in fix.alternatives
+    assert rec.status == "needs-human"  # b4 costs only a little more: a human decides
+
+
+def test_marks_written_apart_from_their_move_join_it() -> None:
+    # "dxe6 e.p.+" with a space: the marks belong to the move before, mixed or not
+    rec = reconstruct("1. e4 Nf6 2. e5 d5 3. exd6 e.p.+ e6 4. Nf3 ++ Nc6 *")
+    assert rec.status == "ok" and rec.sans == ["e4", "Nf6", "e5", "d5", "exd6", "e6", "Nf3", "Nc6"]

@@ -429,9 +429,13 @@ def iter_games(count: int) -> Iterator[tuple[str, ...]]:
 
 
 # Sheets of the injected-error selection (seeds beyond the default run) that once came back as a
-# confident wrong game: the search dropped (beam) a state as cheap as the best reading whose
-# completion was the original game. Each must now be the original game or flagged for a human.
-REGRESSION_SEEDS = (358, 626, 710, 717)
+# confident wrong game. 358, 626, 710, 717: the search dropped (beam) a state as cheap as the best
+# reading whose completion was the original game. 489, 993: a legal but wrong move 20+ cells
+# before the failing cell (outside the rival window), read as written. 885: a bare square ("a5")
+# read as a pawn capture at no cost. 1083, 1253 (beyond the 0..999 sweep): a written origin that
+# disagrees ("Rge8" read as Rfe8) was priced below a square one off, though it is as much a slip.
+# Each must now be the original game or flagged for a human.
+REGRESSION_SEEDS = (358, 489, 626, 710, 717, 885, 993, 1083, 1253)
 
 
 def test_injected_errors_pruned_ties_are_not_confident() -> None:
