@@ -762,6 +762,21 @@ class Position:
             att = KING_ATTACKS[t]
         return att & bb[ptype] & self._co[self.turn]
 
+    def piece_moves_to(self, piece_type: int, to: int) -> list[Move]:
+        """The legal moves of the side to move's pieces of ``piece_type`` (knight to king; not
+        pawns, not castling) that end on ``to``: a reverse lookup from ``to``, no move list."""
+        if self._co[self.turn] >> to & 1:
+            return []
+        out = []
+        cands = self._origins(piece_type, to)
+        while cands:
+            low = cands & -cands
+            cands ^= low
+            f = low.bit_length() - 1
+            if self._is_safe(f, to):
+                out.append(MOVES[f][to])
+        return out
+
     def _disambiguation(self, ptype: int, f: int, t: int) -> str:
         if ptype == KING:
             return ""

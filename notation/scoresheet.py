@@ -539,6 +539,18 @@ def exact_moves(w: Written, pos: Position) -> list[Move]:
 
     if w.foreign or w.to_square is None and w.castle is None:
         return []
+    piece = w.piece
+    if (
+        piece is not None and piece != PAWN and w.castle is None and w.from_square is None
+        and w.promotion is None and w.to_square is not None
+    ):
+        # a piece move: its legal candidates by reverse lookup, no SAN text, no exceptions
+        moves = pos.piece_moves_to(piece, w.to_square)
+        if w.from_file is not None:
+            moves = [m for m in moves if m.from_square % 8 == w.from_file]
+        if w.from_rank is not None:
+            moves = [m for m in moves if m.from_square // 8 == w.from_rank]
+        return [m for m in moves if move_cost(w, pos, m)[0] == 0.0]
     if w.from_square is not None and w.castle is None:
         move = _Move(w.from_square, w.to_square if w.to_square is not None else 0, w.promotion)
         if not pos.is_legal(move):
