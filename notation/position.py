@@ -366,7 +366,12 @@ class Position:
                 return True
         return bool(self._generate(_BB_ALL & ~(1 << king)))
 
-    def _generate(self, from_mask: int) -> list[Move]:
+    def legal_moves_to(self, to_mask: int, *, castling: bool = True) -> list[Move]:
+        """The legal moves that end on a square of ``to_mask``, plus every legal castling move
+        when ``castling`` (whatever its encoding's target square)."""
+        return self._generate(_BB_ALL, to_mask & _BB_ALL, castling)
+
+    def _generate(self, from_mask: int, to_mask: int = _BB_ALL, castling: bool = True) -> list[Move]:
         us = self.turn
         them = not us
         bb = self._bb
@@ -384,9 +389,9 @@ class Position:
         ) & enemy
         if not checkers & (checkers - 1):
             if checkers:
-                target = BETWEEN[king][checkers.bit_length() - 1] | checkers
+                target = (BETWEEN[king][checkers.bit_length() - 1] | checkers) & to_mask
             else:
-                target = ~own & _BB_ALL
+                target = ~own & to_mask
             pinned = self._pinned(us, king)
             line = LINE[king]
             for f in _scan(bb[2] & own & from_mask & ~pinned):
@@ -419,16 +424,16 @@ class Position:
                     else:
                         append(MOVES[f][t])
             ep = self.ep_square
-            if ep is not None:
+            if ep is not None and to_mask >> ep & 1:
                 for f in _scan(PAWN_ATTACKS[them][ep] & bb[1] & own & from_mask):
                     if self._ep_safe(f, ep):
                         append(MOVES[f][ep])
         if (from_mask >> king) & 1:
             occ_wo_king = occ ^ (1 << king)
-            for t in _scan(KING_ATTACKS[king] & ~own):
+            for t in _scan(KING_ATTACKS[king] & ~own & to_mask):
                 if not self._attacked_by(them, t, occ_wo_king, 1 << t):
                     append(MOVES[king][t])
-            if not checkers and self.castling_rights & own:
+            if castling and not checkers and self.castling_rights & own:
                 moves.extend(self._castling_moves())
         return moves
 

@@ -431,10 +431,9 @@ def origin_mark_cost(w: Written | None, pos: Position, move: Move) -> float:
     if (w.from_file is not None and w.from_file != move.from_square % 8) or (
             w.from_rank is not None and w.from_rank != move.from_square // 8):
         return 0.0  # a disagreeing origin is an edit (ORIGIN_WRONG), not evidence
-    for other in pos.legal_moves():
-        if other.to_square == move.to_square and other.from_square != move.from_square \
-                and pos.piece_type_at(other.from_square) == piece:
-            return 0.0
+    for other in pos.piece_moves_to(piece, move.to_square):
+        if other.from_square != move.from_square:
+            return 0.0  # another piece of the kind could go there: the origin was needed
     return ORIGIN_EXTRA
 
 
@@ -481,13 +480,15 @@ _NEIGHBOURHOOD: list[frozenset[int]] = [
 
 def candidate_costs(written: Written | None, text: str, pos: Position) -> list[tuple[float, Move]]:
     """Every legal move with a finite cost for the cell, cheapest first."""
-    moves = pos.legal_moves()
     if written is None:
-        scored = _unreadable_costs(text, pos, moves)
+        scored = _unreadable_costs(text, pos, pos.legal_moves())
     else:
         scored = []
         near = _near(written)
-        for move in moves:
+        mask = 0
+        for sq in near:
+            mask |= 1 << sq
+        for move in pos.legal_moves_to(mask):  # moves to the near squares, and castling
             if move[1] not in near and not pos.is_castling(move):
                 continue
             cost, _ = move_cost(written, pos, move)
@@ -534,9 +535,6 @@ MIN_EDIT = 0.3  # the cheapest non-zero reading cost (a lower bound for deferred
 
 def exact_moves(w: Written, pos: Position) -> list[Move]:
     """The legal moves that read ``w`` exactly (cost 0), found without generating all moves."""
-    from notation.move import Move as _Move
-    from notation.san import AmbiguousSan, SanError
-
     if w.foreign or w.to_square is None and w.castle is None:
         return []
     piece = w.piece
@@ -551,6 +549,9 @@ def exact_moves(w: Written, pos: Position) -> list[Move]:
         if w.from_rank is not None:
             moves = [m for m in moves if m.from_square // 8 == w.from_rank]
         return [m for m in moves if move_cost(w, pos, m)[0] == 0.0]
+    from notation.move import Move as _Move
+    from notation.san import AmbiguousSan, SanError
+
     if w.from_square is not None and w.castle is None:
         move = _Move(w.from_square, w.to_square if w.to_square is not None else 0, w.promotion)
         if not pos.is_legal(move):

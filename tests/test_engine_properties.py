@@ -182,6 +182,16 @@ def test_advance_agrees_with_resolve_play_and_check(pos: Position, other: int) -
 
 
 @SETTINGS
+@given(positions(), st.integers(0, (1 << 64) - 1))
+def test_legal_moves_to_is_legal_moves_filtered(pos: Position, mask: int) -> None:
+    every = pos.legal_moves()
+    expected = sorted(m.uci() for m in every if mask >> m.to_square & 1 or pos.is_castling(m))
+    assert sorted(m.uci() for m in pos.legal_moves_to(mask)) == expected
+    no_castling = sorted(m.uci() for m in every if mask >> m.to_square & 1 and not pos.is_castling(m))
+    assert sorted(m.uci() for m in pos.legal_moves_to(mask, castling=False) if not pos.is_castling(m)) == no_castling
+
+
+@SETTINGS
 @given(positions())
 def test_castling_fast_path_iff_legal(pos: Position) -> None:
     _check_castling(pos)
