@@ -201,7 +201,7 @@ class _ToWritten(Transformer[Token, dict[str, Any]]):
 
     def uci_promotion(self, items: list[Token]) -> dict[str, Any]:
         letter = items[0].value
-        return {"promotion": {"q": QUEEN, "r": ROOK, "n": KNIGHT}[letter], "promotion_letter": letter}
+        return {"promotion": {"q": QUEEN, "r": ROOK, "b": BISHOP, "n": KNIGHT}[letter], "promotion_letter": letter}
 
     def castle_short(self, items: list[Token]) -> dict[str, Any]:
         return {"castle": "K"}
@@ -253,9 +253,9 @@ def parse_token(text: str, lang: str = "en") -> Written | None:
         return None
     try:
         tree = token_parser(lang).parse(cleaned)
-    except LarkError:
+        fields = _ToWritten(lang).transform(tree)
+    except LarkError:  # not a move in this language (VisitError is a LarkError too)
         return None
-    fields = _ToWritten(lang).transform(tree)
     return Written(text=text, **fields)
 
 
