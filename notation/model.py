@@ -32,9 +32,9 @@ GLYPH_NAGS: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6
 class Span(NamedTuple):
     """Where a token starts: 1-based ``line`` and ``column`` in the file, 0-based ``offset``.
 
-    ``offset`` is the game's byte offset in the file plus the character offset inside the game
-    (exactly the byte offset for ASCII games). A named tuple: immutable, hashable, and cheap
-    to create (one per move).
+    ``offset`` is the byte offset in the file for byte sources (the reader remaps UTF-8 games
+    with non-ASCII text, where characters and bytes differ) and the character offset for text
+    streams. A named tuple: immutable, hashable, and cheap to create (one per move).
     """
 
     line: int

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from notation.diagnostics import Diagnostic
-from notation.model import Game
+from notation.model import Game, MoveNode, Span
 from notation.sources import BOM, Source, decode, open_source, source_name
 
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
@@ -294,6 +294,8 @@ def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
         game.diagnostics.append(
             Diagnostic.make("pgn.io", f"reading stopped after this game: {raw.io_error}", line=raw.line, **where)
         )
+    if isinstance(raw.data, bytes) and encoding == "utf-8" and not raw.oversized and not text.isascii():
+        _byte_offsets(game, text)
     if bad is not None:
         assert isinstance(raw.data, bytes)
         data = raw.data
@@ -309,6 +311,31 @@ def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
             ),
         )
     return game
+
+
+def _byte_offsets(game: Game, text: str) -> None:
+    """Make the moves' ``span.offset`` byte offsets in a UTF-8 game with non-ASCII text (the
+    parser counts characters, which are bytes only for ASCII)."""
+    nodes: list[MoveNode] = []
+    pending = [game.moves]
+    while pending:
+        line = pending.pop()
+        for node in line:
+            nodes.append(node)
+            pending.extend(node.variations)
+    nodes.sort(key=lambda node: node.span.offset)
+    base = game.offset
+    chars = 0  # characters of ``text`` counted so far
+    extra = 0  # bytes beyond one per character among them
+    for node in nodes:
+        span = node.span
+        at = span.offset - base
+        if at > chars:
+            chunk = text[chars:at]
+            extra += len(chunk.encode("utf-8")) - len(chunk)
+            chars = at
+        if extra:
+            node.span = Span(span.line, span.column, span.offset + extra)
 
 
 def read_games(

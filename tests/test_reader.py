@@ -255,3 +255,18 @@ def test_truncated_compressed_file_keeps_games_and_reports() -> None:
     assert len(headers) == len(games) and headers[-1].diagnostics[-1].code == "pgn.io"
     (broken,) = read_games(io.BytesIO(b"\x1f\x8b\x08garbage"))
     assert [d.code for d in broken.diagnostics] == ["pgn.io"]
+
+
+def test_move_offsets_are_byte_offsets_in_utf8_games() -> None:
+    """Accented names before the moves: span offsets still point at the move's bytes."""
+    text = (
+        '[Event "Tübingen Open"]\n[White "Réti, Richard"]\n[Black "Alekhine, Ąlexander"]\n'
+        '[Result "*"]\n\n1. e4 {Réti’s favourite} e5 (1... c5 {Sicilian – ok}) 2. Nf3 *\n'
+    )
+    data = b'[Event "First"]\n\n1. d4 *\n\n' + text.encode("utf-8")
+    games = _games(io.BytesIO(data))
+    game = games[1]
+    nodes = [game.moves[0], game.moves[1], game.moves[1].variations[0][0], game.moves[2]]
+    for node in nodes:
+        written = node.san.encode("utf-8")
+        assert data[node.span.offset : node.span.offset + len(written)] == written, node.san
