@@ -36,7 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS_FILE = ROOT.parent / "shared" / "corpus" / "games" / "lichess" / "lichess-jishanshaikh4.pgn.gz"
 
-VALIDATE = """
+# shared by the child scripts: imports and the peak RSS of the child process
+PRELUDE = """
 import json, resource, sys, time
 def _peak_kb():
     # VmHWM: peak RSS of this process image (ru_maxrss would include the parent's, which
@@ -48,7 +49,9 @@ def _peak_kb():
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-t = time.perf_counter()
+"""
+
+VALIDATE = PRELUDE + """t = time.perf_counter()
 from notation.validate import validate
 n = sum(1 for _ in validate(sys.argv[1]))
 u = resource.getrusage(resource.RUSAGE_SELF)
@@ -56,19 +59,7 @@ print(json.dumps({"games": n, "seconds": time.perf_counter() - t, "cpu": u.ru_ut
                   "maxrss_kb": _peak_kb()}))
 """
 
-IMPORT = """
-import json, resource, sys, time
-def _peak_kb():
-    # VmHWM: peak RSS of this process image (ru_maxrss would include the parent's, which
-    # Linux carries across fork+exec)
-    try:
-        for line in open("/proc/self/status"):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-t = time.perf_counter()
+IMPORT = PRELUDE + """t = time.perf_counter()
 from notation.dataset import WriteOptions, import_files, run_local, run_processes
 jobs = int(sys.argv[3])
 s = import_files([sys.argv[1]], sys.argv[2], executor=run_processes(jobs) if jobs > 1 else run_local)

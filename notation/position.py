@@ -83,6 +83,20 @@ class SanResolution(NamedTuple):
     lenient: tuple[str, ...]
 
 
+def _push_source(us: bool, to: int, tbit: int, pawns: int, occ: int) -> int:
+    """The pawn among ``pawns`` (the side to move's) that a push to the empty square ``to``
+    would move: one step back, or two from the start rank across an empty square."""
+    if us:
+        cands = (tbit >> 8) & pawns
+        if not cands and to >> 3 == 3 and not occ & (tbit >> 8):
+            cands = (tbit >> 16) & pawns
+    else:
+        cands = (tbit << 8) & pawns
+        if not cands and to >> 3 == 4 and not occ & (tbit << 8):
+            cands = (tbit << 16) & pawns
+    return cands
+
+
 def _scan(bb: int) -> list[int]:
     out = []
     while bb:
@@ -858,14 +872,7 @@ class Position:
         elif kind == 1:
             if occ & tbit:
                 return None
-            if us:
-                cands = (tbit >> 8) & bb[1] & own
-                if not cands and to >> 3 == 3 and not occ & (tbit >> 8):
-                    cands = (tbit >> 16) & bb[1] & own
-            else:
-                cands = (tbit << 8) & bb[1] & own
-                if not cands and to >> 3 == 4 and not occ & (tbit << 8):
-                    cands = (tbit << 16) & bb[1] & own
+            cands = _push_source(us, to, tbit, bb[1] & own, occ)
         elif kind == 7:
             if not them & tbit:
                 return None
@@ -1045,14 +1052,7 @@ class Position:
         elif kind == 1:  # pawn push
             if occ & tbit:
                 return -1
-            if us:
-                cands = (tbit >> 8) & bb[1] & own
-                if not cands and to >> 3 == 3 and not occ & (tbit >> 8):
-                    cands = (tbit >> 16) & bb[1] & own
-            else:
-                cands = (tbit << 8) & bb[1] & own
-                if not cands and to >> 3 == 4 and not occ & (tbit << 8):
-                    cands = (tbit << 16) & bb[1] & own
+            cands = _push_source(us, to, tbit, bb[1] & own, occ)
         elif kind == 7:  # pawn capture (not en passant)
             if not co[not us] & tbit:
                 return -1

@@ -882,9 +882,10 @@ class _Search:
                 self._push(_Step(step, i + len(order), pos, step.cost + total + marks, "transposed",
                                  tuple(played), tuple(order), total, plies + len(order), far))
 
-    def _first_failure(self, index: int, pos: Position) -> int | None:
-        """The first cell from ``index`` that does not read exactly when replaying (None: none)."""
-        for k in range(index, self.n):
+    def _first_failure(self, index: int, pos: Position, stop: int | None = None) -> int | None:
+        """The first cell from ``index`` (before ``stop``, default the end) that does not read
+        exactly when replaying (None: none)."""
+        for k in range(index, self.n if stop is None else min(self.n, stop)):
             if self.cells[k].placeholder:
                 continue
             exact = self.exact(k, pos)
@@ -927,14 +928,7 @@ class _Search:
 
     def _fails_soon(self, index: int, pos: Position, depth: int) -> bool:
         """True when reading cells from ``index`` exactly fails within ``depth`` cells."""
-        for k in range(index, min(self.n, index + depth)):
-            if self.cells[k].placeholder:
-                continue
-            exact = self.exact(k, pos)
-            if not exact:
-                return True
-            pos = pos.play(exact[0])
-        return False
+        return self._first_failure(index, pos, index + depth) is not None
 
     def _insertions(self, step: _Step) -> list[Move]:
         """Moves that may have been omitted before cell ``step.index``.
