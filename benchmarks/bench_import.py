@@ -52,7 +52,7 @@ def _peak_kb():
 """
 
 VALIDATE = PRELUDE + """t = time.perf_counter()
-from notation.validate import validate
+from notation.validation.reports import validate
 n = sum(1 for _ in validate(sys.argv[1]))
 u = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"games": n, "seconds": time.perf_counter() - t, "cpu": u.ru_utime + u.ru_stime,
@@ -60,7 +60,7 @@ print(json.dumps({"games": n, "seconds": time.perf_counter() - t, "cpu": u.ru_ut
 """
 
 IMPORT = PRELUDE + """t = time.perf_counter()
-from notation.dataset import WriteOptions, import_files, run_local, run_processes
+from notation.tables.dataset import WriteOptions, import_files, run_local, run_processes
 jobs = int(sys.argv[3])
 s = import_files([sys.argv[1]], sys.argv[2], executor=run_processes(jobs) if jobs > 1 else run_local)
 u = resource.getrusage(resource.RUSAGE_SELF)

@@ -35,9 +35,9 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from notation.grammar import lark_cython_available
-from notation.pgn_parser import get_parser
-from notation.reader import read_games, read_headers, split_games
+from notation.grammars import lark_cython_available
+from notation.pgn.parser import get_parser
+from notation.pgn.reader import read_games, read_headers, split_games
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "games"
 DEFAULT_FILES = [

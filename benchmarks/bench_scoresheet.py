@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 import chess
 
-from notation.scoresheet import reconstruct
+from notation.scoresheet.reconstruct import reconstruct
 from tests.test_scoresheet_corpus import (
     FILES,
     _replays,

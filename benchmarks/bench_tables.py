@@ -24,10 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import polars as pl
 
-from notation.frames import scan
-from notation.ledger import format_points, ledger
-from notation.standings import standings
-from notation.stats import stats
+from notation.tables.frames import scan
+from notation.tables.ledger import format_points, ledger
+from notation.tables.standings import standings
+from notation.tables.stats import stats
 
 
 def _timed(func: Callable[[], object], rounds: int) -> tuple[float, object]:

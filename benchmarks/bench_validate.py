@@ -63,7 +63,7 @@ def cpu_seconds() -> float:
 
 
 def ours(path: Path, games: int | None, jobs: int) -> tuple[int, float, float]:
-    from notation.validate import validate
+    from notation.validation.reports import validate
 
     started = time.perf_counter()
     cpu = cpu_seconds()
@@ -111,7 +111,7 @@ def python_chess_process(path: Path) -> tuple[int, float]:
 
 def ours_process(path: Path, jobs: int) -> tuple[int, float, float]:
     out, wall, cpu = _child(
-        [sys.executable, "-m", "cli.main", "validate", str(path), "--format", "jsonl", "--jobs", str(jobs)]
+        [sys.executable, "-m", "notation.cli.main", "validate", str(path), "--format", "jsonl", "--jobs", str(jobs)]
     )
     return out.count("\n"), wall, cpu
 

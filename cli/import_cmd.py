@@ -1,6 +1,6 @@
 """`notation import PATH... --out DIR`: PGN files into a Parquet dataset (games and moves).
 
-Parse options -> one library call (:func:`notation.dataset.import_files`) -> render the summary
+Parse options -> one library call (:func:`notation.tables.dataset.import_files`) -> render the summary
 -> exit code: 0 imported and no game with errors, 1 imported but some games have errors (they
 are in the dataset with ``status = 'error'``), 2 usage or I/O failure (missing input, unknown
 engine, dask not installed, scheduler unreachable, output not writable).
@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, progress
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, progress
 
 ENGINES = ("local", "dask")
 
@@ -59,7 +59,7 @@ def import_command(
 
     Parts appear atomically: an interrupted import leaves only whole parts; run it again.
     """
-    from notation.dataset import WriteOptions, import_files, run_local, run_processes
+    from notation.tables.dataset import WriteOptions, import_files, run_local, run_processes
 
     err = typer.echo
     if engine not in ENGINES:
@@ -69,7 +69,7 @@ def import_command(
         err("error: --scheduler needs --engine dask", err=True)
         raise typer.Exit(EXIT_USAGE)
     if engine == "dask":
-        from notation.distributed import EngineUnavailable, dask_executor
+        from notation.tables.distributed import EngineUnavailable, dask_executor
 
         try:
             executor = dask_executor(
@@ -94,7 +94,7 @@ def import_command(
                 on_result=lambda result: advance(result.games),
             )
     except Exception as exc:  # noqa: BLE001 - I/O failures and engine failures -> exit 2
-        from notation.distributed import EngineUnavailable
+        from notation.tables.distributed import EngineUnavailable
 
         what = "engine unavailable" if isinstance(exc, EngineUnavailable) else "import failed"
         err(f"error: {what}: {exc}", err=True)

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from cli.table_output import csv_text, diagnostic_text, json_rows, rich_table
+from notation.cli.table_output import csv_text, diagnostic_text, json_rows, rich_table
 
 LEDGER_HELP = (
     "Apply every decisive and drawn game, in date order, to the seeds' level-and-points ledger "
@@ -63,10 +63,10 @@ def ledger_command(
     ] = None,
 ) -> None:
     """Apply every decisive and drawn game, in date order, to the seeds' points ledger."""
-    from cli.render import EXIT_PROBLEMS, EXIT_USAGE
+    from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
     from notation.diagnostics import Diagnostic
-    from notation.gamesource import load_games
-    from notation.ledger import (
+    from notation.cli.inputs import load_games
+    from notation.tables.ledger import (
         HISTORY_COLUMNS,
         PLAYER_COLUMNS,
         ledger,

@@ -11,7 +11,7 @@ import gc
 
 import typer
 
-from cli import (
+from notation.cli import (
     import_cmd,
     ledger_cmd,
     scoresheet_cmd,

@@ -1,6 +1,6 @@
 """`notation scoresheet INPUT`: reconstruct a game from a sloppy or damaged scoresheet.
 
-Options -> one library call (:func:`notation.scoresheet.reconstruct`) -> render -> exit code:
+Options -> one library call (:func:`notation.scoresheet.reconstruct.reconstruct`) -> render -> exit code:
 0 reconstructed (read as written, or only confident corrections), 1 a human must look
 (low-confidence corrections or no legal reading), 2 usage or I/O failure.
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import typer
 
-from cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line, dumps
-from notation.atomic import write_text_atomic
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line, dumps
+from notation.cli.atomic import write_text_atomic
 
 LANGUAGE_CHOICES = ("auto", "en", "zh", "de", "fr", "es", "it", "nl", "ru")
 OUT_SUFFIXES = (".pgn", ".txt", ".html", ".htm", ".svg", ".json")
@@ -46,8 +46,8 @@ def scoresheet(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list corrections on stderr."),
 ) -> None:
     """Reconstruct the game written on a scoresheet: lenient multi-language input, least-cost repair."""
-    from notation.render_sheet import diagrams_for, render_html, render_text
-    from notation.scoresheet import reconstruct
+    from notation.scoresheet.render import diagrams_for, render_html, render_text
+    from notation.scoresheet.reconstruct import reconstruct
 
     if lang not in LANGUAGE_CHOICES:
         typer.echo(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}", err=True)
@@ -62,8 +62,8 @@ def scoresheet(
         typer.echo(f"error: {input}: {exc.strerror or exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     if fen is not None:
-        from notation.fen import FenError
-        from notation.position import Position
+        from notation.formats.fen import FenError
+        from notation.rules.position import Position
 
         try:
             Position.from_fen(fen)

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from cli.table_output import csv_text, diagnostic_text, json_object, rich_table
+from notation.cli.table_output import csv_text, diagnostic_text, json_object, rich_table
 
 STANDINGS_HELP = (
     "The final table of a tournament: score (win 1, draw ½, loss 0), crosstable and tie-breaks, "
@@ -62,10 +62,10 @@ def standings_command(
     ] = None,
 ) -> None:
     """The final table of a tournament."""
-    from cli.render import EXIT_PROBLEMS, EXIT_USAGE
-    from notation.gamesource import load_games
-    from notation.scoring import format_half
-    from notation.standings import CROSSTABLE_MAX_PLAYERS, DEFAULT_TIEBREAKS, standings
+    from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
+    from notation.cli.inputs import load_games
+    from notation.tables.scoring import format_half
+    from notation.tables.standings import CROSSTABLE_MAX_PLAYERS, DEFAULT_TIEBREAKS, standings
 
     games, io_problems = load_games(paths)
     for diag in io_problems:

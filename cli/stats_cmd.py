@@ -14,8 +14,8 @@ from typing import Annotated
 
 import typer
 
-from cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
-from notation.atomic import write_text_atomic, write_with_atomic
+from notation.cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
+from notation.cli.atomic import write_text_atomic, write_with_atomic
 
 STATS_HELP = (
     "Statistics over PGN files or imported datasets, computed with Polars (lazily over a "
@@ -75,9 +75,9 @@ def stats_command(
     ] = None,
 ) -> None:
     """Statistics over games."""
-    from cli.render import EXIT_PROBLEMS, EXIT_USAGE
-    from notation.gamesource import load_games
-    from notation.stats import SECTIONS, stats
+    from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
+    from notation.cli.inputs import load_games
+    from notation.tables.stats import SECTIONS, stats
 
     wanted = [s.value for s in by] if by else list(SECTIONS)
     several = len(wanted) > 1

@@ -35,7 +35,7 @@ def cell_text(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, Decimal):
-        from notation.ledger import format_points
+        from notation.tables.ledger import format_points
 
         return format_points(value)
     if isinstance(value, (dt.date, dt.datetime)):
@@ -133,7 +133,7 @@ def frame_json(df: pl.DataFrame, indent: str = "") -> str:
 
 def diagnostic_text(diag: Any) -> str:
     """A diagnostic line for stderr; findings about the whole input have no ``<input>:`` prefix."""
-    from cli.render import diagnostic_line
+    from notation.cli.render import diagnostic_line
 
     if diag.file is None and diag.line is None:
         return f"{diag.severity}[{diag.code}]: {diag.message}"

@@ -1,5 +1,77 @@
-"""Lark grammar files of notation, shipped as package data.
+"""The Lark grammars of notation (the one definition of every syntax) and how to load them.
 
-Load them with ``importlib.resources.files("grammars")`` (see ``notation.grammar``), so the
-installed copy is the one used.
+- ``tokens.lark``: the shared terminals: the tag pair, the SAN move token and its parts;
+- ``pgn.lark``: one game of PGN (tags, movetext, variations, result), coarse for speed;
+- ``san.lark``: one SAN move, structured, for reading what it says (``notation.formats.san``);
+- ``sheet.lark``: one move as written on a paper scoresheet, per language.
+
+The files are package data of this package (installed as ``notation.grammars``) and are always
+read from where it is installed, so ``%import tokens (...)`` between them resolves the same way
+in a checkout and in site-packages. Parsers are built once per process by their users and cached.
+When the optional ``lark-cython`` plugin is installed (``notation[fast]``) it is used for LALR
+parsers, unless ``NOTATION_PURE_LARK=1`` is set (tests use that to check both agree).
 """
+
+from __future__ import annotations
+
+import importlib.resources
+import os
+from functools import lru_cache
+from typing import Any
+
+from lark import Lark
+from lark.load_grammar import FromPackageLoader, load_grammar
+
+#: Resolves ``%import tokens (...)`` (and any other grammar of this package) from package data.
+LOADER = FromPackageLoader(__name__, ("",))
+
+
+@lru_cache(maxsize=None)
+def grammar_text(name: str) -> str:
+    """The text of ``<name>.lark`` from this package's installed data."""
+    return importlib.resources.files(__name__).joinpath(f"{name}.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def lark_cython_available() -> bool:
+    """True when the lark-cython plugin can be used (installed and not disabled with
+    ``NOTATION_PURE_LARK=1``); decided once per process."""
+    if os.environ.get("NOTATION_PURE_LARK") == "1":
+        return False
+    try:
+        import lark_cython  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def build_parser(name: str, *, text: str | None = None, use_cython: bool | None = None, **options: Any) -> Lark:
+    """A new LALR parser for ``<name>.lark`` (``options`` go to :class:`lark.Lark`).
+
+    ``text`` replaces the file's text (for grammars filled in per use, like the scoresheet's
+    piece letters). Callers cache the result since building costs milliseconds.
+    """
+    options.setdefault("parser", "lalr")
+    options.setdefault("import_paths", [LOADER])
+    if use_cython is None:
+        use_cython = lark_cython_available()
+    if use_cython and options["parser"] == "lalr":
+        import lark_cython
+
+        options["_plugins"] = lark_cython.plugins
+    return Lark(grammar_text(name) if text is None else text, **options)
+
+
+@lru_cache(maxsize=None)
+def terminal_patterns(name: str) -> dict[str, str]:
+    """Every terminal of ``<name>.lark`` (imported ones under their own names; the parts of an
+    imported terminal are in ``terminal_patterns("tokens")``) as the regular expression Lark
+    compiles it to: the way Python code builds a regex from the grammar instead of writing the
+    syntax out again."""
+    grammar, _ = load_grammar(grammar_text(name), f"{name}.lark", [LOADER], False)  # type: ignore[no-untyped-call]
+    terminals, _, _ = grammar.compile(["start"] if name != "tokens" else [], "*")
+    out: dict[str, str] = {}
+    for terminal in terminals:
+        # imported terminals are mangled as "<grammar>__<NAME>"; expose them by their own name
+        out[str(terminal.name).rpartition("__")[2]] = terminal.pattern.to_regexp()
+    return out

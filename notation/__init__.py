@@ -1,5 +1,16 @@
 """notation: chess game scores parsed, replayed against the FIDE Laws, reported and tabulated.
 
+The package is laid out as the pipeline runs (``docs/ARCHITECTURE.md``):
+
+- ``notation.rules``: squares, attack tables, Zobrist keys, moves, positions, perft;
+- ``notation.formats``: FEN, SAN and UCI/LAN text to and from moves against a position;
+- ``notation.pgn``: sources, the reader (games and headers-only), the Lark parser, the game
+  model, the writer and PGN comment commands;
+- ``notation.validation``: replay (the only place notation becomes moves), checks, reports;
+- ``notation.tables``: Polars schemas, row builders, datasets, stats, standings, the ledger;
+- ``notation.scoresheet``: reading and repairing paper scoresheets, HTML and SVG rendering;
+- ``notation.grammars`` (the grammar files) and ``notation.cli`` (the command line).
+
 Public names are imported lazily (PEP 562) so that ``import notation`` stays cheap: the Polars
 and Lark machinery loads only when a name that needs it is first used.
 """
@@ -13,36 +24,37 @@ __version__ = "0.1.0"
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
-    # rules engine (issue 2)
-    "Position": "notation.position",
-    "Move": "notation.move",
-    "perft": "notation.perft",
-    "SanError": "notation.san",
-    "InvalidSan": "notation.san",
-    "IllegalSan": "notation.san",
-    "AmbiguousSan": "notation.san",
-    "FenError": "notation.fen",
+    # rules
+    "Position": "notation.rules.position",
+    "Move": "notation.rules.move",
+    "perft": "notation.rules.perft",
+    # text formats
+    "SanError": "notation.formats.san",
+    "InvalidSan": "notation.formats.san",
+    "IllegalSan": "notation.formats.san",
+    "AmbiguousSan": "notation.formats.san",
+    "FenError": "notation.formats.fen",
     # diagnostics
     "Diagnostic": "notation.diagnostics",
-    # PGN reading and writing (issue 3)
-    "Game": "notation.model",
-    "MoveNode": "notation.model",
-    "read_games": "notation.reader",
-    "read_headers": "notation.reader",
-    "write_game": "notation.writer",
-    "write_games": "notation.writer",
-    # replay and validation (issue 4)
-    "replay": "notation.replay",
-    "validate": "notation.validate",
-    "GameReport": "notation.validate",
-    # tables (issue 5)
-    "to_frames": "notation.frames",
-    "scan": "notation.frames",
-    "ledger": "notation.ledger",
-    "standings": "notation.standings",
-    # scoresheets (issue 6)
-    "reconstruct": "notation.scoresheet",
-    "Reconstruction": "notation.scoresheet",
+    # PGN reading and writing
+    "Game": "notation.pgn.model",
+    "MoveNode": "notation.pgn.model",
+    "read_games": "notation.pgn.reader",
+    "read_headers": "notation.pgn.reader",
+    "write_game": "notation.pgn.writer",
+    "write_games": "notation.pgn.writer",
+    # replay and validation
+    "replay": "notation.validation.replay",
+    "validate": "notation.validation.reports",
+    "GameReport": "notation.validation.reports",
+    # tables
+    "to_frames": "notation.tables.frames",
+    "scan": "notation.tables.frames",
+    "ledger": "notation.tables.ledger",
+    "standings": "notation.tables.standings",
+    # scoresheets
+    "reconstruct": "notation.scoresheet.reconstruct",
+    "Reconstruction": "notation.scoresheet.reconstruct",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
@@ -52,10 +64,7 @@ def __getattr__(name: str) -> Any:
     module_name = _EXPORTS.get(name)
     if module_name is None:
         raise AttributeError(f"module 'notation' has no attribute {name!r}")
-    module = importlib.import_module(module_name)
-    # A function named like its module (notation.validate, notation.replay): keep the module,
-    # which forwards calls, so that ``import notation.validate as m`` still gives the module.
-    value = module if module_name.endswith("." + name) and callable(module) else getattr(module, name)
+    value = getattr(importlib.import_module(module_name), name)
     globals()[name] = value
     return value
 
@@ -66,17 +75,17 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from notation.diagnostics import Diagnostic
-    from notation.fen import FenError
-    from notation.frames import scan, to_frames
-    from notation.ledger import ledger
-    from notation.model import Game, MoveNode
-    from notation.move import Move
-    from notation.perft import perft
-    from notation.position import Position
-    from notation.reader import read_games, read_headers
-    from notation.replay import replay
-    from notation.san import AmbiguousSan, IllegalSan, InvalidSan, SanError
-    from notation.scoresheet import Reconstruction, reconstruct
-    from notation.standings import standings
-    from notation.validate import GameReport, validate
-    from notation.writer import write_game, write_games
+    from notation.formats.fen import FenError
+    from notation.formats.san import AmbiguousSan, IllegalSan, InvalidSan, SanError
+    from notation.pgn.model import Game, MoveNode
+    from notation.pgn.reader import read_games, read_headers
+    from notation.pgn.writer import write_game, write_games
+    from notation.rules.move import Move
+    from notation.rules.perft import perft
+    from notation.rules.position import Position
+    from notation.scoresheet.reconstruct import Reconstruction, reconstruct
+    from notation.tables.frames import scan, to_frames
+    from notation.tables.ledger import ledger
+    from notation.tables.standings import standings
+    from notation.validation.replay import replay
+    from notation.validation.reports import GameReport, validate

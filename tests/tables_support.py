@@ -58,7 +58,7 @@ def pgn_frame(path: Path = ROUND_ROBIN) -> pl.DataFrame:
 
 def with_games_schema(frame: pl.DataFrame) -> pl.DataFrame:
     """`frame` with every column of GAMES_SCHEMA, in its dtype (missing ones null)."""
-    from notation.frames import GAMES_SCHEMA
+    from notation.tables.frames import GAMES_SCHEMA
 
     return frame.select(
         [
@@ -97,6 +97,6 @@ def run_cli(*args: str) -> Any:
     """Invoke the `notation` app in-process; the result has exit_code, stdout, stderr."""
     from typer.testing import CliRunner
 
-    from cli.main import app
+    from notation.cli.main import app
 
     return CliRunner().invoke(app, [str(a) for a in args])

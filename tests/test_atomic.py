@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from notation.atomic import write_text_atomic, write_with_atomic
+from notation.cli.atomic import write_text_atomic, write_with_atomic
 
 
 def test_write_text_atomic_replaces_whole_file(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
+from notation.cli.main import app
 
 COMMANDS = ["validate", "import", "stats", "standings", "ledger", "scoresheet"]
 

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from tables_support import ROUND_ROBIN, check_golden, pgn_frame, run_cli, write_dataset
 
-from notation.stats import SECTIONS
+from notation.tables.stats import SECTIONS
 
 
 @pytest.mark.parametrize(

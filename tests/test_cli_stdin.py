@@ -8,7 +8,7 @@ import pytest
 from conftest import SAMPLE_GAMES
 from typer.testing import CliRunner
 
-from cli.main import app
+from notation.cli.main import app
 
 ROUND_ROBIN_PATH = SAMPLE_GAMES / "round_robin.pgn"
 ROUND_ROBIN = ROUND_ROBIN_PATH.read_text(encoding="utf-8")

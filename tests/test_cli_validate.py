@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT, SAMPLE_GAMES
 from typer.testing import CliRunner
 
-from cli.main import app
+from notation.cli.main import app
 
 OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn",
                "variant_crazyhouse.pgn")

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from notation.commands import (
+from notation.pgn.comment_commands import (
     Arrow,
     Eval,
     Highlight,
@@ -16,8 +16,8 @@ from notation.commands import (
     evaluation,
     highlights,
 )
-from notation.model import MoveNode
-from notation.reader import read_games
+from notation.pgn.model import MoveNode
+from notation.pgn.reader import read_games
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from notation import dataset
-from notation.dataset import WriteOptions, clean, committed_parts, import_files
-from notation.frames import GAMES_SCHEMA, MOVES_SCHEMA, scan
+from notation.tables import dataset
+from notation.tables.dataset import WriteOptions, clean, committed_parts, import_files
+from notation.tables.frames import GAMES_SCHEMA, MOVES_SCHEMA, scan
 
 GAME = """[Event "Dataset test"]
 [Site "?"]
@@ -186,7 +186,7 @@ def test_killed_import_leaves_whole_parts_and_resumes(tmp_path: Path) -> None:
     src = corpus_path("games", "classic", "tatamast22.pgn")  # 91 games
     out = tmp_path / "ds"
     code = (
-        "import sys; from notation.dataset import import_files; "
+        "import sys; from notation.tables.dataset import import_files; "
         "import_files([sys.argv[1]], sys.argv[2], chunk_games=5)"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))

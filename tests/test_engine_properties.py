@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notation import Move, Position, SanError
-from notation.bitboard import SQUARE_NAMES
-from notation.fen import FenError
+from notation.rules.squares import SQUARE_NAMES
+from notation.formats.fen import FenError
 
 STARTS = [
     Position.initial(),
@@ -151,7 +151,7 @@ def test_advance_agrees_with_resolve_play_and_check(pos: Position, other: int) -
     """``Position.advance`` (replay's fused fast path) is either None or exactly the general
     resolver, ``play`` and ``is_check`` in turn, for every legal move's SAN, the same SAN with
     the capture mark flipped, and the same piece sent to another square."""
-    from notation.san import SanError, parse_san_syntax
+    from notation.formats.san import SanError, parse_san_syntax
 
     texts = set()
     for move in pos.legal_moves():

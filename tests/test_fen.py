@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from notation import FenError, Position
-from notation.fen import STARTING_FEN
+from notation.formats.fen import STARTING_FEN
 
 INVALID = [
     ("", "placement"),

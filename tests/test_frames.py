@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from notation.frames import GAMES_SCHEMA, MOVES_SCHEMA, to_frames
+from notation.tables.frames import GAMES_SCHEMA, MOVES_SCHEMA, to_frames
 
 SCHOLAR = """[Event "Test Open"]
 [Site "Here"]
@@ -179,7 +179,7 @@ def test_no_moves(tmp_path: Path) -> None:
 
 
 def test_game_id_ignores_layout() -> None:
-    from notation.rows import game_id
+    from notation.tables.rows import game_id
 
     assert game_id("1. e4 e5\r\n2. Nf3 *") == game_id("1. e4  e5\n2. Nf3 *\n")
     assert game_id("1. e4 e5 *") != game_id("1. e4 e6 *")
@@ -214,9 +214,9 @@ COMMENTS = [
 
 def test_vectorised_comment_commands_agree_with_notation_commands(tmp_path: Path) -> None:
     """The moves builder extracts %clk/%eval and cleans comments in Polars; the reference is
-    notation.commands (the model's accessors) and rows.clean_comment, ply by ply."""
-    from notation.commands import clock_seconds, evaluation
-    from notation.rows import clean_comment
+    notation.pgn.comment_commands (the model's accessors) and rows.clean_comment, ply by ply."""
+    from notation.pgn.comment_commands import clock_seconds, evaluation
+    from notation.tables.rows import clean_comment
 
     sans = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]
     movetext = " ".join(

@@ -24,8 +24,8 @@ import polars as pl
 import pytest
 from conftest import corpus_path
 
-from notation.reader import split_games
-from notation.rows import game_id, raw_text, tabulate_raw
+from notation.pgn.reader import split_games
+from notation.tables.rows import game_id, raw_text, tabulate_raw
 
 # corpus file -> stride of the default sample (every n-th game): about 200 games
 GAME_FILES: dict[str, int] = {
@@ -198,8 +198,8 @@ def test_import_whole_corpus(tmp_path: Path) -> None:
     """`notation import` of the whole corpus: one games row per distinct game (the same game
     text in two files is one game: 240 such pairs between the pgnmentor files), one moves row
     per legal mainline ply, no duplicate ids, python-chess's ply count for every game."""
-    from notation.dataset import import_files
-    from notation.frames import scan
+    from notation.tables.dataset import import_files
+    from notation.tables.frames import scan
 
     root = corpus_path("games")
     summary = import_files([root], tmp_path / "ds")

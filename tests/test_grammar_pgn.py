@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation.grammar import grammar_text, lark_cython_available
-from notation.model import Game
-from notation.pgn_parser import canonical_lenient, parse_game_text
-from notation.reader import parse_raw_game, split_games
+from notation.grammars import grammar_text, lark_cython_available
+from notation.pgn.model import Game
+from notation.pgn.parser import canonical_lenient, parse_game_text
+from notation.pgn.reader import parse_raw_game, split_games
 from tests.conftest import ROOT, corpus_path
 
 
@@ -186,7 +186,7 @@ def test_diagnostics_capped() -> None:
 def _pure_vs_cython_script(path: str) -> str:
     return (
         "import itertools, pickle, sys\n"
-        "from notation.reader import read_games\n"
+        "from notation.pgn.reader import read_games\n"
         f"games = list(itertools.islice(read_games({path!r}), 60))\n"
         "sys.stdout.buffer.write(pickle.dumps([(g.line, g.offset, g.tags, g.moves, g.result, g.intro_comments,"
         " [m.span for m in g.moves], [m.number for m in g.moves], g.diagnostics) for g in games]))\n"
@@ -224,7 +224,7 @@ def test_pure_lark_in_process_matches_default() -> None:
 
 
 def test_read_games_from_text_handle_parses_movetext() -> None:
-    from notation.reader import read_games
+    from notation.pgn.reader import read_games
 
     (game,) = read_games(io.StringIO('[Event "x"]\n\n1. e4 e5 *\n'))
     assert game.mainline() == ["e4", "e5"]
@@ -251,7 +251,7 @@ _RUN_PIECES = [
 @given(st.lists(st.sampled_from(_RUN_PIECES), min_size=1, max_size=25).map("".join))
 def test_split_regex_tiles_runs(text: str) -> None:
     """Every MOVES token the grammar accepts is cut by the transformer's regex without gaps."""
-    from notation.pgn_parser import _split_run
+    from notation.pgn.parser import _split_run
 
     match = _moves_regex().match(text)
     if match is None:

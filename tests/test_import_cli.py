@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from notation.frames import scan
+from notation.cli.main import app
+from notation.tables.frames import scan
 
 runner = CliRunner()
 

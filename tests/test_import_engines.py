@@ -13,8 +13,8 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from notation.dataset import committed_parts
+from notation.cli.main import app
+from notation.tables.dataset import committed_parts
 from tests.conftest import corpus_path
 
 runner = CliRunner()

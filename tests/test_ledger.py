@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 from conftest import ROOT
 
-from notation.ledger import (
+from notation.tables.ledger import (
     LedgerResult,
     exchange,
     format_points,
@@ -243,7 +243,7 @@ def test_read_initial_missing_file(tmp_path: object) -> None:
 
 def test_public_export_is_callable_whichever_import_came_first() -> None:
     code = (
-        "import polars as pl, notation, notation.ledger as m; "
+        "import polars as pl, notation, notation.tables.ledger as m; "
         "g = pl.DataFrame({'white': ['A'], 'black': ['B'], 'result': ['1-0']}); "
         "from notation import ledger; print(type(ledger(g)).__name__, type(notation.ledger(g)).__name__)"
     )

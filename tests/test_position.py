@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from notation import IllegalSan, Move, Position, perft
-from notation.bitboard import (
+from notation.rules.squares import (
     BISHOP,
     BLACK,
     KING,

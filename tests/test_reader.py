@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import zstandard
 
-from notation.headers import read_headers
-from notation.model import Game
-from notation.reader import parse_raw_game, read_games, split_games
+from notation.pgn.tags import read_headers
+from notation.pgn.model import Game
+from notation.pgn.reader import parse_raw_game, read_games, split_games
 from tests.conftest import ROOT, corpus_path
 
 TWO_GAMES = (
@@ -159,7 +159,7 @@ def test_long_line_without_newlines_is_bounded() -> None:
 
 
 def test_blocks_do_not_change_results(monkeypatch: pytest.MonkeyPatch) -> None:
-    from notation import reader
+    from notation.pgn import reader
 
     text = (TWO_GAMES * 20).encode()
     expected = [_located(g) for g in read_games(io.BytesIO(text))]

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from notation.model import Game, MoveNode
-from notation.reader import read_games
+from notation.pgn.model import Game, MoveNode
+from notation.pgn.reader import read_games
 from tests.conftest import corpus_path
 
 GOLDEN = Path(__file__).parent / "golden" / "pgn"

@@ -7,9 +7,9 @@ import io
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notation.headers import read_headers
-from notation.reader import parse_raw_game, read_games, split_games
-from notation.writer import write_games
+from notation.pgn.tags import read_headers
+from notation.pgn.reader import parse_raw_game, read_games, split_games
+from notation.pgn.writer import write_games
 
 _PIECES = list("[]{}()\"\\;%$!?*.-+=#/ \t\n\r0123456789abcdefghKQRBNOxo@½…♘é") + [
     '[Event "',
@@ -87,7 +87,7 @@ def test_read_sizes_do_not_change_the_split(text: str, sizes: list[int]) -> None
     """However the source delivers its bytes, the games (data and locations) are the same."""
     import itertools
 
-    from notation.reader import DEFAULT_MAX_GAME_BYTES, _split
+    from notation.pgn.reader import DEFAULT_MAX_GAME_BYTES, _split
 
     data = text.encode()
     expected = [(r.data, r.number, r.line, r.offset, r.size) for r in split_games(io.BytesIO(data))]

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from notation import reconstruct
-from notation.render_sheet import diagrams_for, render_html, render_text
-from notation.render_svg import board_svg, diagram_ply, position_svg
+from notation.scoresheet.render import diagrams_for, render_html, render_text
+from notation.scoresheet.svg import board_svg, diagram_ply, position_svg
 from tests.conftest import ROOT, SAMPLE_GAMES
 
 GOLDEN = ROOT / "tests" / "golden" / "scoresheet"
@@ -134,7 +134,7 @@ def test_html_escapes_tags() -> None:
 
 
 def test_svg_initial_position_is_well_formed() -> None:
-    from notation.position import Position
+    from notation.rules.position import Position
 
     svg = position_svg(Position.initial(), caption="start & <go>")
     root = ET.fromstring(svg)

@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import notation
-from notation.model import Game, MoveNode
-from notation.move import Move
-from notation.position import Position
-from notation.reader import read_games
-from notation.replay import PlyRecord, Replay, replay, variant_kind
+from notation.pgn.model import Game, MoveNode
+from notation.rules.move import Move
+from notation.rules.position import Position
+from notation.pgn.reader import read_games
+from notation.validation.replay import PlyRecord, Replay, replay, variant_kind
 
 HEAD = '[Event "t"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "W"]\n[Black "B"]\n'
 
@@ -219,7 +219,7 @@ def test_hand_built_game_without_reader() -> None:
 def test_package_level_names_are_callable() -> None:
     g = game("1. e4 e5")
     assert len(notation.replay(g).plies) == 2
-    import notation.replay as module
+    import notation.validation.replay as module
 
     assert len(module(g).plies) == 2
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from notation import AmbiguousSan, IllegalSan, InvalidSan, Move, Position, SanError
-from notation.bitboard import KNIGHT, PAWN, QUEEN, parse_square
-from notation.san import parse_san_syntax
+from notation.rules.squares import KNIGHT, PAWN, QUEEN, parse_square
+from notation.formats.san import parse_san_syntax
 
 START = Position.initial()
 CASTLE = Position.from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
@@ -194,7 +194,7 @@ SYNTAX_SAMPLES = [
 
 
 def _outcome(text: str) -> object:
-    from notation.san import _read
+    from notation.formats.san import _read
 
     try:
         return _read(text)
@@ -203,8 +203,8 @@ def _outcome(text: str) -> object:
 
 
 def test_pure_lark_and_lark_cython_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    import notation.san as san_module
-    from notation.grammar import build_parser, lark_cython_available
+    import notation.formats.san as san_module
+    from notation.grammars import build_parser, lark_cython_available
 
     if not lark_cython_available():
         pytest.skip("lark-cython not installed")

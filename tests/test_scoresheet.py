@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from notation import reconstruct
 from notation.diagnostics import CODES
-from notation.scoresheet import Reconstruction
+from notation.scoresheet.reconstruct import Reconstruction
 from tests.conftest import SAMPLE_GAMES
 
 # Morphy - Duke Karl / Count Isouard, Paris 1858 (the "Opera game")
@@ -281,9 +281,9 @@ def test_written_check_marks_are_evidence_not_corrections() -> None:
 
 
 def test_mark_cost() -> None:
-    from notation.position import Position
-    from notation.scoresheet import CHECK_WRONG, MATE_WRONG, mark_cost
-    from notation.sheet_tokens import parse_token
+    from notation.rules.position import Position
+    from notation.scoresheet.reconstruct import CHECK_WRONG, MATE_WRONG, mark_cost
+    from notation.scoresheet.tokens import parse_token
 
     pos = Position.initial()
     for san in ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"]:
@@ -300,9 +300,9 @@ def test_mark_cost() -> None:
 
 
 def test_written_disambiguation_is_evidence() -> None:
-    from notation.position import Position
-    from notation.scoresheet import ORIGIN_EXTRA, origin_mark_cost
-    from notation.sheet_tokens import parse_token
+    from notation.rules.position import Position
+    from notation.scoresheet.reconstruct import ORIGIN_EXTRA, origin_mark_cost
+    from notation.scoresheet.tokens import parse_token
 
     start = Position.initial()
     g1f3 = start.parse_san("Nf3")

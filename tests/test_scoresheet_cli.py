@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
+from notation.cli.main import app
 from tests.conftest import SAMPLE_GAMES
 
 SHEETS = SAMPLE_GAMES / "sheets"

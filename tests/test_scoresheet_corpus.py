@@ -314,7 +314,7 @@ SLOPPY_GAMES = 500
 
 
 def test_sloppy_sheets_reconstruct_exactly() -> None:
-    from notation.scoresheet import reconstruct
+    from notation.scoresheet.reconstruct import reconstruct
 
     games = corpus_games(SLOPPY_GAMES)
     assert len(games) == SLOPPY_GAMES
@@ -343,8 +343,8 @@ def run_injected(count: int) -> dict[str, Counter[str]]:
     the original among the candidate readings it lists; ``flagged-``: flagged, original not
     listed; ``wrong``: a different game *not* flagged (must never happen).
     """
-    from notation.position import Position
-    from notation.scoresheet import reconstruct
+    from notation.rules.position import Position
+    from notation.scoresheet.reconstruct import reconstruct
 
     def ucis(sans: list[str]) -> tuple[str, ...]:
         pos = Position.initial()
@@ -439,7 +439,7 @@ REGRESSION_SEEDS = (358, 489, 626, 710, 717, 885, 993, 1083, 1253)
 
 
 def test_injected_errors_pruned_ties_are_not_confident() -> None:
-    from notation.scoresheet import reconstruct
+    from notation.scoresheet.reconstruct import reconstruct
 
     games = corpus_games(max(REGRESSION_SEEDS) + 1, skip=SLOPPY_GAMES)
     for seed in REGRESSION_SEEDS:

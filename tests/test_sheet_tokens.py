@@ -1,4 +1,4 @@
-"""Scoresheet tokens (grammars/sheet.lark via notation.sheet_tokens) and layouts (sheet_layout)."""
+"""Scoresheet tokens (grammars/sheet.lark via notation.scoresheet.tokens) and layouts (sheet_layout)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
-from notation.grammar import build_parser
-from notation.sheet_layout import read_sheet
-from notation.sheet_tokens import (
+from notation.grammars import build_parser
+from notation.scoresheet.layout import read_sheet
+from notation.scoresheet.tokens import (
     BISHOP,
     KING,
     KNIGHT,

@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 from tables_support import pgn_frame
 
-from notation.standings import standings
+from notation.tables.standings import standings
 
 
 def _games(*rows: tuple[str, str, str], **extra: list[object]) -> pl.DataFrame:
@@ -188,7 +188,7 @@ def test_sample_round_robin_is_legal_and_complete() -> None:
 
 
 def test_crosstable_columns_are_dropped_for_large_fields() -> None:
-    from notation.standings import CROSSTABLE_MAX_PLAYERS
+    from notation.tables.standings import CROSSTABLE_MAX_PLAYERS
 
     n = CROSSTABLE_MAX_PLAYERS + 2  # a "Swiss" of n players: one round, n/2 games
     games = _games(*[(f"P{i:03}", f"P{i + 1:03}", "1-0") for i in range(0, n, 2)])

@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 from tables_support import pgn_frame, write_dataset
 
-from notation.stats import SECTIONS, stats
+from notation.tables.stats import SECTIONS, stats
 
 
 def _games() -> pl.DataFrame:
@@ -114,7 +114,7 @@ def test_unknown_section_is_a_value_error() -> None:
 def test_lazy_dataset_input_matches_eager(tmp_path: object) -> None:
     from pathlib import Path
 
-    from notation.frames import scan
+    from notation.tables.frames import scan
 
     frame = pgn_frame()
     root = write_dataset(frame, Path(str(tmp_path)) / "ds")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from notation import IllegalSan, InvalidSan, Move, Position, SanError
-from notation.bitboard import QUEEN
+from notation.rules.squares import QUEEN
 
 START = Position.initial()
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import SAMPLE_GAMES
 
 import notation
-from notation.checks import (
+from notation.validation.checks import (
     Claims,
     claims,
     outcome,
@@ -18,11 +18,11 @@ from notation.checks import (
     valid_date,
 )
 from notation.diagnostics import CODES
-from notation.model import Game
-from notation.position import Position
-from notation.reader import read_games
-from notation.replay import replay
-from notation.validate import GameReport, check_game, validate
+from notation.pgn.model import Game
+from notation.rules.position import Position
+from notation.pgn.reader import read_games
+from notation.validation.replay import replay
+from notation.validation.reports import GameReport, check_game, validate
 
 HEAD = '[Event "t"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "W"]\n[Black "B"]\n'
 OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn",
@@ -150,7 +150,7 @@ def test_result_marker_vs_tag_not_reported_twice() -> None:
 
 
 def test_missing_result_on_a_hand_built_game() -> None:
-    from notation.model import MoveNode
+    from notation.pgn.model import MoveNode
 
     g = Game(tags={}, moves=[MoveNode("e4")], result=None)
     diags = result_diagnostics(g, None, outcome(None, Claims(), 0), False)
@@ -209,7 +209,7 @@ def test_every_code_used_is_registered() -> None:
 
 
 def test_internal_failure_becomes_a_diagnostic(monkeypatch: pytest.MonkeyPatch) -> None:
-    import notation.validate as module
+    import notation.validation.reports as module
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
@@ -230,7 +230,7 @@ def test_python_api_mirrors_the_command() -> None:
 
 def test_jobs_two_gives_identical_reports_in_file_order() -> None:
     paths = [SAMPLE_GAMES / name for name in OWN_SAMPLES]
-    from notation.validate import validate_sources
+    from notation.validation.reports import validate_sources
 
     one = [r.to_dict() for r in validate_sources([(p, None) for p in paths], jobs=1)]
     two = [r.to_dict() for r in validate_sources([(p, None) for p in paths], jobs=2)]
@@ -240,7 +240,7 @@ def test_jobs_two_gives_identical_reports_in_file_order() -> None:
 def test_parallel_on_a_corpus_slice_matches(tmp_path: object) -> None:
     from conftest import corpus_path
 
-    from notation import validate as module
+    from notation.validation import reports as module
 
     path = corpus_path("games", "lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz")
     old = module.BATCH_GAMES
@@ -271,7 +271,7 @@ def test_own_sample_games_show_every_check() -> None:
 
 
 def test_check_replayed_equals_check_game() -> None:
-    from notation.validate import check_replayed
+    from notation.validation.reports import check_replayed
 
     for g in read_games(SAMPLE_GAMES / "broken.pgn"):
         assert check_replayed(g, replay(g)).to_dict() == check_game(g).to_dict()
@@ -293,7 +293,7 @@ from hypothesis import strategies as st
 )
 def test_check_game_never_raises(fen: str | None, variant: str | None, result: str, termination: str | None,
                                  moves: list[str]) -> None:
-    from notation.model import MoveNode
+    from notation.pgn.model import MoveNode
 
     tags = {"Result": result}
     for name, value in (("FEN", fen), ("Variant", variant), ("Termination", termination)):

@@ -28,8 +28,8 @@ import chess.pgn
 import pytest
 from conftest import SAMPLE_GAMES, corpus_path
 
-from notation.reader import parse_raw_game, split_games
-from notation.validate import check_game
+from notation.pgn.reader import parse_raw_game, split_games
+from notation.validation.reports import check_game
 
 _BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 REPLAY_ERRORS = ("san.", "fen.invalid", "game.move-after-end", "internal.error")

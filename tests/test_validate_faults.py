@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from conftest import corpus_path
 
-from notation.position import Position
-from notation.reader import read_games
-from notation.san import SanError
-from notation.validate import validate
+from notation.rules.position import Position
+from notation.pgn.reader import read_games
+from notation.formats.san import SanError
+from notation.validation.reports import validate
 
 GAMES = 30
 TARGET = 12  # the game that gets the fault

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notation.model import SEVEN_TAG_ROSTER, Game, MoveNode
-from notation.reader import read_games
-from notation.writer import write_game, write_games
+from notation.pgn.model import SEVEN_TAG_ROSTER, Game, MoveNode
+from notation.pgn.reader import read_games
+from notation.pgn.writer import write_game, write_games
 from tests.conftest import corpus_path
 
 ANNOTATED = (

@@ -1,0 +1,363 @@
+"""Streaming PGN reader: split a source into game chunks, then parse each chunk with Lark.
+
+``split_games`` is the cheap boundary split (no Lark): a game starts at its first tag line; a
+tag line starts a *new* game when movetext (any non-blank, non-tag line) or a blank line after
+the tags came before it. So a missing blank line between a result and the next ``[Event``
+(Chess.com exports) still splits, and an unterminated ``{`` or ``(`` never swallows the games
+after it: the chunk ends at the next tag section. Memory is bounded by the largest game (two
+games and one read block are held at most; ``max_game_bytes`` caps a game: bigger games are
+reported with ``pgn.oversized-game``). Text before the first tag section that is only blank or
+``%`` escape lines is skipped; other text there is a game without tags.
+
+``parse_raw_game`` turns one chunk into a :class:`notation.pgn.model.Game`; ``read_games`` is the
+two together. Chunks are plain data, so a process pool can parse them (results are equal).
+
+Locations: ``Game.line`` is the line of the game's first tag (1-based, in the file) and
+``Game.offset`` its byte offset (character offset for text handles). Lines count ``\\n``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from notation.diagnostics import Diagnostic
+from notation.pgn.model import Game, MoveNode, Span
+from notation.pgn.sources import BOM, Source, decode, open_source, source_name
+
+#: Default cap on one game's size in bytes (a game above it is reported, not parsed).
+DEFAULT_MAX_GAME_BYTES = 32 * 1024 * 1024
+
+# A newline followed by one or more tag lines (a tag section). A tag line starts with '[Name'
+# followed by a quote, or by a blank with the line ending in ']' (a tag pair without quotes).
+_TAG_LINE = r'[ \t]*\[[ \t]*[A-Za-z0-9_][A-Za-z0-9_+#=:-]*(?:[ \t]*"[^\n]*|[ \t]+[^\n]*\][ \t]*\r?)\n'
+_TAG_SECTION_B = re.compile(b"\\n(?:" + _TAG_LINE.encode() + b")+")
+_TAG_SECTION_S = re.compile("\\n(?:" + _TAG_LINE + ")+")
+
+
+@dataclass(slots=True)
+class RawGame:
+    """One game's source text and where it starts; no parsing done.
+
+    ``data`` is bytes for binary sources (decoded by :func:`parse_raw_game`, per game, with the
+    CP1252/CP850 fallback of :func:`notation.pgn.sources.decode`) or str for text handles. ``size`` counts the game's bytes; when it
+    exceeds the cap, ``oversized`` is set and ``data`` holds only the start of the game.
+    """
+
+    data: bytes | str
+    file: str | None
+    number: int
+    line: int
+    offset: int
+    size: int = 0
+    oversized: bool = False
+    io_error: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The game text (decoded)."""
+        if isinstance(self.data, str):
+            return self.data
+        return decode(self.data)[0]
+
+
+def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES) -> Iterator[RawGame]:
+    """Split ``source`` into :class:`RawGame` chunks, one per game, streaming.
+
+    A source that cannot be opened yields one :class:`RawGame` with ``size == -1`` (parsed into
+    a game carrying a ``pgn.io`` diagnostic); a read error later on (truncated compressed data)
+    is attached to the last game (``io_error``).
+    """
+    return _chunks(source, max_game_bytes, tags_only=False)
+
+
+def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[RawGame]:
+    try:
+        with open_source(source) as (read, name):
+            previous: RawGame | None = None
+            for raw in _split(read, name, cap, tags_only):
+                if previous is not None:
+                    yield previous
+                previous = raw
+            if read.error is not None:
+                if previous is None:
+                    previous = RawGame(data=read.error, file=name, number=1, line=0, offset=0, size=-1)
+                else:
+                    previous.io_error = read.error
+            if previous is not None:
+                yield previous
+    except OSError as error:
+        yield RawGame(data=str(error), file=source_name(source), number=1, line=0, offset=0, size=-1)
+
+
+#: How much is read from the source at a time.
+BLOCK = 1 << 20
+
+#: A line longer than this (without a newline yet) is taken as movetext piece by piece.
+LONG_LINE = 1 << 20
+
+
+class _Chunk:
+    """The game being assembled by :func:`_split`."""
+
+    __slots__ = ("line", "newlines", "nontag", "offset", "oversized", "parts", "size")
+
+    def __init__(self, line: int, offset: int) -> None:
+        self.parts: list[bytes | str] = []
+        self.size = 0
+        self.newlines = 0
+        self.line = line
+        self.offset = offset
+        self.nontag = False  # holds something besides its leading tag lines
+        self.oversized = False
+
+
+def _split(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool = False) -> Iterator[RawGame]:
+    """The boundary split shared by :func:`split_games` and the headers-only fast path.
+
+    Works on blocks: one regex match finds each *tag section* (a run of tag lines). A tag
+    section starts a new game when the current game holds anything besides its own tag lines
+    (movetext or a blank line). Only the current game and one block are held in memory; a game
+    above ``cap`` keeps its first ``cap`` characters. With ``tags_only`` chunks keep only their
+    tag lines.
+    """
+    first: Any = read(BLOCK)
+    if not first:
+        return
+    nl: Any
+    empty: Any
+    section_re: Any
+    if isinstance(first, str):
+        section_re, nl, empty = _TAG_SECTION_S, "\n", ""
+        bom_len = 1 if first.startswith("\ufeff") else 0
+    else:
+        section_re, nl, empty = _TAG_SECTION_B, b"\n", b""
+        bom_len = 3 if first.startswith(BOM) else 0
+    finditer = section_re.finditer
+    # ``pending`` starts with a sentinel newline when the scan point is at a line start, so that
+    # every tag section is found as "newline + tag lines".
+    pending: Any = nl + first[bom_len:]
+    sentinel = 1
+    pending_pos = bom_len  # file offset of pending[sentinel]
+    consumed_nl = 0  # newlines before the current game (or before the scan point between games)
+    number = 0
+    chunk: _Chunk | None = None
+    eof = False
+    virtual_nl = False  # a newline added after the last line of the file
+
+    def add(piece: bytes | str, is_tag: bool) -> None:
+        assert chunk is not None
+        chunk.size += len(piece)
+        chunk.newlines += piece.count(nl)
+        if not is_tag:
+            chunk.nontag = True
+        if chunk.size > cap:
+            if not chunk.oversized:
+                chunk.oversized = True
+                room = cap - (chunk.size - len(piece))
+                if room > 0 and not tags_only:
+                    chunk.parts.append(piece[:room])
+        elif is_tag or not tags_only:
+            chunk.parts.append(piece)
+
+    while True:
+        if not eof:
+            block = read(BLOCK)
+            if block:
+                pending = pending + block
+            else:
+                eof = True
+                if pending[-1:] != nl and len(pending) > sentinel:
+                    pending = pending + nl
+                    virtual_nl = True
+        region_end = pending.rfind(nl) + 1
+        if region_end <= sentinel:
+            if eof:
+                break
+            if len(pending) <= LONG_LINE:
+                continue  # wait for the end of the line
+            region_end = len(pending)  # a huge line: one non-tag piece
+        region = pending[:region_end]
+        base = pending_pos - sentinel  # file offset of region[0]
+        cur = sentinel
+        for match in finditer(region):
+            start = match.start() + 1
+            if start > cur:
+                seg = region[cur:start]
+                if chunk is None:
+                    chunk, consumed_nl = _start(seg, base + cur, consumed_nl, nl)
+                    if chunk is not None:
+                        add(seg[chunk.offset - base - cur :], False)
+                else:
+                    add(seg, False)
+            if chunk is not None and chunk.nontag:
+                number += 1
+                consumed_nl += chunk.newlines
+                yield _raw(chunk, name, number, empty)
+                chunk = None
+            if chunk is None:
+                chunk = _Chunk(consumed_nl + 1, base + start)
+            cur = match.end()
+            add(region[start:cur], True)
+        if region_end > cur:
+            seg = region[cur:region_end]
+            if chunk is None:
+                chunk, consumed_nl = _start(seg, base + cur, consumed_nl, nl)
+                if chunk is not None:
+                    add(seg[chunk.offset - base - cur :], False)
+            else:
+                add(seg, False)
+        if region[region_end - 1 : region_end] == nl:
+            pending = nl + pending[region_end:]
+            sentinel = 1
+        else:
+            pending = pending[region_end:]
+            sentinel = 0
+        pending_pos = base + region_end
+        if eof and len(pending) <= sentinel:
+            break
+    if chunk is not None:
+        number += 1
+        raw = _raw(chunk, name, number, empty)
+        if virtual_nl and raw.data[-1:] == nl:
+            raw.data = raw.data[:-1]
+            raw.size -= 1
+        yield raw
+
+
+def _start(seg: bytes | str, pos: int, consumed_nl: int, nl: bytes | str) -> tuple[_Chunk | None, int]:
+    """Text before any game: blank lines are skipped; other text starts a game with no tags."""
+    if not seg.strip() or all(not ln.strip() or ln.lstrip()[:1] in ("%", b"%") for ln in seg.splitlines()):
+        return None, consumed_nl + seg.count(nl)  # type: ignore[arg-type]
+    stripped = len(seg) - len(seg.lstrip())
+    line_start = seg.rfind(nl, 0, stripped) + 1  # type: ignore[arg-type]
+    skipped = seg.count(nl, 0, line_start)  # type: ignore[arg-type]
+    return _Chunk(consumed_nl + skipped + 1, pos + line_start), consumed_nl + skipped
+
+
+def _raw(chunk: _Chunk, name: str | None, number: int, empty: bytes | str) -> RawGame:
+    return RawGame(
+        data=empty.join(chunk.parts),  # type: ignore[arg-type]
+        file=name,
+        number=number,
+        line=chunk.line,
+        offset=chunk.offset,
+        size=chunk.size,
+        oversized=chunk.oversized,
+    )
+
+
+def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
+    """Parse one chunk from :func:`split_games` into a :class:`Game` (never raises)."""
+    from notation.pgn.parser import parse_game_text
+
+    where = {"file": raw.file, "game": raw.number}
+    if raw.size == -1:
+        return Game(
+            file=raw.file,
+            number=raw.number,
+            line=0,
+            offset=0,
+            diagnostics=[Diagnostic.make("pgn.io", f"cannot read the source: {raw.data!s}", **where)],
+        )
+    if isinstance(raw.data, str):
+        text, encoding, bad = raw.data, "utf-8", None
+    else:
+        text, encoding, bad = decode(raw.data)
+    if raw.oversized:
+        from notation.pgn.tags import tags_from_text
+
+        game = Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, encoding=encoding)
+        game.tags = tags_from_text(text)
+        game.diagnostics.append(
+            Diagnostic.make(
+                "pgn.oversized-game",
+                f"game of {raw.size} bytes is larger than the cap; its moves were not read",
+                line=raw.line,
+                column=1,
+                **where,
+            )
+        )
+    else:
+        game = parse_game_text(
+            text,
+            file=raw.file,
+            number=raw.number,
+            line=raw.line,
+            offset=raw.offset,
+            encoding=encoding,
+            use_cython=use_cython,
+        )
+    if raw.io_error is not None:
+        game.diagnostics.append(
+            Diagnostic.make("pgn.io", f"reading stopped after this game: {raw.io_error}", line=raw.line, **where)
+        )
+    if isinstance(raw.data, bytes) and encoding == "utf-8" and not raw.oversized and not text.isascii():
+        _byte_offsets(game, text)
+    if bad is not None:
+        assert isinstance(raw.data, bytes)
+        data = raw.data
+        line_start = data.rfind(b"\n", 0, bad) + 1
+        game.diagnostics.insert(
+            0,
+            Diagnostic.make(
+                "pgn.encoding",
+                f"not valid UTF-8 (byte 0x{data[bad]:02x}); the game was decoded as {encoding}",
+                line=raw.line + data.count(b"\n", 0, bad),
+                column=bad - line_start + 1,
+                **where,
+            ),
+        )
+    return game
+
+
+def _byte_offsets(game: Game, text: str) -> None:
+    """Make the moves' ``span.offset`` byte offsets in a UTF-8 game with non-ASCII text (the
+    parser counts characters, which are bytes only for ASCII)."""
+    nodes: list[MoveNode] = []
+    pending = [game.moves]
+    while pending:
+        line = pending.pop()
+        for node in line:
+            nodes.append(node)
+            pending.extend(node.variations)
+    nodes.sort(key=lambda node: node.span.offset)
+    base = game.offset
+    chars = 0  # characters of ``text`` counted so far
+    extra = 0  # bytes beyond one per character among them
+    for node in nodes:
+        span = node.span
+        at = span.offset - base
+        if at > chars:
+            chunk = text[chars:at]
+            extra += len(chunk.encode("utf-8")) - len(chunk)
+            chars = at
+        if extra:
+            node.span = Span(span.line, span.column, span.offset + extra)
+
+
+def read_games(
+    source: Source,
+    *,
+    max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
+    headers_only: bool = False,
+    use_cython: bool | None = None,
+) -> Iterator[Game]:
+    """Iterate the games of ``source`` (path, ``"-"`` for stdin, or an open handle).
+
+    ``headers_only=True`` is :func:`read_headers` (no movetext parsing, no Lark).
+    """
+    if headers_only:
+        yield from read_headers(source, max_game_bytes=max_game_bytes)
+        return
+    for raw in split_games(source, max_game_bytes=max_game_bytes):
+        yield parse_raw_game(raw, use_cython=use_cython)
+
+
+def read_headers(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES) -> Iterator[Game]:
+    """Games with their tags only (moves empty, ``result`` None): the fast path, never Lark."""
+    from notation.pgn.tags import read_headers as _read_headers
+
+    return _read_headers(source, max_game_bytes=max_game_bytes)

@@ -1,0 +1,132 @@
+"""Attack tables, all computed once at import.
+
+Leapers are plain lists indexed by square. Sliders use occupancy-indexed dicts (the
+python-chess scheme): ``_FILE_ATTACKS[sq][occ & _FILE_MASKS[sq]]`` etc., so a sliding attack
+set is one masked dict lookup per line. ``BETWEEN[a][b]`` are the squares strictly between two
+aligned squares, ``LINE[a][b]`` the whole line through both (0 when not aligned).
+"""
+
+from __future__ import annotations
+
+from notation.rules.squares import BB_FILES, BB_RANKS, BB_SQUARES
+
+_KNIGHT_DELTAS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+_KING_DELTAS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+_ROOK_DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_BISHOP_DIRS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _leaper(deltas: tuple[tuple[int, int], ...]) -> list[int]:
+    table = []
+    for sq in range(64):
+        f, r = sq & 7, sq >> 3
+        bb = 0
+        for df, dr in deltas:
+            nf, nr = f + df, r + dr
+            if 0 <= nf < 8 and 0 <= nr < 8:
+                bb |= 1 << (nr * 8 + nf)
+        table.append(bb)
+    return table
+
+
+KNIGHT_ATTACKS: list[int] = _leaper(_KNIGHT_DELTAS)
+KING_ATTACKS: list[int] = _leaper(_KING_DELTAS)
+# PAWN_ATTACKS[colour][sq]: squares a pawn of ``colour`` on ``sq`` attacks (colour as index).
+PAWN_ATTACKS: tuple[list[int], list[int]] = (_leaper(((-1, -1), (1, -1))), _leaper(((-1, 1), (1, 1))))
+
+
+def _ray_attacks(sq: int, occ: int, dirs: tuple[tuple[int, int], ...]) -> int:
+    bb = 0
+    f0, r0 = sq & 7, sq >> 3
+    for df, dr in dirs:
+        f, r = f0 + df, r0 + dr
+        while 0 <= f < 8 and 0 <= r < 8:
+            s = 1 << (r * 8 + f)
+            bb |= s
+            if occ & s:
+                break
+            f += df
+            r += dr
+    return bb
+
+
+def _edges(sq: int) -> int:
+    return (((BB_RANKS[0] | BB_RANKS[7]) & ~BB_RANKS[sq >> 3]) | ((BB_FILES[0] | BB_FILES[7]) & ~BB_FILES[sq & 7]))
+
+
+def _subsets(mask: int) -> list[int]:
+    out = []
+    sub = 0
+    while True:
+        out.append(sub)
+        sub = (sub - mask) & mask
+        if sub == 0:
+            return out
+
+
+def _slider_tables(dirs: tuple[tuple[int, int], ...]) -> tuple[list[int], list[dict[int, int]]]:
+    masks: list[int] = []
+    tables: list[dict[int, int]] = []
+    for sq in range(64):
+        mask = _ray_attacks(sq, 0, dirs) & ~_edges(sq)
+        masks.append(mask)
+        tables.append({sub: _ray_attacks(sq, sub, dirs) for sub in _subsets(mask)})
+    return masks, tables
+
+
+DIAG_MASKS, _DIAG_ATTACKS = _slider_tables(_BISHOP_DIRS)
+FILE_MASKS, _FILE_ATTACKS = _slider_tables(((0, 1), (0, -1)))
+RANK_MASKS, _RANK_ATTACKS = _slider_tables(((1, 0), (-1, 0)))
+
+BISHOP_EMPTY: list[int] = [_ray_attacks(sq, 0, _BISHOP_DIRS) for sq in range(64)]
+ROOK_EMPTY: list[int] = [_ray_attacks(sq, 0, _ROOK_DIRS) for sq in range(64)]
+
+
+def bishop_attacks(sq: int, occ: int) -> int:
+    return _DIAG_ATTACKS[sq][occ & DIAG_MASKS[sq]]
+
+
+def rook_attacks(sq: int, occ: int) -> int:
+    return _RANK_ATTACKS[sq][occ & RANK_MASKS[sq]] | _FILE_ATTACKS[sq][occ & FILE_MASKS[sq]]
+
+
+def queen_attacks(sq: int, occ: int) -> int:
+    return (
+        _DIAG_ATTACKS[sq][occ & DIAG_MASKS[sq]]
+        | _RANK_ATTACKS[sq][occ & RANK_MASKS[sq]]
+        | _FILE_ATTACKS[sq][occ & FILE_MASKS[sq]]
+    )
+
+
+def _line_tables() -> tuple[list[list[int]], list[list[int]]]:
+    between = [[0] * 64 for _ in range(64)]
+    line = [[0] * 64 for _ in range(64)]
+    for a in range(64):
+        for b in range(64):
+            if a == b:
+                continue
+            for dirs in (_ROOK_DIRS, _BISHOP_DIRS):
+                if _ray_attacks(a, 0, dirs) & BB_SQUARES[b]:
+                    between[a][b] = _ray_attacks(a, BB_SQUARES[b], dirs) & _ray_attacks(b, BB_SQUARES[a], dirs)
+                    line[a][b] = (
+                        (_ray_attacks(a, 0, dirs) & _ray_attacks(b, 0, dirs)) | BB_SQUARES[a] | BB_SQUARES[b]
+                    )
+    return between, line
+
+
+BETWEEN, LINE = _line_tables()
+
+
+def piece_attacks(piece_type: int, sq: int, occ: int, colour: bool = True) -> int:
+    """Squares attacked by a piece of ``piece_type`` (and ``colour`` for pawns) on ``sq``."""
+    if piece_type == 1:
+        return PAWN_ATTACKS[colour][sq]
+    if piece_type == 2:
+        return KNIGHT_ATTACKS[sq]
+    if piece_type == 3:
+        return bishop_attacks(sq, occ)
+    if piece_type == 4:
+        return rook_attacks(sq, occ)
+    if piece_type == 5:
+        return queen_attacks(sq, occ)
+    return KING_ATTACKS[sq]

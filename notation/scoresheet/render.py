@@ -1,0 +1,215 @@
+"""Rendering a reconstructed game as a scoresheet: plain text and a printable HTML page.
+
+Both show the header (event, site, date, round, players, result), the moves in numbered
+White/Black columns (FIDE scoresheet style), the corrections (marked ``*`` in text, highlighted
+in HTML with the written text and alternatives) and, in HTML, SVG diagrams of the final position
+and of any positions asked for.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from notation.diagnostics import ply_to_move_number
+from notation.scoresheet.tokens import LANGUAGE_NAMES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.scoresheet.reconstruct import Correction, Reconstruction
+
+_STATUS_TEXT = {
+    "ok": "read as written",
+    "corrected": "reconstructed with corrections",
+    "needs-human": "NEEDS A HUMAN: no confident reconstruction",
+}
+
+
+def _rows(rec: Reconstruction) -> list[tuple[int, list[tuple[int, str] | None]]]:
+    """(move number, [white cell, black cell]) rows; a cell is (ply index, SAN) or None."""
+    rows: list[tuple[int, list[tuple[int, str] | None]]] = []
+    for index, san in enumerate(rec.sans):
+        number, colour = ply_to_move_number(rec.start_ply + index + 1)
+        if not rows or rows[-1][0] != number:
+            rows.append((number, [None, None]))
+        rows[-1][1][0 if colour == "white" else 1] = (index + 1, san)
+    return rows
+
+
+def _tag(rec: Reconstruction, name: str) -> str:
+    return rec.tags.get(name, "?")
+
+
+def _ply_of(correction: Correction, rec: Reconstruction) -> int | None:
+    """The 1-based index into ``rec.sans`` a correction refers to (its ply minus the start)."""
+    return correction.ply
+
+
+def _correction_label(correction: Correction, start_ply: int = 0) -> str:
+    if correction.ply is None:
+        return "-"
+    number, colour = ply_to_move_number(correction.ply + start_ply)
+    return f"{number}{'.' if colour == 'white' else '...'}"
+
+
+def render_text(rec: Reconstruction, *, width: int = 16) -> str:
+    """The plain-text scoresheet (ends with a newline)."""
+    marked = {p for c in rec.corrections if c.chosen for p in [_ply_of(c, rec)] if p is not None}
+    lines = [
+        "SCORESHEET",
+        f"Event:  {_tag(rec, 'Event')}",
+        f"Site:   {_tag(rec, 'Site')}",
+        f"Date:   {_tag(rec, 'Date')}    Round: {_tag(rec, 'Round')}",
+        f"White:  {_tag(rec, 'White')}",
+        f"Black:  {_tag(rec, 'Black')}",
+        f"Result: {rec.result}",
+        f"Sheet:  {LANGUAGE_NAMES.get(rec.language, rec.language)} piece letters, {rec.layout} layout; "
+        f"{_STATUS_TEXT.get(rec.status, rec.status)}",
+        "",
+        f"{'No.':>4}  {'White':<{width}}{'Black':<{width}}".rstrip(),
+        f"{'---':>4}  {'-' * (width - 2):<{width}}{'-' * (width - 2)}",
+    ]
+    for number, cells in _rows(rec):
+        texts: list[str] = []
+        for column, cell in enumerate(cells):
+            if cell is None:
+                texts.append("..." if column == 0 else "")
+            else:
+                ply, san = cell
+                texts.append(san + (" *" if ply in marked else ""))
+        lines.append(f"{number:>4}  {texts[0]:<{width}}{texts[1]}".rstrip())
+    if rec.sans:
+        lines.append(f"{'':>4}  {rec.result}")
+    if rec.corrections:
+        lines.append("")
+        lines.append("Corrections (* in the table):")
+        for c in rec.corrections:
+            lines.append(f"  {_correction_label(c, rec.start_ply):>6} {c.message()}")
+    if rec.status == "needs-human" and rec.candidates:
+        lines.append("")
+        lines.append("Best candidate readings:")
+        for cost, sans in rec.candidates[:3]:
+            lines.append(f"  cost {cost:g}: {' '.join(sans[-12:])}")
+    return "\n".join(lines) + "\n"
+
+
+_CSS = """
+body { font-family: Georgia, 'Times New Roman', serif; margin: 2em; color: #111; }
+h1 { font-size: 1.4em; margin-bottom: 0.3em; }
+table.header td { padding: 0.1em 1em 0.1em 0; }
+table.header td.label { font-weight: bold; }
+table.moves { border-collapse: collapse; margin-top: 1em; }
+table.moves th, table.moves td { border: 1px solid #777; padding: 0.15em 0.6em; min-width: 7em; }
+table.moves td.number { min-width: 2em; text-align: right; color: #555; }
+td.corrected { background: #fff3a8; font-weight: bold; }
+td.doubtful { background: #ffc9c9; font-weight: bold; }
+p.status { font-style: italic; }
+p.status.needs-human { color: #b00000; font-weight: bold; }
+ol.corrections li { margin-bottom: 0.3em; }
+div.diagrams { display: flex; flex-wrap: wrap; gap: 1.5em; margin-top: 1.5em; }
+figure { margin: 0; }
+@media print { body { margin: 0.5cm; } div.diagrams { page-break-inside: avoid; } }
+""".strip()
+
+
+def render_html(rec: Reconstruction, *, diagrams: list[tuple[str, str]] | None = None) -> str:
+    """A standalone printable HTML page; ``diagrams`` are (caption, SVG text) pairs."""
+    per_ply = {p: c for c in rec.corrections if c.chosen for p in [_ply_of(c, rec)] if p is not None}
+    title = f"{_tag(rec, 'White')} - {_tag(rec, 'Black')}, {_tag(rec, 'Event')}"
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>{escape(title)}</title>",
+        f"<style>\n{_CSS}\n</style>",
+        "</head>",
+        "<body>",
+        "<h1>Scoresheet</h1>",
+        '<table class="header">',
+    ]
+    header = [
+        ("Event", _tag(rec, "Event"), "Round", _tag(rec, "Round")),
+        ("Site", _tag(rec, "Site"), "Date", _tag(rec, "Date")),
+        ("White", _tag(rec, "White"), "Black", _tag(rec, "Black")),
+        ("Result", rec.result, "Sheet", f"{LANGUAGE_NAMES.get(rec.language, rec.language)}, {rec.layout}"),
+    ]
+    for a, av, b, bv in header:
+        out.append(
+            f'<tr><td class="label">{a}</td><td>{escape(av)}</td>'
+            f'<td class="label">{b}</td><td>{escape(bv)}</td></tr>'
+        )
+    out.append("</table>")
+    status_class = "status needs-human" if rec.status == "needs-human" else "status"
+    out.append(f'<p class="{status_class}">{escape(_STATUS_TEXT.get(rec.status, rec.status))}</p>')
+    out.append('<table class="moves">')
+    out.append("<thead><tr><th>No.</th><th>White</th><th>Black</th></tr></thead>")
+    out.append("<tbody>")
+    for number, cells in _rows(rec):
+        tds = [f'<td class="number">{number}</td>']
+        for cell in cells:
+            if cell is None:
+                tds.append("<td></td>")
+                continue
+            ply, san = cell
+            fix = per_ply.get(ply)
+            if fix is None:
+                tds.append(f"<td>{escape(san)}</td>")
+            else:
+                css = "corrected" if fix.confident else "doubtful"
+                tds.append(f'<td class="{css}" title="{escape(fix.message())}">{escape(san)}</td>')
+        out.append("<tr>" + "".join(tds) + "</tr>")
+    out.append("</tbody>")
+    out.append("</table>")
+    out.append(f"<p>Result: <strong>{escape(rec.result)}</strong></p>")
+    if rec.corrections:
+        out.append("<h2>Corrections</h2>")
+        out.append('<ol class="corrections">')
+        for c in rec.corrections:
+            out.append(f"<li><strong>{escape(_correction_label(c, rec.start_ply))}</strong> {escape(c.message())}</li>")
+        out.append("</ol>")
+    if rec.status == "needs-human" and rec.candidates:
+        out.append("<h2>Best candidate readings</h2>")
+        out.append("<ul>")
+        for cost, sans in rec.candidates[:3]:
+            out.append(f"<li>cost {cost:g}: {escape(' '.join(sans))}</li>")
+        out.append("</ul>")
+    if diagrams:
+        out.append('<div class="diagrams">')
+        for caption, svg in diagrams:
+            out.append(f"<figure>\n{svg}\n<figcaption>{escape(caption)}</figcaption>\n</figure>")
+        out.append("</div>")
+    out.append("</body>")
+    out.append("</html>")
+    return "\n".join(out) + "\n"
+
+
+def diagrams_for(rec: Reconstruction, specs: list[str], *, final: bool = True) -> tuple[list[tuple[str, str]], list[str]]:
+    """SVG diagrams for a reconstruction: ``specs`` like ``24w``/``24b`` and the final position.
+
+    Returns ((caption, svg) pairs, problems); a spec that is not a position of the game is a
+    problem (text), not an exception.
+    """
+    from notation.scoresheet.svg import diagram_ply, position_svg
+
+    out: list[tuple[str, str]] = []
+    problems: list[str] = []
+    for spec in specs:
+        absolute = diagram_ply(spec)
+        if absolute is None:
+            problems.append(f"diagram '{spec}' is not a move like 24w or 24b")
+            continue
+        index = absolute - rec.start_ply
+        if not 1 <= index <= len(rec.moves):
+            problems.append(f"diagram '{spec}': the game has no such move")
+            continue
+        number, colour = ply_to_move_number(absolute)
+        san = rec.sans[index - 1]
+        caption = f"after {number}{'.' if colour == 'white' else '...'} {san}"
+        move = rec.moves[index - 1]
+        svg = position_svg(rec.position_after(index), highlight=(move[0], move[1]), caption=caption)
+        out.append((caption, svg))
+    if final and rec.moves:
+        move = rec.moves[-1]
+        caption = f"final position ({rec.result})"
+        out.append((caption, position_svg(rec.position_after(len(rec.moves)), highlight=(move[0], move[1]), caption=caption)))
+    return out, problems

@@ -1,0 +1,454 @@
+"""The Parquet dataset behind ``notation import``: planning chunks, writing parts atomically.
+
+Layout::
+
+    DIR/games/part-BBBB-CCCCCC-<id>.parquet   one file per input chunk (GAMES_SCHEMA)
+    DIR/moves/part-BBBB-CCCCCC-<id>.parquet   the same chunk's plies (MOVES_SCHEMA), absent with --no-moves
+
+``BBBB`` numbers the imports into the dataset (1, 2, ...), ``CCCCCC`` the chunk in the import's
+plan (files in the order given, games in file order) and ``<id>`` is the 16-hex-digit
+``game_id`` of the chunk's first game. So part names are deterministic (every engine writes the
+same names), unique, and sort in import order: :func:`notation.tables.frames.scan` yields games in the
+order they were imported (the ledger relies on file order for games of the same day).
+
+Atomicity: a part is written under a hidden temporary name in its final directory and renamed
+with :func:`os.replace`; the moves part is renamed first and the games part last, so the games
+part is the commit point. :func:`committed_parts` (used by :func:`notation.tables.frames.scan`) lists
+only games parts and the moves parts whose games part exists; :func:`clean` removes temporary
+files and orphan moves parts left by an interrupted import. An interrupted import therefore
+leaves whole, consistent parts only, and running it again imports the rest (games already in
+the dataset are skipped).
+
+De-duplication: each game's ``game_id`` is a hash of its whitespace-normalised text
+(:func:`notation.tables.rows.game_id`). The planner skips a game whose id the dataset already holds or
+that an earlier game of the same import had, *before* parsing it, so re-importing a file
+costs little more than reading it. :func:`notation.tables.frames.to_frames` does not de-duplicate.
+
+The plan (:func:`plan_chunks`) is made in one sequential pass in the calling process; the work
+of a chunk (:func:`run_chunk`) is a pure function of its :class:`ChunkTask`, so the in-process,
+process-pool and dask engines produce identical datasets.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from notation.diagnostics import Diagnostic
+from notation.pgn.sources import find_pgn_files
+
+GAMES_DIR = "games"
+MOVES_DIR = "moves"
+PART_PREFIX = "part-"
+PART_SUFFIX = ".parquet"
+TMP_PREFIX = ".tmp-"
+
+#: a chunk closes after this many games ...
+CHUNK_GAMES = 2000
+#: ... or this many bytes of game text, whichever comes first (and always at the end of a file)
+CHUNK_BYTES = 8 << 20
+
+
+
+@dataclass(frozen=True, slots=True)
+class WriteOptions:
+    """How parts are written. ``position_key=False`` leaves that column null (``--no-position-key``)."""
+
+    moves: bool = True
+    position_key: bool = True
+    compression: str = "zstd"
+    compression_level: int | None = None
+
+
+@dataclass(slots=True)
+class ChunkTask:
+    """One unit of work: some games of one file, already split and de-duplicated."""
+
+    index: int
+    source_file: str
+    out_dir: str
+    items: list[tuple[int, Any]]  # (game_id, notation.pgn.reader.RawGame)
+    options: WriteOptions = field(default_factory=WriteOptions)
+    nbytes: int = 0
+    batch: int = 1
+
+    @property
+    def part_name(self) -> str:
+        """``part-<import batch>-<chunk index>-<first game id>``: sorts in import order."""
+        return f"{PART_PREFIX}{self.batch:04d}-{self.index:06d}-{self.items[0][0]:016x}"
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    """What one chunk wrote (returned by workers: small, picklable)."""
+
+    index: int
+    source_file: str
+    part_name: str
+    games: int = 0
+    plies: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    bytes_written: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class ImportSummary:
+    """The totals of one ``notation import`` run."""
+
+    files: int = 0
+    games_read: int = 0
+    games_imported: int = 0
+    duplicates: int = 0
+    plies: int = 0
+    parts: int = 0
+    bytes_written: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, result: ChunkResult) -> None:
+        self.games_imported += result.games
+        self.plies += result.plies
+        self.parts += 1
+        self.bytes_written += result.bytes_written
+        self.statuses.update(result.statuses)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "games_read": self.games_read,
+            "games_imported": self.games_imported,
+            "duplicates_skipped": self.duplicates,
+            "plies": self.plies,
+            "parts": self.parts,
+            "bytes_written": self.bytes_written,
+            "statuses": dict(self.statuses),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+# ------------------------------------------------------------------------ inputs and layout
+#: Stands for standard input in the list of files to import (the ``-`` argument).
+STDIN = Path("-")
+STDIN_NAME = "<stdin>"
+
+
+def expand_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
+    """Files to import: files as given, directories searched (sorted) for PGN files, and
+    ``STDIN`` (``-``) for standard input (read once, where it stands in the list)."""
+    found: list[Path] = []
+    problems: list[Diagnostic] = []
+    seen: set[Path] = set()
+    for item in paths:
+        path = Path(item)
+        if str(item) == "-":
+            if STDIN not in found:
+                found.append(STDIN)
+            continue
+        if path.is_dir():
+            candidates = find_pgn_files(path)
+        elif path.is_file():
+            candidates = [path]
+        else:
+            problems.append(
+                Diagnostic.make("pgn.io", f"no such file or directory: {str(path)!r}", file=str(path))
+            )
+            continue
+        for candidate in candidates:
+            resolved = candidate.resolve()
+            if resolved not in seen:
+                seen.add(resolved)
+                found.append(candidate)
+    return found, problems
+
+
+def committed_parts(root: Path) -> tuple[list[Path], list[Path]]:
+    """(games parts, moves parts) that belong to the dataset, sorted by name."""
+    games_dir, moves_dir = root / GAMES_DIR, root / MOVES_DIR
+    games = _parts(games_dir)
+    names = {p.name for p in games}
+    moves = [p for p in _parts(moves_dir) if p.name in names]
+    return games, moves
+
+
+def _parts(directory: Path) -> list[Path]:
+    if not directory.is_dir():
+        return []
+    return sorted(
+        p
+        for p in directory.iterdir()
+        if p.name.startswith(PART_PREFIX) and p.name.endswith(PART_SUFFIX)
+    )
+
+
+def clean(root: Path) -> int:
+    """Remove temporary files and orphan moves parts of interrupted imports; how many removed."""
+    removed = 0
+    for sub in (GAMES_DIR, MOVES_DIR):
+        directory = root / sub
+        if directory.is_dir():
+            for p in directory.iterdir():
+                if p.name.startswith(TMP_PREFIX):
+                    p.unlink(missing_ok=True)
+                    removed += 1
+    games = {p.name for p in _parts(root / GAMES_DIR)}
+    for p in _parts(root / MOVES_DIR):
+        if p.name not in games:
+            p.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def next_batch(root: Path) -> int:
+    """The import number for the next import into ``root`` (1 for a new dataset)."""
+    last = 0
+    for p in _parts(root / GAMES_DIR):
+        head = p.name[len(PART_PREFIX) :].split("-", 1)[0]
+        if head.isdigit():
+            last = max(last, int(head))
+    return last + 1
+
+
+def existing_ids(root: Path) -> set[int]:
+    """The game ids the dataset already holds."""
+    games, _ = committed_parts(root)
+    if not games:
+        return set()
+    ids = pl.scan_parquet([str(p) for p in games]).select("game_id").collect()
+    return set(ids.get_column("game_id").to_list())
+
+
+# ------------------------------------------------------------------------------- planning
+@dataclass(slots=True)
+class PlanStats:
+    """Counters filled while :func:`plan_chunks` is consumed."""
+
+    files: int = 0
+    games_read: int = 0
+    duplicates: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def plan_chunks(
+    files: Iterable[Path],
+    out_dir: Path,
+    *,
+    seen: set[int],
+    options: WriteOptions,
+    stats: PlanStats,
+    chunk_games: int = CHUNK_GAMES,
+    chunk_bytes: int = CHUNK_BYTES,
+    batch: int = 1,
+) -> Iterator[ChunkTask]:
+    """Split every file into game chunks, skipping ids in ``seen`` (which it extends).
+
+    Sequential and deterministic: the same files and sizes give the same chunks whatever
+    engine runs them. A chunk never spans two files.
+    """
+    from notation.tables.rows import raw_games, raw_text
+
+    index = 0
+    for path in files:
+        stats.files += 1
+        is_stdin = path == STDIN
+        name = STDIN_NAME if is_stdin else path.name
+        items: list[tuple[int, Any]] = []
+        size = 0
+        games = raw_games(sys.stdin.buffer if is_stdin else path)
+        while True:
+            try:
+                gid, raw = next(games)
+            except StopIteration:
+                break
+            except Exception as exc:  # noqa: BLE001 - e.g. a truncated .gz: keep what was read
+                message = f"cannot read past game {stats.games_read}: {type(exc).__name__}: {exc}"
+                stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
+                break
+            if getattr(raw, "size", 0) < 0:  # the reader could not read (more of) the file
+                message = f"cannot read: {raw.data}" if raw.data else "cannot read the file"
+                stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
+                continue
+            stats.games_read += 1
+            if gid in seen:
+                stats.duplicates += 1
+                continue
+            seen.add(gid)
+            items.append((gid, raw))
+            size += len(raw_text(raw))
+            if len(items) >= chunk_games or size >= chunk_bytes:
+                yield ChunkTask(index, name, str(out_dir), items, options, size, batch)
+                index += 1
+                items, size = [], 0
+        if items:
+            yield ChunkTask(index, name, str(out_dir), items, options, size, batch)
+            index += 1
+
+
+# -------------------------------------------------------------------------------- working
+def run_chunk(task: ChunkTask) -> ChunkResult:
+    """Parse, replay and tabulate one chunk and write its parts (atomically). Pure in its task."""
+    from notation.tables.rows import tabulate_raw
+
+    started = time.perf_counter()
+    opts = task.options
+    games, moves, verdicts = tabulate_raw(task.items, moves=opts.moves, source_file=task.source_file)
+    if opts.moves and not opts.position_key:
+        moves = moves.with_columns(pl.lit(None, dtype=pl.UInt64).alias("position_key"))
+    written = write_part(Path(task.out_dir), task.part_name, games, moves if opts.moves else None, opts)
+    statuses = Counter(v.status for v in verdicts)
+    return ChunkResult(
+        index=task.index,
+        source_file=task.source_file,
+        part_name=task.part_name,
+        games=games.height,
+        plies=moves.height if opts.moves else 0,
+        statuses=dict(statuses),
+        bytes_written=written,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def write_part(
+    root: Path,
+    name: str,
+    games: pl.DataFrame,
+    moves: pl.DataFrame | None,
+    options: WriteOptions,
+) -> int:
+    """Write one chunk's parts: temp names first, then rename moves, then games (the commit)."""
+    games_dir, moves_dir = root / GAMES_DIR, root / MOVES_DIR
+    games_dir.mkdir(parents=True, exist_ok=True)
+    final_name = name + PART_SUFFIX
+    token = uuid.uuid4().hex[:12]
+    staged: list[tuple[Path, Path]] = []
+    try:
+        if moves is not None:
+            moves_dir.mkdir(parents=True, exist_ok=True)
+            tmp = moves_dir / f"{TMP_PREFIX}{token}-{final_name}"
+            _write_parquet(moves, tmp, options)
+            staged.append((tmp, moves_dir / final_name))
+        tmp = games_dir / f"{TMP_PREFIX}{token}-{final_name}"
+        _write_parquet(games, tmp, options)
+        staged.append((tmp, games_dir / final_name))
+        written = sum(tmp.stat().st_size for tmp, _ in staged)
+        for tmp, final in staged:  # games last: the commit point
+            os.replace(tmp, final)
+        return written
+    except BaseException:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        for leftover in (games_dir, moves_dir):
+            if leftover.is_dir():
+                for p in leftover.glob(f"{TMP_PREFIX}{token}-*"):
+                    p.unlink(missing_ok=True)
+        raise
+
+
+def _write_parquet(frame: pl.DataFrame, path: Path, options: WriteOptions) -> None:
+    kwargs: dict[str, Any] = {"compression": options.compression, "statistics": True}
+    if options.compression_level is not None:
+        kwargs["compression_level"] = options.compression_level
+    frame.write_parquet(path, **kwargs)
+
+
+# ------------------------------------------------------------------------------- engines
+Executor = Callable[[Iterator[ChunkTask], Callable[[ChunkResult], None]], None]
+
+
+def run_local(tasks: Iterator[ChunkTask], on_result: Callable[[ChunkResult], None]) -> None:
+    """The in-process engine: one chunk after another."""
+    for task in tasks:
+        on_result(run_chunk(task))
+
+
+def run_processes(jobs: int) -> Executor:
+    """The ``--jobs N`` engine: a spawn-context process pool, at most ``2 * jobs`` chunks in flight."""
+
+    def execute(tasks: Iterator[ChunkTask], on_result: Callable[[ChunkResult], None]) -> None:
+        import multiprocessing
+        from concurrent.futures import (
+            FIRST_COMPLETED,
+            Future,
+            ProcessPoolExecutor,
+            wait,
+        )
+
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            pending: set[Future[ChunkResult]] = set()
+            try:
+                for task in tasks:
+                    pending.add(pool.submit(run_chunk, task))
+                    if len(pending) >= 2 * jobs:
+                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            on_result(future.result())
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        on_result(future.result())
+            except BaseException:
+                for future in pending:
+                    future.cancel()
+                raise
+
+    return execute
+
+
+def import_files(
+    paths: Iterable[str | Path],
+    out_dir: str | Path,
+    *,
+    options: WriteOptions | None = None,
+    executor: Executor | None = None,
+    chunk_games: int = CHUNK_GAMES,
+    chunk_bytes: int = CHUNK_BYTES,
+    on_result: Callable[[ChunkResult], None] | None = None,
+) -> ImportSummary:
+    """Import PGN files into the dataset at ``out_dir`` (created if needed); the summary.
+
+    Missing inputs become ``pgn.io`` diagnostics in the summary (the others are imported).
+    ``executor`` picks the engine (default: in-process, :func:`run_local`).
+    """
+    started = time.perf_counter()
+    options = options or WriteOptions()
+    root = Path(out_dir).absolute()  # tasks may run in other processes or on other hosts
+    root.mkdir(parents=True, exist_ok=True)
+    clean(root)
+    files, problems = expand_inputs(paths)
+    summary = ImportSummary(diagnostics=problems)
+    stats = PlanStats()
+    seen = existing_ids(root)
+    tasks = plan_chunks(
+        files,
+        root,
+        seen=seen,
+        options=options,
+        stats=stats,
+        chunk_games=chunk_games,
+        chunk_bytes=chunk_bytes,
+        batch=next_batch(root),
+    )
+
+    def collect(result: ChunkResult) -> None:
+        summary.add(result)
+        if on_result is not None:
+            on_result(result)
+
+    (executor or run_local)(tasks, collect)
+    summary.files = stats.files
+    summary.games_read = stats.games_read
+    summary.duplicates = stats.duplicates
+    summary.diagnostics.extend(stats.diagnostics)
+    summary.seconds = time.perf_counter() - started
+    return summary

@@ -1,0 +1,634 @@
+"""Column builders: games and plies appended into per-column lists, flushed to Polars in batches.
+
+Nothing here replays: the plies come from :func:`notation.validation.replay.replay` and the per-game
+verdict (status, counts, claims, outcome) from :mod:`notation.validation.reports`, so an imported row is
+exactly what ``notation validate`` checked. A builder keeps one Python list per column (never a
+dict per row, never an object per square) and turns them into a typed ``pl.DataFrame`` every
+:data:`BATCH_ROWS` rows, so memory is bounded by one batch plus the finished frames of one chunk.
+
+Derived columns that are cheap to vectorise (dates, Elo, time control, enums) are computed by
+Polars at flush time from the raw tag text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from notation.rules.squares import SQUARE_NAMES
+from notation.tables.frames import (
+    COLUMN_TAGS,
+    GAMES_SCHEMA,
+    MOVES_SCHEMA,
+    RESULTS,
+    empty_games,
+    empty_moves,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.pgn.model import Game
+    from notation.validation.replay import Replay
+
+#: rows per flushed batch (moves); games flush every ``BATCH_ROWS // 64`` games
+BATCH_ROWS = 65_536
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+_COMMAND = re.compile(r"\[%[^\]]*\]")
+_SPACES = re.compile(r"\s+")
+_UNKNOWN = frozenset({"", "?", "??", "-"})
+
+
+def game_id(text: str | bytes) -> int:
+    """Stable 64-bit id of a game: blake2b-64 of its text with every whitespace run folded to
+    one space (so CRLF/LF, re-wrapping and indentation do not change it)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    normal = b" ".join(data.split())
+    return int.from_bytes(hashlib.blake2b(normal, digest_size=8).digest(), "little")
+
+
+def clean_comment(comments: list[str]) -> str | None:
+    """The comments after a move with ``[%...]`` commands removed; None when nothing is left."""
+    text = " ".join(comments)
+    if "[%" in text:
+        text = _COMMAND.sub(" ", text)
+    text = _SPACES.sub(" ", text).strip()
+    return text or None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the games table needs from validation of one game."""
+
+    status: str
+    error_count: int
+    warning_count: int
+    first_error: str | None
+    final_fen: str | None
+    outcome: str | None
+    threefold_ply: int | None
+    fifty_moves_ply: int | None
+
+
+def verdict(game: Game, rep: Replay) -> Verdict:
+    """The validation verdict of ``game`` given its replay: :mod:`notation.validation.reports` decides
+    (the same checks and status as ``notation validate``), without a second replay."""
+    try:
+        from notation.validation.reports import check_replayed
+    except ImportError:  # pragma: no cover - older validate: correct, but replays again
+        from notation.validation.reports import check_game
+
+        report = check_game(game)
+    else:
+        report = check_replayed(game, rep)
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    warnings = sum(1 for d in report.diagnostics if d.severity == "warning")
+    return Verdict(
+        status=report.status,
+        error_count=len(errors),
+        warning_count=warnings,
+        first_error=errors[0].code if errors else None,
+        final_fen=report.final_fen,
+        outcome=report.outcome.termination,
+        threefold_ply=report.claims.threefold,
+        fifty_moves_ply=report.claims.fifty_moves,
+    )
+
+
+def _text(tags: dict[str, str], name: str) -> str | None:
+    value = tags.get(name)
+    if value is None:
+        return None
+    value = value.strip()
+    return None if value in _UNKNOWN else value
+
+
+class GamesBuilder:
+    """Per-column lists for the games table; :meth:`finish` returns the typed frame."""
+
+    _RAW = (
+        "game_id",
+        "source_file",
+        "game_number",
+        "event",
+        "site",
+        "date_text",
+        "round",
+        "white",
+        "black",
+        "result",
+        "white_elo",
+        "black_elo",
+        "white_title",
+        "black_title",
+        "eco",
+        "opening",
+        "time_control",
+        "termination",
+        "utc_date",
+        "utc_time",
+        "variant",
+        "start_fen",
+        "plies",
+        "status",
+        "error_count",
+        "warning_count",
+        "first_error",
+        "final_fen",
+        "outcome",
+        "threefold_ply",
+        "fifty_moves_ply",
+        "extra_tags",
+    )
+
+    def __init__(self, batch_games: int = BATCH_ROWS // 64) -> None:
+        self._batch = batch_games
+        self._frames: list[pl.DataFrame] = []
+        self._cols: dict[str, list[Any]] = {name: [] for name in self._RAW}
+        self._tag_name: list[str] = []
+        self._tag_value: list[str] = []
+        self._tag_row: list[int] = []
+        self.count = 0
+
+    def add(
+        self,
+        gid: int,
+        source_file: str | None,
+        game: Game,
+        plies: int,
+        start_fen: str | None,
+        v: Verdict,
+    ) -> None:
+        """Append one game."""
+        tags = game.tags
+        c = self._cols
+        c["game_id"].append(gid)
+        c["source_file"].append(source_file)
+        c["game_number"].append(game.number)
+        c["event"].append(_text(tags, "Event"))
+        c["site"].append(_text(tags, "Site"))
+        c["date_text"].append(tags.get("Date") or tags.get("UTCDate"))
+        c["round"].append(_text(tags, "Round"))
+        c["white"].append(_text(tags, "White"))
+        c["black"].append(_text(tags, "Black"))
+        result = tags.get("Result")
+        c["result"].append(result if result in RESULTS else None)
+        c["white_elo"].append(tags.get("WhiteElo"))
+        c["black_elo"].append(tags.get("BlackElo"))
+        c["white_title"].append(_text(tags, "WhiteTitle"))
+        c["black_title"].append(_text(tags, "BlackTitle"))
+        c["eco"].append(_text(tags, "ECO"))
+        c["opening"].append(_text(tags, "Opening"))
+        tc = tags.get("TimeControl", "").strip()
+        c["time_control"].append(tc if tc and tc != "?" else None)  # "-" (none) is kept
+        c["termination"].append(_text(tags, "Termination"))
+        c["utc_date"].append(tags.get("UTCDate"))
+        c["utc_time"].append(tags.get("UTCTime"))
+        c["variant"].append(_text(tags, "Variant"))
+        c["start_fen"].append(start_fen)
+        c["plies"].append(plies)
+        c["status"].append(v.status)
+        c["error_count"].append(v.error_count)
+        c["warning_count"].append(v.warning_count)
+        c["first_error"].append(v.first_error)
+        c["final_fen"].append(v.final_fen)
+        c["outcome"].append(v.outcome)
+        c["threefold_ply"].append(v.threefold_ply)
+        c["fifty_moves_ply"].append(v.fifty_moves_ply)
+        # extra tags as flat (row, name, value) lists: nested Python values are slow to convert
+        row = len(c["game_id"]) - 1
+        names, values, rows = self._tag_name, self._tag_value, self._tag_row
+        for name, value in tags.items():
+            if name not in COLUMN_TAGS:
+                names.append(name)
+                values.append(value)
+                rows.append(row)
+        if result is not None and result not in RESULTS:
+            names.append("Result")
+            values.append(result)
+            rows.append(row)
+        self.count += 1
+        if len(c["game_id"]) >= self._batch:
+            self._flush()
+
+    def _flush(self) -> None:
+        c = self._cols
+        if not c["game_id"]:
+            return
+        height = len(c["game_id"])
+        tags = (
+            pl.DataFrame(
+                {"row": self._tag_row, "name": self._tag_name, "value": self._tag_value},
+                schema={"row": pl.Int32, "name": pl.String, "value": pl.String},
+            )
+            .group_by("row", maintain_order=True)
+            .agg(pl.struct("name", "value").alias("extra_tags"))
+        )
+        extra = (
+            pl.DataFrame({"row": pl.int_range(0, height, dtype=pl.Int32, eager=True)})
+            .join(tags, on="row", how="left", maintain_order="left")
+            .get_column("extra_tags")
+            .fill_null(pl.lit([], dtype=GAMES_SCHEMA["extra_tags"]))
+        )
+        raw = pl.DataFrame(
+            {name: c[name] for name in self._RAW if name != "extra_tags"},
+            schema={
+                **{name: pl.String for name in self._RAW if name != "extra_tags"},
+                "game_id": pl.UInt64,
+                "game_number": pl.Int32,
+                "plies": pl.Int32,
+                "error_count": pl.Int32,
+                "warning_count": pl.Int32,
+                "threefold_ply": pl.Int32,
+                "fifty_moves_ply": pl.Int32,
+            },
+        ).with_columns(extra.cast(GAMES_SCHEMA["extra_tags"]).alias("extra_tags"))
+        self._frames.append(_type_games(raw))
+        self._cols = {name: [] for name in self._RAW}
+        self._tag_name, self._tag_value, self._tag_row = [], [], []
+
+    def finish(self) -> pl.DataFrame:
+        """All games added so far as one frame with :data:`GAMES_SCHEMA`."""
+        self._flush()
+        if not self._frames:
+            return empty_games()
+        frame = pl.concat(self._frames, how="vertical", rechunk=False)
+        self._frames = [frame]
+        return frame
+
+
+_TIME_CONTROL = r"^(\d+)(?:\+(\d+))?$"
+
+
+def _type_games(raw: pl.DataFrame) -> pl.DataFrame:
+    """Vectorised parsing of the raw tag text into the typed games columns."""
+    s = GAMES_SCHEMA
+    tc = pl.col("time_control")
+    base = tc.str.extract(_TIME_CONTROL, 1)
+    inc = tc.str.extract(_TIME_CONTROL, 2)
+    date_text = pl.col("date_text").str.strip_chars()
+    utc = pl.concat_str([pl.col("utc_date"), pl.col("utc_time")], separator=" ")
+    return raw.select(
+        pl.col("game_id"),
+        pl.col("source_file").cast(s["source_file"]),
+        pl.col("game_number"),
+        pl.col("event").cast(s["event"]),
+        pl.col("site"),
+        date_text.str.strptime(pl.Date, "%Y.%m.%d", strict=False).alias("date"),
+        date_text.alias("date_text"),
+        pl.col("round"),
+        pl.col("white"),
+        pl.col("black"),
+        pl.col("result").cast(s["result"]),
+        _elo("white_elo"),
+        _elo("black_elo"),
+        pl.col("white_title").cast(s["white_title"]),
+        pl.col("black_title").cast(s["black_title"]),
+        pl.col("eco").cast(s["eco"]),
+        pl.col("opening").cast(s["opening"]),
+        tc.cast(s["time_control"]),
+        base.str.to_integer(strict=False).cast(pl.Int32, strict=False).alias("base_seconds"),
+        pl.when(base.is_not_null())
+        .then(inc.fill_null("0"))
+        .str.to_integer(strict=False)
+        .cast(pl.Int16, strict=False)
+        .alias("increment_seconds"),
+        pl.col("termination").cast(s["termination"]),
+        utc.str.strptime(pl.Datetime("us"), "%Y.%m.%d %H:%M:%S", strict=False)
+        .dt.replace_time_zone("UTC")
+        .alias("utc_datetime"),
+        pl.col("variant").cast(s["variant"]),
+        pl.col("start_fen"),
+        pl.col("plies"),
+        pl.col("status").cast(s["status"]),
+        pl.col("error_count"),
+        pl.col("warning_count"),
+        pl.col("first_error").cast(s["first_error"]),
+        pl.col("final_fen"),
+        pl.col("outcome").cast(s["outcome"], strict=False),
+        pl.col("threefold_ply"),
+        pl.col("fifty_moves_ply"),
+        pl.col("extra_tags"),
+    )
+
+
+def _elo(name: str) -> pl.Expr:
+    return (
+        pl.col(name)
+        .str.strip_chars()
+        .str.to_integer(strict=False)
+        .cast(pl.Int16, strict=False)
+        .alias(name)
+    )
+
+
+class MovesBuilder:
+    """Per-column lists for the moves table, filled from a replay's plies.
+
+    Per ply, Python collects only what needs the replay's objects: canonical SAN, UCI, the
+    piece type on the target square of a capture, the raw comment text, NAGs and the repetition
+    key (one list comprehension per column). Everything derivable from those is computed by
+    Polars at flush time: game id, ply, move number and colour (from the start position's turn
+    and move number), piece, promotion, check/mate/castle flags (from the canonical SAN),
+    material (running sums of captures and promotions from the start position's material), and
+    the comment commands ``[%clk]``/``[%eval]`` and the cleaned comment, with the very patterns
+    of :mod:`notation.pgn.comment_commands` (a test keeps both paths agreeing).
+    """
+
+    _GAME = ("game", "game_id", "n", "white_first", "fullmove", "mw0", "mb0")
+    _PLY = ("san", "from_sq", "to_sq", "target", "text", "nags", "position_key")
+
+    def __init__(self, batch_rows: int = BATCH_ROWS) -> None:
+        self._batch = batch_rows
+        self._frames: list[pl.DataFrame] = []
+        self._g: dict[str, list[Any]] = {name: [] for name in self._GAME}
+        self._p: dict[str, list[Any]] = {name: [] for name in self._PLY}
+        self._rows = 0
+        self.count = 0
+
+    def add(self, gid: int, rep: Replay) -> None:
+        """Append one row per legal mainline ply of ``rep``."""
+        plies = rep.plies
+        if not plies:
+            return
+        start = plies[0].before
+        mw0, mb0 = start.material()
+        g = self._g
+        g["game"].append(len(g["game"]))
+        g["game_id"].append(gid)
+        g["n"].append(len(plies))
+        g["white_first"].append(bool(start.turn))
+        g["fullmove"].append(start.fullmove_number)
+        g["mw0"].append(mw0)
+        g["mb0"].append(mb0)
+        p = self._p
+        p["san"].extend([r.san for r in plies])
+        p["from_sq"].extend([r.move.from_square for r in plies])
+        p["to_sq"].extend([r.move.to_square for r in plies])
+        p["target"].extend(
+            [r.before.piece_type_at(r.move.to_square) if "x" in r.san else 0 for r in plies]
+        )
+        p["text"].extend([" ".join(c) if (c := r.node.comments) else None for r in plies])
+        p["nags"].extend([r.node.nags or None for r in plies])
+        p["position_key"].extend([r.key for r in plies])
+        self._rows += len(plies)
+        self.count += len(plies)
+        if self._rows >= self._batch:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._rows:
+            return
+        games = pl.DataFrame(
+            self._g,
+            schema={
+                "game": pl.Int32,
+                "game_id": pl.UInt64,
+                "n": pl.Int32,
+                "white_first": pl.Boolean,
+                "fullmove": pl.Int32,
+                "mw0": pl.Int16,
+                "mb0": pl.Int16,
+            },
+        )
+        plies = pl.DataFrame(
+            self._p,
+            schema={
+                "san": pl.String,
+                "from_sq": pl.Int8,
+                "to_sq": pl.Int8,
+                "target": pl.Int8,
+                "text": pl.String,
+                "nags": MOVES_SCHEMA["nags"],
+                "position_key": pl.UInt64,
+            },
+            strict=False,
+        )
+        self._frames.append(_type_moves(games, plies))
+        self._g = {name: [] for name in self._GAME}
+        self._p = {name: [] for name in self._PLY}
+        self._rows = 0
+
+    def finish(self) -> pl.DataFrame:
+        """All plies added so far as one frame with :data:`MOVES_SCHEMA`."""
+        self._flush()
+        if not self._frames:
+            return empty_moves()
+        frame = pl.concat(self._frames, how="vertical", rechunk=False)
+        self._frames = [frame]
+        return frame
+
+
+_PIECE_OF_LETTER = {"N": "N", "B": "B", "R": "R", "Q": "Q", "K": "K", "O": "K"}
+_LETTER_OF_TYPE = {1: "P", 2: "N", 3: "B", 4: "R", 5: "Q", 6: "K"}
+_VALUE_OF_LETTER = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 0}
+
+
+def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
+    """The typed moves frame of one batch: per-game facts exploded to plies, plus derived columns.
+
+    Three ``with_columns``/``select`` stages so that each intermediate (colour, captured piece,
+    promotion, the regex matches of the comment commands) is computed once (eager Polars has no
+    common-subexpression elimination).
+    """
+    from notation.pgn.comment_commands import _CLK, _EVAL
+
+    per_ply = (
+        games.with_columns(i=pl.int_ranges(0, pl.col("n"), dtype=pl.Int32))
+        .explode("i")
+        .drop("n")
+    )
+    frame = pl.concat([per_ply, plies], how="horizontal")
+    san, target, text = pl.col("san"), pl.col("target"), pl.col("text")
+    # stage 1: facts read off the canonical SAN, the ply parity and the comment text
+    frame = frame.with_columns(
+        k=pl.col("i") + pl.when(pl.col("white_first")).then(0).otherwise(1),
+        first=san.str.slice(0, 1),
+        last=san.str.slice(-1, 1),
+        capture=san.str.contains("x", literal=True),
+        promotion=san.str.extract(r"=([NBRQ])", 1),
+        clk=text.str.extract_groups(_CLK.pattern),
+        ev=text.str.extract_groups(_EVAL.pattern),
+        comment=text.str.replace_all(_COMMAND.pattern, " ")
+        .str.replace_all(r"\s+", " ")
+        .str.strip_chars(),
+    )
+    # stage 2: colour, captured piece, material changes
+    white = (pl.col("k") % 2) == 0
+    captured = pl.when(pl.col("capture")).then(
+        target.fill_null(1).replace_strict(_LETTER_OF_TYPE, default=None, return_dtype=pl.String)
+    )
+    frame = frame.with_columns(white=white, captured=captured).with_columns(
+        cap_value=pl.col("captured")
+        .replace_strict(_VALUE_OF_LETTER, default=0, return_dtype=pl.Int16)
+        .fill_null(0),
+        promo_gain=(
+            pl.col("promotion").replace_strict(_VALUE_OF_LETTER, default=1, return_dtype=pl.Int16) - 1
+        ).fill_null(0),
+    )
+    white = pl.col("white")
+    cap_value, promo_gain = pl.col("cap_value"), pl.col("promo_gain")
+    first, last, promotion = pl.col("first"), pl.col("last"), pl.col("promotion")
+    clk, ev, comment = pl.col("clk"), pl.col("ev"), pl.col("comment")
+    columns: dict[str, pl.Expr] = {
+        "game_id": pl.col("game_id"),
+        "ply": pl.col("i") + 1,
+        "move_number": pl.col("fullmove") + pl.col("k") // 2,
+        "color": pl.when(white).then(pl.lit("white")).otherwise(pl.lit("black")),
+        "san": san,
+        "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
+        .then(pl.lit("0000"))  # the null move
+        .otherwise(
+            pl.concat_str(
+                _square_name("from_sq"),
+                _square_name("to_sq"),
+                promotion.str.to_lowercase().fill_null(""),
+            )
+        ),
+        "piece": pl.when(first == "-")
+        .then(None)
+        .otherwise(first.replace_strict(_PIECE_OF_LETTER, default="P", return_dtype=pl.String)),
+        "captured": pl.col("captured"),
+        "promotion": promotion,
+        "is_check": (last == "+") | (last == "#"),
+        "is_mate": last == "#",
+        "is_castle": first == "O",
+        "is_en_passant": pl.col("capture") & target.is_null(),
+        "clock_seconds": clk.struct.field("1").cast(pl.Float64) * 3600.0
+        + clk.struct.field("2").cast(pl.Float64) * 60.0
+        + clk.struct.field("3").cast(pl.Float64).fill_null(0.0),
+        "eval_cp": (ev.struct.field("2").cast(pl.Float64) * 100.0).round(0),
+        "eval_mate": ev.struct.field("1").str.to_integer(strict=False),
+        "nags": pl.col("nags"),
+        "comment": pl.when(comment != "").then(comment),
+        "position_key": pl.col("position_key"),
+        "material_white": pl.col("mw0")
+        + _running(pl.when(white).then(promo_gain).otherwise(-cap_value)),
+        "material_black": pl.col("mb0")
+        + _running(pl.when(white).then(-cap_value).otherwise(promo_gain)),
+    }
+    if _PROFILE is not None:  # pragma: no cover - benchmark hook
+        _PROFILE(frame, columns)
+    # stage 3: the schema's columns, in order, with their dtypes
+    return frame.select(
+        expr.cast(dtype, strict=False).alias(name)
+        if name in _CAST_LOOSE
+        else expr.cast(dtype).alias(name)
+        for name, dtype in MOVES_SCHEMA.items()
+        for expr in (columns[name],)
+    )
+
+
+#: set by benchmarks to time the columns of :func:`_type_moves` one by one
+_PROFILE: Any = None
+
+
+def _square_name(column: str) -> pl.Expr:
+    """``e4`` for square 28: file letter and rank digit from the 0..63 index."""
+    return pl.lit(pl.Series(SQUARE_NAMES, dtype=pl.String)).gather(pl.col(column))
+
+
+def _running(delta: pl.Expr) -> pl.Expr:
+    """Running sum of ``delta`` within each game (rows of a game are contiguous, ``i`` counts
+    from 0 in each): one cumulative sum over the batch minus its value before the game."""
+    total = delta.cum_sum()
+    before_game = pl.when(pl.col("i") == 0).then(total - delta).forward_fill()
+    return total - before_game
+
+
+_CAST_LOOSE = frozenset({"move_number", "material_white", "material_black", "eval_cp", "eval_mate"})
+
+
+@dataclass(slots=True)
+class TableBuilder:
+    """Both builders plus the per-game pipeline: parse -> replay -> verdict -> rows."""
+
+    games: GamesBuilder
+    moves: MovesBuilder | None
+
+    @classmethod
+    def new(cls, *, moves: bool = True) -> TableBuilder:
+        return cls(GamesBuilder(), MovesBuilder() if moves else None)
+
+    def add_game(self, gid: int, game: Game, source_file: str | None) -> Verdict:
+        """Replay ``game`` (once), append its games row and its ply rows."""
+        from notation.validation.replay import replay
+
+        rep = replay(game)
+        v = verdict(game, rep)
+        start = rep.start
+        start_fen = None
+        if "FEN" in game.tags:  # no FEN tag: the standard start (also for Chess960 games)
+            if start is not None:
+                fen = start.fen()
+                start_fen = None if fen == STARTING_FEN else fen
+            else:
+                start_fen = _text(game.tags, "FEN")
+        self.games.add(gid, source_file, game, len(rep.plies), start_fen, v)
+        if self.moves is not None:
+            self.moves.add(gid, rep)
+        return v
+
+    def finish(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        moves = self.moves.finish() if self.moves is not None else empty_moves()
+        return self.games.finish(), moves
+
+
+def raw_games(source: Any) -> Iterator[tuple[int, Any]]:
+    """``(game_id, raw_game)`` for every game chunk of ``source`` (no parsing)."""
+    from notation.pgn.reader import split_games
+
+    for raw in split_games(source):
+        yield game_id(raw_text(raw)), raw
+
+
+def raw_text(raw: Any) -> str | bytes:
+    """The text of a :class:`notation.pgn.reader.RawGame` (bytes or str, whichever it holds)."""
+    for name in ("data", "raw", "text"):
+        value = getattr(raw, name, None)
+        if isinstance(value, (str, bytes)):
+            return value
+    raise TypeError(f"cannot find the text of {raw!r}")
+
+
+def source_name(source: Any) -> str | None:
+    """The display name of a source: a path's file name, a handle's ``name``, else None."""
+    import os
+
+    if isinstance(source, (str, os.PathLike)):
+        return os.path.basename(os.fspath(source))
+    name = getattr(source, "name", None)
+    return os.path.basename(name) if isinstance(name, str) else None
+
+
+def tabulate_raw(
+    items: Iterable[tuple[int, Any]], *, moves: bool = True, source_file: str | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame, list[Verdict]]:
+    """Parse, replay and tabulate ``(game_id, raw_game)`` pairs (the work of one chunk)."""
+    from notation.pgn.reader import parse_raw_game
+
+    builder = TableBuilder.new(moves=moves)
+    verdicts: list[Verdict] = []
+    for gid, raw in items:
+        game = parse_raw_game(raw)
+        name = source_file if source_file is not None else _basename(game.file)
+        verdicts.append(builder.add_game(gid, game, name))
+    games, plies = builder.finish()
+    return games, plies, verdicts
+
+
+def tabulate_source(source: Any, *, moves: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`notation.tables.frames.to_frames`: every game of ``source``, no de-duplication."""
+    games, plies, _ = tabulate_raw(raw_games(source), moves=moves, source_file=source_name(source))
+    return games, plies
+
+
+def _basename(path: str | None) -> str | None:
+    import os
+
+    return os.path.basename(path) if path else None

@@ -1,0 +1,119 @@
+"""Shared helpers for the table consumers (`stats`, `standings`, `ledger`).
+
+Everything here works on a *games* table with the column names of `notation.tables.frames`
+(`white`, `black`, `result`, `date`, `utc_datetime`, ...). Callers may pass a `pl.DataFrame` or a
+`pl.LazyFrame`, and may leave out columns they do not need: missing optional columns are
+filled with nulls, so hand-built frames in tests need only what a function really reads.
+
+Scoring follows the seeds (articles 12 and 17): win 1, draw ½, loss 0. A result is one of the
+PGN markers ``1-0``, ``0-1``, ``1/2-1/2``; anything else (``*``, null, junk) is *unfinished*.
+"""
+
+from __future__ import annotations
+
+from typing import Final, TypeAlias
+
+import polars as pl
+
+GamesInput: TypeAlias = pl.DataFrame | pl.LazyFrame
+
+WHITE_WINS: Final = "1-0"
+BLACK_WINS: Final = "0-1"
+DRAW: Final = "1/2-1/2"
+FINISHED: Final = (WHITE_WINS, BLACK_WINS, DRAW)
+
+# Optional columns and the dtype used when a caller's frame lacks them.
+OPTIONAL_COLUMNS: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
+    "source_file": pl.String,
+    "game_number": pl.Int64,
+    "event": pl.String,
+    "date": pl.Date,
+    "date_text": pl.String,
+    "utc_datetime": pl.Datetime("us"),
+    "white": pl.String,
+    "black": pl.String,
+    "result": pl.String,
+    "white_elo": pl.Int32,
+    "black_elo": pl.Int32,
+    "eco": pl.String,
+    "opening": pl.String,
+    "termination": pl.String,
+    "plies": pl.Int32,
+    "error_count": pl.Int32,
+    "status": pl.String,
+}
+
+
+def as_lazy(games: GamesInput, columns: list[str]) -> pl.LazyFrame:
+    """`games` as a LazyFrame with exactly `columns` (missing ones filled with typed nulls).
+
+    Categorical and Enum columns become String. ``utc_datetime`` is normalised to a naive
+    Datetime (UTC, microseconds): a time-zone-aware column is converted, a String column (``2021.03.04 12:30:00``,
+    ISO forms) is parsed leniently, unparsable values become null.
+    """
+    lazy = games.lazy() if isinstance(games, pl.DataFrame) else games
+    schema = lazy.collect_schema()
+    exprs: list[pl.Expr] = []
+    for name in columns:
+        if name in schema:
+            expr = pl.col(name)
+            dtype = schema[name]
+            if isinstance(dtype, (pl.Categorical, pl.Enum)):
+                expr = expr.cast(pl.String)
+                dtype = pl.String()
+            if name == "utc_datetime" and dtype == pl.String:
+                expr = _parse_datetime(expr)
+            elif name == "utc_datetime" and isinstance(dtype, pl.Datetime):
+                if dtype.time_zone is not None:
+                    expr = expr.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
+                expr = expr.dt.cast_time_unit("us")
+            elif name == "date" and dtype == pl.String:
+                expr = expr.str.replace_all(r"\.", "-").str.to_date("%Y-%m-%d", strict=False)
+            exprs.append(expr.alias(name))
+        else:
+            fill_dtype = OPTIONAL_COLUMNS.get(name, pl.String)
+            exprs.append(pl.lit(None, dtype=fill_dtype).alias(name))
+    return lazy.select(exprs)
+
+
+def _parse_datetime(expr: pl.Expr) -> pl.Expr:
+    text = expr.str.strip_chars().str.replace_all(r"\.", "-").str.replace("T", " ")
+    return pl.coalesce(
+        text.str.to_datetime("%Y-%m-%d %H:%M:%S", strict=False, time_unit="us"),
+        text.str.to_datetime("%Y-%m-%d %H:%M", strict=False, time_unit="us"),
+        text.str.to_datetime("%Y-%m-%d", strict=False, time_unit="us"),
+    )
+
+
+def white_score() -> pl.Expr:
+    """White's score in a game (1, 0.5, 0), null when unfinished."""
+    r = pl.col("result")
+    return (
+        pl.when(r == WHITE_WINS)
+        .then(1.0)
+        .when(r == DRAW)
+        .then(0.5)
+        .when(r == BLACK_WINS)
+        .then(0.0)
+        .otherwise(None)
+    )
+
+
+def clean_name(expr: pl.Expr) -> pl.Expr:
+    """A player name with surrounding blanks removed; null for missing names ('', '?', '-')."""
+    stripped = expr.str.strip_chars()
+    return pl.when(stripped.is_in(["", "?", "-", "??"]).fill_null(True)).then(None).otherwise(stripped)
+
+
+def format_half(value: float) -> str:
+    """Scores and tie-breaks the way arbiters write them: ``2½``, ``½``, ``3``, ``6¼``."""
+    sign = "-" if value < 0 else ""
+    value = abs(value)
+    whole = int(value)
+    frac = value - whole
+    glyph = {0.0: "", 0.25: "¼", 0.5: "½", 0.75: "¾"}.get(frac)
+    if glyph is None:
+        return f"{sign}{value:g}"
+    if whole == 0 and glyph:
+        return sign + glyph
+    return f"{sign}{whole}{glyph}"

@@ -1,0 +1,318 @@
+"""Game-level checks over a replayed game: claims, outcome, result and tags.
+
+Pure functions of a :class:`notation.pgn.model.Game` and its :class:`notation.validation.replay.Replay`; none of
+them replays moves. Each returns :class:`~notation.diagnostics.Diagnostic` values with stable
+codes (registered in :mod:`notation.diagnostics`).
+
+Claims (the jsonl contract of ``notation validate``), plies counted from 1 on the mainline:
+
+- ``threefold``: first ply after which the current position has occurred three times (FIDE 10.10
+  identity: the repetition key counts en passant only when the capture is legal); the start
+  position counts as an occurrence;
+- ``fifty_moves``: first ply after which the half-move clock is >= 100 and the side to move has
+  a legal move (10.12);
+- ``fivefold`` / ``seventyfive_moves``: likewise with 5 occurrences / 150 half-moves (9.6).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING
+
+from notation.diagnostics import Diagnostic
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.pgn.model import Game
+    from notation.rules.position import Position
+    from notation.validation.replay import PlyRecord
+
+SEVEN_TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+DATE_TAGS: tuple[str, ...] = ("Date", "EventDate", "UTCDate")
+DECISIVE = {"1-0": "white", "0-1": "black"}
+RESULT_TOKENS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
+
+_DATE = re.compile(r"^(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})$")
+_TIME_FORFEIT = re.compile(r"time\s*forfeit|won on time|\bon time\b|timeout", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """First plies of the four repetition / move-count events (None if never reached)."""
+
+    threefold: int | None = None
+    fifty_moves: int | None = None
+    fivefold: int | None = None
+    seventyfive_moves: int | None = None
+
+    def to_dict(self) -> dict[str, int | None]:
+        return {
+            "threefold": self.threefold,
+            "fifty_moves": self.fifty_moves,
+            "fivefold": self.fivefold,
+            "seventyfive_moves": self.seventyfive_moves,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the mainline ended by rule: termination and winner (both None if it did not)."""
+
+    termination: str | None = None
+    winner: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"termination": self.termination, "winner": self.winner}
+
+
+@dataclass(frozen=True, slots=True)
+class Perpetual:
+    """A perpetual check: ``side`` checked on every move from ``first`` to the repetition ``ply``."""
+
+    side: str
+    first: int
+    ply: int
+
+
+# --------------------------------------------------------------------------------- claims
+def claims(start: Position, plies: list[PlyRecord]) -> tuple[Claims, Perpetual | None]:
+    """Claim plies of a mainline, and the first perpetual-check sequence if any."""
+    # key -> the ply after which it first stood (most positions occur once), then -> the list
+    # of those plies once it recurs
+    seen: dict[int, int | list[int]] = {start.key(): 0}
+    threefold = fivefold = fifty = seventyfive = None
+    perpetual: Perpetual | None = None
+    for record in plies:
+        key = record.key
+        occurrences = seen.get(key)
+        if occurrences is None:
+            seen[key] = record.ply
+        else:
+            ply = record.ply
+            if isinstance(occurrences, int):
+                seen[key] = [occurrences, ply]
+            else:
+                occurrences.append(ply)
+                count = len(occurrences)
+                if count == 3:
+                    if threefold is None:
+                        threefold = ply
+                    if perpetual is None:
+                        perpetual = _perpetual(plies, occurrences[0], ply)
+                elif count == 5 and fivefold is None:
+                    fivefold = ply
+        clock = record.after.halfmove_clock
+        if clock >= 100 and (fifty is None or (clock >= 150 and seventyfive is None)):
+            ply = record.ply
+            if record.after.has_legal_moves():
+                if fifty is None:
+                    fifty = ply
+                if clock >= 150 and seventyfive is None:
+                    seventyfive = ply
+    return Claims(threefold, fifty, fivefold, seventyfive), perpetual
+
+
+def _perpetual(plies: list[PlyRecord], first: int, ply: int) -> Perpetual | None:
+    """One side gave check with every move between the first and third occurrence."""
+    offset = plies[0].ply  # plies[i].ply == offset + i
+    window = plies[first + 1 - offset : ply + 1 - offset]
+    for side in (True, False):
+        own = [r for r in window if r.before.turn is side]
+        if len(own) >= 2 and all(r.check for r in own):
+            start = own[0].ply
+            index = start - offset - 2
+            while index >= 0 and plies[index].check and plies[index].before.turn is side:
+                start = plies[index].ply
+                index -= 2
+            return Perpetual("white" if side else "black", start, ply)
+    return None
+
+
+# --------------------------------------------------------------------------------- outcome
+def outcome(final: Position | None, claim: Claims, plies: int) -> Outcome:
+    """The rule-based end of the mainline.
+
+    Fivefold repetition and the 75-move rule end the game at the ply they happen (9.6), before
+    any later mate; otherwise the final position decides (checkmate, stalemate, dead position).
+    A checkmate on the very ply that completes 75 moves takes precedence (9.6.2).
+    """
+    automatic = [
+        (p, name)
+        for p, name in ((claim.fivefold, "fivefold_repetition"), (claim.seventyfive_moves, "seventyfive_moves"))
+        if p is not None
+    ]
+    if automatic:
+        ply, name = min(automatic)
+        if ply < plies or final is None or not final.is_checkmate():
+            return Outcome(name, None)
+    if final is None:
+        return Outcome()
+    if final.is_checkmate():
+        return Outcome("checkmate", "black" if final.turn else "white")
+    if final.is_stalemate():
+        return Outcome("stalemate", None)
+    if final.is_dead_position():
+        return Outcome("dead_position", None)
+    return Outcome()
+
+
+# --------------------------------------------------------------------------------- events
+def claim_diagnostics(plies: list[PlyRecord], claim: Claims, perpetual: Perpetual | None) -> list[Diagnostic]:
+    """Info diagnostics for the claim plies and warnings for moves played after automatic ends."""
+    out: list[Diagnostic] = []
+    if not plies:
+        return out
+    offset = plies[0].ply
+
+    def at(ply: int, code: str, message: str) -> Diagnostic:
+        node = plies[ply - offset].node
+        return Diagnostic.make(
+            code, message, line=node.span.line, column=node.span.column, ply=ply, san=node.san
+        )
+
+    last = plies[-1].ply
+    if claim.threefold is not None:
+        out.append(at(claim.threefold, "claim.threefold", "threefold repetition: a draw could be claimed (10.10)"))
+    if claim.fifty_moves is not None:
+        out.append(
+            at(claim.fifty_moves, "claim.fifty-moves", "50 moves by each side without capture or pawn move: "
+               "a draw could be claimed (10.12)")
+        )
+    if claim.fivefold is not None:
+        out.append(at(claim.fivefold, "claim.fivefold", "the position occurred for the fifth time: the game is drawn (9.6.1)"))
+        if claim.fivefold < last:
+            out.append(
+                at(claim.fivefold + 1, "game.move-after-fivefold",
+                   f"move played after the fivefold repetition at ply {claim.fivefold} ended the game")
+            )
+    if claim.seventyfive_moves is not None:
+        out.append(
+            at(claim.seventyfive_moves, "claim.seventyfive-moves",
+               "75 moves by each side without capture or pawn move: the game is drawn (9.6.2)")
+        )
+        if claim.seventyfive_moves < last:
+            out.append(
+                at(claim.seventyfive_moves + 1, "game.move-after-75-moves",
+                   f"move played after the 75-move rule ended the game at ply {claim.seventyfive_moves}")
+            )
+    if perpetual is not None:
+        first = plies[perpetual.first - offset]
+        number = first.before.fullmove_number
+        label = f"{number}{'.' if first.before.turn else '...'} {first.node.san}"
+        out.append(
+            at(perpetual.ply, "pattern.perpetual-check",
+               f"perpetual check: {perpetual.side} checked with every move from {label} until the position "
+               "repeated three times")
+        )
+    return out
+
+
+# --------------------------------------------------------------------------------- result
+def result_diagnostics(
+    game: Game, final: Position | None, end: Outcome, replay_complete: bool, last: PlyRecord | None = None
+) -> list[Diagnostic]:
+    """Result tag vs marker, vs the final position, and wins on time with a bare king.
+
+    ``replay_complete`` is False when the mainline stopped early (then the final position is not
+    the game's and only the tag/marker consistency is checked). Findings about the final
+    position point at ``last``, the mainline's last ply, when there is one.
+    """
+    out: list[Diagnostic] = []
+    tag = game.tags.get("Result")
+    token = game.result
+    reader_codes = {d.code for d in game.diagnostics}
+    line = game.line
+    if tag is None and token is None:
+        if "pgn.missing-result" not in reader_codes:
+            out.append(Diagnostic.make("result.missing", "no Result tag and no termination marker", line=line))
+    elif tag is not None and token is not None and tag.strip() in RESULT_TOKENS and tag.strip() != token:
+        if "pgn.result-mismatch" not in reader_codes:
+            out.append(
+                Diagnostic.make(
+                    "pgn.result-mismatch",
+                    f"termination marker {token!r} disagrees with [Result {tag!r}]",
+                    line=line,
+                )
+            )
+    result = (tag.strip() if tag is not None else None) or token
+    if result not in RESULT_TOKENS or not replay_complete or final is None:
+        return out
+    at: dict[str, object] = {"line": line}
+    if last is not None:
+        span = last.node.span
+        at = {"line": span.line, "column": span.column, "ply": last.ply, "san": last.node.san}
+    if end.termination == "checkmate":
+        expected = "1-0" if end.winner == "white" else "0-1"
+        if result not in ("*", expected):
+            out.append(
+                Diagnostic.make(
+                    "result.mismatch",
+                    f"result {result} but {end.winner} checkmated: the result is {expected}",
+                    **at,
+                )
+            )
+    elif end.termination in ("stalemate", "dead_position") and result in DECISIVE:
+        what = "stalemate" if end.termination == "stalemate" else "a dead position (no mate is possible)"
+        out.append(
+            Diagnostic.make(
+                "result.mismatch", f"result {result} but the game ended in {what}: the result is 1/2-1/2", **at
+            )
+        )
+    winner = DECISIVE.get(result)
+    termination = game.tags.get("Termination", "")
+    if winner is not None and termination and _TIME_FORFEIT.search(termination):
+        if final.only_king(winner == "white"):
+            out.append(
+                Diagnostic.make(
+                    "result.time-bare-king",
+                    f"{winner} won on time ({termination!r}) with only a king left: "
+                    "a bare king cannot win, the game is drawn (10.5/10.14)",
+                    **at,
+                )
+            )
+    return out
+
+
+# --------------------------------------------------------------------------------- tags
+def tag_diagnostics(game: Game) -> list[Diagnostic]:
+    """Missing Seven Tag Roster tags (one warning) and malformed dates."""
+    out: list[Diagnostic] = []
+    tags = game.tags
+    missing = [name for name in SEVEN_TAG_ROSTER if name not in tags]
+    if missing:
+        out.append(
+            Diagnostic.make(
+                "tags.missing-roster",
+                f"missing Seven Tag Roster tag{'s' if len(missing) > 1 else ''}: {', '.join(missing)}",
+                line=game.line,
+            )
+        )
+    for name in DATE_TAGS:
+        value = tags.get(name)
+        if value is not None and not valid_date(value):
+            out.append(
+                Diagnostic.make(
+                    "tags.bad-date", f"[{name} {value!r}] is not a date YYYY.MM.DD ('??' for unknown parts)",
+                    line=game.line,
+                )
+            )
+    return out
+
+
+def valid_date(text: str) -> bool:
+    """A PGN date ``YYYY.MM.DD`` with ``????``/``??`` for unknown parts, and a real calendar date."""
+    match = _DATE.match(text.strip())
+    if match is None:
+        return False
+    year, month, day = match.groups()
+    if month != "??" and not 1 <= int(month) <= 12:
+        return False
+    if day != "??" and not 1 <= int(day) <= 31:
+        return False
+    if "?" not in year + month + day:
+        try:
+            date(int(year), int(month), int(day))
+        except ValueError:
+            return False
+    return True

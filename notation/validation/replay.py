@@ -1,0 +1,426 @@
+"""Replay: the one place that turns a game's notation into moves.
+
+``replay(game)`` plays the mainline and every variation of a :class:`notation.pgn.model.Game` from
+its start position (the initial position, or ``[FEN]``/``[SetUp "1"]``; Chess960 from
+``[Variant]`` or an X-FEN/Shredder-FEN castling field), resolving each SAN against the position
+before it. Each line keeps its legal prefix and stops at its first illegal, ambiguous or invalid
+move (scalachess's "play while valid"); variations start from the position before the move they
+replace. Move-level findings are returned as :class:`~notation.diagnostics.Diagnostic` values:
+
+- errors: ``san.invalid``, ``san.unknown-piece``, ``san.illegal``, ``san.ambiguous`` (with the
+  candidates and the FEN before the move), ``fen.invalid``, ``game.move-after-end``;
+- warnings: ``san.check-suffix``, ``san.lenient``, ``movenumber.mismatch``, ``san.null-move``;
+- info: ``variant.unsupported`` (the game is not replayed at all).
+
+Game-level checks (result, tags, claims) live in :mod:`notation.validation.checks`; they read the
+:class:`Replay` and never replay again.
+
+Hot path: one cached ``parse_san_syntax`` lookup, one ``resolve_san``, one ``play`` and one
+``is_check`` per ply; no legal-move generation, no FEN formatting (only on error), canonical SAN
+formatted by the engine only when the written text may differ from it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from notation.diagnostics import Diagnostic
+from notation.formats.fen import STARTING_FEN, FenError
+from notation.rules.move import NULL_MOVE, Move
+from notation.rules.position import Position
+from notation.formats.san import SanError, parse_san_syntax
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.pgn.model import Game, MoveNode
+    from notation.formats.san import SanSyntax
+
+# [Variant] values (lower case, letters and digits only) that mean standard chess.
+STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "fromposition", "classical", "regular"})
+# ... that mean Chess960 / Fischer random chess.
+CHESS960_VARIANTS = frozenset(
+    {"chess960", "fischerandom", "fischerrandom", "960", "frc", "fischerrandomchess", "chess960frc"}
+)
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_new_tuple = tuple.__new__  # a PlyRecord without the NamedTuple constructor's Python frame
+
+
+def variant_kind(tags: dict[str, str]) -> str:
+    """``"standard"``, ``"chess960"`` or the [Variant] tag as written (an unsupported variant)."""
+    written = tags.get("Variant", "")
+    name = _NON_ALNUM.sub("", written.lower())
+    if name in STANDARD_VARIANTS:
+        return "standard"
+    if name in CHESS960_VARIANTS:
+        return "chess960"
+    return written.strip()
+
+
+class PlyRecord(NamedTuple):
+    """One legal mainline ply (an immutable named tuple: one is made per ply).
+
+    ``ply`` is 1-based from the game's first move; ``san`` is the canonical SAN (minimal
+    disambiguation, correct suffix); ``key`` the FIDE repetition key of ``after``; ``check``
+    whether ``after`` has the side to move in check.
+    """
+
+    ply: int
+    node: MoveNode
+    before: Position
+    move: Move
+    after: Position
+    san: str
+    key: int
+    check: bool = False
+
+
+@dataclass(slots=True)
+class Replay:
+    """The outcome of replaying one game.
+
+    ``start`` is None when the start position could not be set up (invalid FEN) or the variant is
+    unsupported (``unsupported`` then names it). ``plies`` is the legal mainline prefix and
+    ``final`` the position after it. ``stopped_at`` is the ply of the first mainline move that
+    could not be played (None when the whole mainline was legal). ``variation_plies`` counts the
+    legal plies replayed inside variations. ``superseded`` lists reader diagnostics that replay
+    replaced by a more precise one (a move-like token such as ``Sf3`` becomes ``san.unknown-piece``
+    at its ply).
+    """
+
+    start: Position | None = None
+    plies: list[PlyRecord] = field(default_factory=list)
+    final: Position | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    unsupported: str | None = None
+    chess960: bool = False
+    stopped_at: int | None = None
+    variation_plies: int = 0
+    superseded: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def start_ply(self) -> int:
+        """Plies before the start position counted from move 1 with White (for move labels)."""
+        if self.start is None:
+            return 0
+        return 2 * (self.start.fullmove_number - 1) + (0 if self.start.turn else 1)
+
+
+def start_position(tags: dict[str, str]) -> tuple[Position | None, list[Diagnostic], str | None, bool]:
+    """(start position, diagnostics, unsupported variant name, chess960) from a game's tags."""
+    kind = variant_kind(tags)
+    if kind not in ("standard", "chess960"):
+        diag = Diagnostic.make(
+            "variant.unsupported",
+            f"variant {kind!r} is not standard chess or Chess960; moves not checked",
+        )
+        return None, [diag], kind, False
+    chess960 = kind == "chess960"
+    fen = tags.get("FEN")
+    if fen is None:
+        if tags.get("SetUp", "0").strip() == "1":
+            diag = Diagnostic.make("fen.invalid", 'SetUp "1" without a FEN tag')
+            return None, [diag], None, chess960
+        if chess960:
+            return Position.from_fen(STARTING_FEN, chess960=True), [], None, True
+        return Position.initial(), [], None, False
+    try:
+        pos = Position.from_fen(fen.strip(), chess960=True if chess960 else None)
+    except FenError as exc:
+        field_name = getattr(exc, "field", None)
+        where = f" ({field_name})" if field_name else ""
+        message = getattr(exc, "message", None) or str(exc)
+        diag = Diagnostic.make("fen.invalid", f"invalid FEN{where}: {message}: {fen!r}", fen=fen)
+        return None, [diag], None, chess960
+    except Exception as exc:  # noqa: BLE001 - bad input never crashes
+        diag = Diagnostic.make("fen.invalid", f"invalid FEN: {exc}: {fen!r}", fen=fen)
+        return None, [diag], None, chess960
+    return pos, [], None, bool(pos.chess960)
+
+
+class _Replayer:
+    """Replays lines; collects diagnostics. One instance per game."""
+
+    __slots__ = ("diagnostics", "notes", "variation_plies", "variations")
+
+    def __init__(self, *, notes: bool, variations: bool) -> None:
+        self.diagnostics: list[Diagnostic] = []
+        self.notes = notes
+        self.variations = variations
+        self.variation_plies = 0
+
+    # -- diagnostics -------------------------------------------------------------------------
+    def _emit(self, code: str, message: str, node: MoveNode, ply: int, **extra: object) -> None:
+        span = node.span
+        self.diagnostics.append(
+            Diagnostic.make(
+                code, message, line=span.line, column=span.column, ply=ply, san=node.san, **extra
+            )
+        )
+
+    def _san_error(self, exc: SanError, node: MoveNode, before: Position, ply: int) -> None:
+        code = getattr(exc, "code", "san.illegal")
+        candidates = tuple(getattr(exc, "candidates", ()) or ())
+        fen = before.fen()
+        if code == "san.illegal" and not before.has_legal_moves():
+            ended = "checkmate" if before.is_check() else "stalemate"
+            self._emit(
+                "game.move-after-end",
+                f"move {node.san!r} played after the game ended in {ended}",
+                node,
+                ply,
+                fen=fen,
+            )
+            return
+        message = getattr(exc, "message", None) or str(exc)
+        if code == "san.ambiguous" and candidates and not all(c in message for c in candidates):
+            message = f"{message} (candidates: {', '.join(candidates)})"
+        if code not in ("san.invalid", "san.unknown-piece", "san.illegal", "san.ambiguous"):
+            code = "san.illegal"
+        self._emit(code, message, node, ply, fen=fen, candidates=candidates)
+
+    # -- lines -------------------------------------------------------------------------------
+    def line(
+        self, nodes: list[MoveNode], pos: Position, ply: int, records: list[PlyRecord] | None
+    ) -> tuple[Position, int | None]:
+        """Play ``nodes`` from ``pos`` (first node is ply ``ply``).
+
+        Appends a :class:`PlyRecord` per legal ply to ``records`` (mainline only) and returns the
+        position after the legal prefix and the ply at which the line stopped (None if complete).
+        This is the hot path: the common case (standard SAN, right suffix, no move number
+        mismatch) costs one cached syntax lookup, one resolve, one play, one check test.
+        """
+        notes = self.notes
+        follow = self.variations
+        known = _SYNTAX
+        append = records.append if records is not None else None
+        last = len(nodes) - 1
+        index = -1
+        lenient: tuple[str, ...]
+        check = pos.is_check() if nodes else False  # whether the side to move is in check
+        for node in nodes:
+            index += 1
+            before = pos
+            try:
+                text = node.lenient or node.san
+                entry = known.get(text)
+                if entry is None:
+                    entry = _syntax(text)
+                syntax, kind, target, mask, capture, suffix, canonical = entry
+                if kind:
+                    stepped = before.advance(kind, target, mask, capture, check)
+                    if stepped is not None:
+                        move, after, check = stepped
+                        lenient = ()
+                    else:
+                        move, _, lenient = before.resolve_san_detailed(syntax)
+                        after = before.play(move)
+                        check = after.is_check()
+                elif syntax.null:
+                    move = NULL_MOVE
+                    after = before.play_null()
+                    if notes:
+                        self._emit("san.null-move", "null move '--' (not a legal chess move)", node, ply)
+                    lenient = ()
+                    check = after.is_check()
+                else:
+                    move, _, lenient = before.resolve_san_detailed(syntax)
+                    after = before.play(move)
+                    check = after.is_check()
+            except SanError as exc:
+                if index and notes:
+                    self._late_mate_suffix(nodes[index - 1], before, ply - 1)
+                self._san_error(exc, node, before, ply)
+                if follow and node.variations:
+                    self._variations(node, before, ply)
+                return before, ply
+            except Exception as exc:  # noqa: BLE001 - bad input never crashes
+                self._emit("san.invalid", f"cannot play {node.san!r}: {exc}", node, ply, fen=before.fen())
+                if follow and node.variations:
+                    self._variations(node, before, ply)
+                return before, ply
+            if check:
+                expected = "#" if (suffix == "#" or index == last) and after.is_checkmate() else "+"
+            else:
+                expected = ""
+            if lenient:
+                san = before.san_without_suffix(move) + expected
+            elif suffix == expected:
+                san = canonical
+            else:
+                san = _base(syntax) + expected
+            if notes and (lenient or suffix != expected or (
+                node.number is not None and node.number != before.fullmove_number
+            )):
+                self._notes(node, syntax, before, ply, san, lenient, expected)
+            if append is not None:
+                append(_new_tuple(PlyRecord, (ply, node, before, move, after, san, after.key(), check)))
+            else:
+                self.variation_plies += 1
+            if follow and node.variations:
+                self._variations(node, before, ply)
+            pos = after
+            ply += 1
+        return pos, None
+
+    def _variations(self, node: MoveNode, before: Position, ply: int) -> None:
+        if not self.variations:
+            return
+        for variation in node.variations:
+            if variation:
+                self.line(variation, before, ply, None)
+
+    def _late_mate_suffix(self, node: MoveNode, after: Position, ply: int) -> None:
+        """``node`` (ply ``ply``) delivered mate although written with '+' (found when the next
+        move fails: only then was mate possible without being the line's last move)."""
+        try:
+            suffix = parse_san_syntax(node.lenient or node.san).suffix
+        except SanError:
+            return
+        if suffix == "+" and after.is_checkmate():
+            self._emit("san.check-suffix", f"{node.san!r} gives checkmate: write '#' not '+'", node, ply)
+
+    # -- move-level notes -------------------------------------------------------------------
+    def _notes(
+        self,
+        node: MoveNode,
+        syntax: SanSyntax,
+        before: Position,
+        ply: int,
+        san: str,
+        lenient: tuple[str, ...],
+        expected: str,
+    ) -> None:
+        suffix = syntax.suffix
+        if suffix != expected:
+            if expected == "":
+                message = f"{node.san!r} does not give check: drop the '{suffix}'"
+            elif suffix == "":
+                message = f"{node.san!r} gives {'checkmate' if expected == '#' else 'check'}: write '{expected}'"
+            elif expected == "#":
+                message = f"{node.san!r} gives checkmate: write '#' not '+'"
+            else:
+                message = f"{node.san!r} gives check but not mate: write '+' not '#'"
+            self._emit("san.check-suffix", message, node, ply)
+        number = node.number
+        if number is not None and number != before.fullmove_number:
+            self._emit(
+                "movenumber.mismatch",
+                f"move number {number} written, but this is move {before.fullmove_number}",
+                node,
+                ply,
+            )
+        if lenient:
+            self._emit(
+                "san.lenient",
+                f"non-standard notation ({'; '.join(lenient)}): standard SAN is {san!r}",
+                node,
+                ply,
+            )
+
+
+# SAN syntax by text for the replay loop: one dict lookup per ply instead of a call into
+# ``parse_san_syntax``'s cache. An entry is (syntax, then the arguments of ``Position.advance``
+# -- kind, target, origin mask, capture mark -- then the suffix and the canonical spelling);
+# kind is 0 when the fused resolve-play-check fast path does not apply (a lenient spelling,
+# castling, a promotion, a null move). Only successful parses are kept; cleared when large.
+_Entry = tuple["SanSyntax", int, int, int, bool, str, str]
+_SYNTAX: dict[str, _Entry] = {}
+_SYNTAX_SIZE = 8192
+
+
+def _syntax(text: str) -> _Entry:
+    """``parse_san_syntax(text)`` (raises :class:`SanError`) as a ``_SYNTAX`` entry, remembered."""
+    syntax = parse_san_syntax(text)
+    kind, target, mask = syntax.fast
+    if syntax.lenient:
+        kind = 0
+    if len(_SYNTAX) >= _SYNTAX_SIZE:
+        _SYNTAX.clear()
+    entry = (syntax, kind, target, mask, syntax.capture, syntax.suffix, syntax.canonical)
+    _SYNTAX[text] = entry
+    return entry
+
+
+def _base(syntax: SanSyntax) -> str:
+    """The syntax's canonical spelling without its ``+``/``#`` suffix."""
+    return syntax.canonical[:-1] if syntax.suffix else syntax.canonical
+
+
+def replay(game: Game, *, variations: bool = True, notes: bool = True) -> Replay:
+    """Replay ``game``'s mainline (and, unless ``variations=False``, every variation).
+
+    ``notes=False`` skips the move-level warnings (suffix, move numbers, lenient notation) for
+    callers that only need the moves. Never raises on bad input.
+    """
+    start, diagnostics, unsupported, chess960 = start_position(game.tags)
+    result = Replay(start=start, unsupported=unsupported, chess960=chess960)
+    if start is None:
+        fen_line = _tag_location(game, "FEN")
+        result.diagnostics = [d.located(line=fen_line[0], column=fen_line[1]) for d in diagnostics]
+        return result
+    replayer = _Replayer(notes=notes, variations=variations)
+    records: list[PlyRecord] = []
+    cut = _mainline_junk(game)
+    moves = game.moves if cut is None else game.moves[: cut[0]]
+    final, stopped = replayer.line(moves, start, 1, records)
+    if cut is not None and stopped is None:
+        index, junk, code, message = cut
+        stopped = index + 1
+        replayer.diagnostics.append(
+            Diagnostic.make(
+                code, message, line=junk.line, column=junk.column, ply=stopped, san=junk.san, fen=final.fen()
+            )
+        )
+        result.superseded.append(junk)
+    result.plies = records
+    result.final = final
+    result.stopped_at = stopped
+    result.diagnostics = replayer.diagnostics
+    result.variation_plies = replayer.variation_plies
+    return result
+
+
+_MOVE_LIKE = re.compile(r"^[A-Za-z\u2654-\u265f]?[a-h]?[1-8]?[x:-]?[a-h][1-8]")
+
+
+def _mainline_junk(game: Game) -> tuple[int, Diagnostic, str, str] | None:
+    """The first move-like token the reader could not read (``Sf3``) that stands in the mainline.
+
+    Returns (index of the next mainline move, the reader's diagnostic, code, message) so that
+    replay stops the mainline there with a SAN error at the right ply instead of reporting the
+    next move as illegal. Tokens that may sit inside a variation are left to the reader's
+    diagnostic alone.
+    """
+    junk = [
+        d for d in game.diagnostics
+        if d.code == "pgn.syntax" and d.san and d.line is not None and d.column is not None
+        and _MOVE_LIKE.match(d.san)
+    ]
+    if not junk:
+        return None
+    moves = game.moves
+    for diag in sorted(junk, key=lambda d: (d.line, d.column)):
+        where = (diag.line, diag.column)
+        index = 0
+        while index < len(moves) and (moves[index].span.line, moves[index].span.column) < where:
+            index += 1
+        if index > 0 and moves[index - 1].variations:
+            continue  # may be inside the previous move's variations
+        try:
+            parse_san_syntax(diag.san or "")
+        except SanError as exc:
+            return index, diag, exc.code, exc.message
+        return index, diag, "san.invalid", f"not a move in standard algebraic notation: {diag.san!r}"
+    return None
+
+
+def _tag_location(game: Game, name: str) -> tuple[int | None, int | None]:
+    """(line, column) of tag ``name`` if the model records tag spans, else the game's line."""
+    spans = getattr(game, "tag_spans", None)
+    if spans and name in spans:
+        span = spans[name]
+        return span.line, span.column
+    return game.line, None
+
+
