@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation.grammars import grammar_text, lark_cython_available
+from notation.grammars import grammar_text, lark_cython_available, terminal_patterns
 from notation.pgn.model import Game
-from notation.pgn.parser import canonical_lenient, parse_game_text
+from notation.pgn.parser import parse_game_text, standard_spelling
 from notation.pgn.reader import parse_raw_game, split_games
 from tests.conftest import ROOT, corpus_path
 
@@ -70,7 +70,13 @@ def test_moves_and_numbers(movetext: str, sans: list[str], numbers: list[int | N
         ("♞xe4+", "Nxe4+"),
         ("♙e4", "e4"),
         ("Pe4", "e4"),
-        ("e5:d6", "e5xd6"),
+        ("e5:d6", "exd6"),
+        ("ed5", "exd5"),
+        ("e2e4", "e4"),
+        ("e8(Q)", "e8=Q"),
+        ("e8/Q", "e8=Q"),
+        ("exd6e.p.", "exd6"),
+        ("0000", "--"),
         ("Z0", "--"),
         ("Qh7++", "Qh7#"),
         ("Nf3", None),
@@ -81,7 +87,7 @@ def test_moves_and_numbers(movetext: str, sans: list[str], numbers: list[int | N
     ],
 )
 def test_lenient_forms(token: str, canonical: str | None) -> None:
-    assert canonical_lenient(token) == canonical
+    assert standard_spelling(token) == canonical
     game = parse(f"1. {token} *")
     assert game.mainline() == [token]
     assert game.moves[0].lenient == canonical
@@ -232,17 +238,12 @@ def test_read_games_from_text_handle_parses_movetext() -> None:
 
 @functools.lru_cache(maxsize=1)
 def _moves_regex() -> re.Pattern[str]:
-    from lark.load_grammar import load_grammar
-
-    grammar, _ = load_grammar(grammar_text("pgn"), "pgn.lark", [], False)
-    terminals, _, _ = grammar.compile(["start"], "*")
-    (moves,) = [t for t in terminals if t.name == "MOVES"]
-    return re.compile(moves.pattern.to_regexp())
+    return re.compile(terminal_patterns("pgn")["MOVES"])
 
 
 _RUN_PIECES = [
     "1.", "12...", "3…", " ", "\n", "\r\n", "e4", "exd5", "Nbd7", "O-O-O", "0-0", "e8=Q", "e8Q", "♘f3",
-    "--", "Z0", "N@f3", "+", "#", "!", "?!", "$14", "±", "{a comment}", "{multi\nline}", "; rest\n",
+    "--", "Z0", "0000", "N@f3", "e8(Q)", "e8/Q", "exd6e.p.", "e4:d5", "Qxf7++", "+", "#", "!", "?!", "$14", "±", "{a comment}", "{multi\nline}", "; rest\n",
     "=", "+-", "x", "junk", "(", ")", "*", "1-0",
 ]
 

@@ -15,22 +15,39 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from notation.rules.attacks import (
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    PAWN_ATTACKS,
+    bishop_attacks,
+    queen_attacks,
+    rook_attacks,
+)
+from notation.rules.move import MOVES, NULL_MOVE, Move
 from notation.rules.squares import (
     BB_ALL,
     BB_FILES,
     BB_RANKS,
     BISHOP,
+    FILE_NAMES,
     KING,
     KNIGHT,
     PAWN,
+    PIECE_LETTERS,
+    PIECE_NAMES,
     QUEEN,
+    RANK_NAMES,
     ROOK,
     SQUARE_NAMES,
+    scan_squares,
 )
+from notation.rules.step import fast_from, standard_castle
 
-PIECE_LETTERS = " PNBRQK"
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.rules.position import Position
+
 _PIECE_OF_LETTER = {"N": KNIGHT, "B": BISHOP, "R": ROOK, "Q": QUEEN, "K": KING}
 _FIGURINES = {
     "\u2654": KING, "\u2655": QUEEN, "\u2656": ROOK, "\u2657": BISHOP, "\u2658": KNIGHT,
@@ -316,3 +333,288 @@ def _classify_invalid(text: str) -> InvalidSan:
             text, f"{text!r}: unknown piece letter {head!r} (SAN uses K, Q, R, B, N)",
             code="san.unknown-piece")
     return InvalidSan(text, f"not a move in standard algebraic notation: {text!r}")
+
+# ---------------------------------------------------------------------------------------------
+# SAN against a position: the move a SAN names, and the SAN of a move.
+
+_PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
+# lenient SAN text -> (fast-path kind, target, origin mask, syntax) (see SanSyntax.fast); real
+# files use few distinct SAN strings, so this stays small (cleared if it ever grows too big)
+_FAST: dict[str, tuple[int, int, int, SanSyntax]] = {}
+
+
+class SanResolution(NamedTuple):
+    """A resolved SAN: the move, its syntax, and every lenient spelling used (with position)."""
+
+    move: Move
+    syntax: SanSyntax
+    lenient: tuple[str, ...]
+
+
+def _rights_side(pos: Position, side: str | None) -> int:
+    king = pos.king(pos.turn)
+    below = (1 << king) - 1
+    return below if side == "Q" else BB_ALL & ~below
+
+
+def san(pos: Position, move: Move) -> str:
+    """Standard algebraic notation of a legal ``move``, with ``+``/``#``."""
+    text = _san_body(pos, move)
+    if move:
+        after = pos.play(move)
+        if after.is_check():
+            text += "#" if not after.has_legal_moves() else "+"
+    return text
+
+
+def san_without_suffix(pos: Position, move: Move) -> str:
+    """SAN of ``move`` without the check/mate suffix."""
+    return _san_body(pos, move)
+
+
+def _san_body(pos: Position, move: Move) -> str:
+    f, t, promo = move
+    if f == t:
+        return "--"
+    code = pos._board[f]
+    ptype = code & 7
+    if ptype == KING and pos.is_castling(move):
+        return "O-O" if t > f else "O-O-O"
+    if ptype == PAWN:
+        if (f - t) & 7:
+            text = FILE_NAMES[f & 7] + "x" + SQUARE_NAMES[t]
+        else:
+            text = SQUARE_NAMES[t]
+        if promo:
+            text += "=" + PIECE_LETTERS[promo]
+        return text
+    text = PIECE_LETTERS[ptype] + disambiguation(pos, ptype, f, t)
+    if pos._board[t]:
+        text += "x"
+    return text + SQUARE_NAMES[t]
+
+
+def disambiguation(pos: Position, ptype: int, f: int, t: int) -> str:
+    if ptype == KING:
+        return ""
+    others = pos._origins(ptype, t) & ~(1 << f)
+    if not others:
+        return ""
+    legal = 0
+    for o in scan_squares(others):
+        if pos._is_safe(o, t):
+            legal |= 1 << o
+    if not legal:
+        return ""
+    if not legal & BB_FILES[f & 7]:
+        return FILE_NAMES[f & 7]
+    if not legal & BB_RANKS[f >> 3]:
+        return RANK_NAMES[f >> 3]
+    return SQUARE_NAMES[f]
+
+
+def parse_san(pos: Position, text: str, *, strict: bool = False) -> Move:
+    """The legal move named by SAN ``text`` (lenient by default; ``strict=True`` follows the
+    PGN standard). Raises :class:`InvalidSan`, :class:`IllegalSan` or :class:`AmbiguousSan`."""
+    if strict:
+        return _resolve(pos, parse_san_syntax(text, strict=True), text, True)[0]
+    fast = _FAST.get(text)
+    if fast is None:
+        syn = parse_san_syntax(text)
+        fast = (*syn.fast, syn)
+        if len(_FAST) > 200_000:
+            _FAST.clear()
+        _FAST[text] = fast
+    kind, to, mask, syn = fast
+    if kind:
+        f = fast_from(pos, kind, to, mask)
+        if f >= 0:
+            return MOVES[f][to]
+    return _resolve(pos, syn, text, False)[0]
+
+
+
+def resolve_san(pos: Position, syntax: SanSyntax, *, strict: bool = False) -> Move:
+    """The legal move named by an already parsed SAN (raises like :meth:`parse_san`)."""
+    return _resolve(pos, syntax, syntax.canonical, strict)[0]
+
+
+def parse_san_detailed(pos: Position, text: str, *, strict: bool = False) -> SanResolution:
+    """Like :meth:`parse_san`, also returning the syntax and every lenient spelling used,
+    including the position-dependent ones (missing or superfluous ``x``, superfluous or
+    non-standard disambiguation)."""
+    syntax = parse_san_syntax(text, strict=strict)
+    move, notes = _resolve(pos, syntax, text, strict)
+    return SanResolution(move, syntax, syntax.lenient + notes)
+
+
+def resolve_san_detailed(pos: Position, syntax: SanSyntax, *, strict: bool = False) -> SanResolution:
+    move, notes = _resolve(pos, syntax, syntax.canonical, strict)
+    return SanResolution(move, syntax, syntax.lenient + notes)
+
+
+def _resolve(pos: Position, syn: SanSyntax, text: str, strict: bool) -> tuple[Move, tuple[str, ...]]:
+    kind, target, mask = syn.fast
+    if kind:
+        f = fast_from(pos, kind, target, mask)
+        if f >= 0:
+            move = MOVES[f][target]
+            if kind == 1 or kind == 7:
+                return move, ()
+            capture = bool(pos._co[not pos.turn] >> target & 1)
+            if not mask and capture == syn.capture:
+                return move, ()
+            return move, _san_notes(pos, syn, text, move, kind, capture, strict)
+    to = syn.to_square
+    if to is None:
+        if syn.null:
+            return NULL_MOVE, ()
+        return _resolve_castle(pos, syn, text), ()
+    piece = syn.piece
+    us = pos.turn
+    co = pos._co
+    tbit = 1 << to
+    if piece == PAWN:
+        return _resolve_pawn(pos, syn, text, to, tbit), ()
+    if co[us] & tbit:
+        raise IllegalSan(text, f"illegal move {text!r}: {SQUARE_NAMES[to]} holds a piece of the side to move")
+    bb = pos._bb
+    occ = bb[0]
+    if piece == 2:
+        cands = KNIGHT_ATTACKS[to] & bb[2]
+    elif piece == 3:
+        cands = bishop_attacks(to, occ) & bb[3]
+    elif piece == 4:
+        cands = rook_attacks(to, occ) & bb[4]
+    elif piece == 5:
+        cands = queen_attacks(to, occ) & bb[5]
+    else:
+        cands = KING_ATTACKS[to] & bb[6]
+    cands &= co[us]
+    allc = cands
+    ff = syn.from_file
+    fr = syn.from_rank
+    if ff is not None:
+        cands &= BB_FILES[ff]
+    if fr is not None:
+        cands &= BB_RANKS[fr]
+    if not cands:
+        raise IllegalSan(text, f"illegal move {text!r}: no {PIECE_NAMES[piece or 0]} can go to {SQUARE_NAMES[to]}")
+    if not cands & (cands - 1):
+        f = cands.bit_length() - 1
+        if not pos._is_safe(f, to):
+            raise IllegalSan(text, f"illegal move {text!r}: it leaves the king in check")
+    else:
+        legal = [o for o in scan_squares(cands) if pos._is_safe(o, to)]
+        if not legal:
+            raise IllegalSan(text, f"illegal move {text!r}: it leaves the king in check")
+        if len(legal) > 1:
+            names = tuple(san(pos, MOVES[o][to]) for o in legal)
+            raise AmbiguousSan(text, f"ambiguous move {text!r}: could be {', '.join(names)}",
+                               candidates=names)
+        f = legal[0]
+    move = MOVES[f][to]
+    notes: tuple[str, ...] = ()
+    capture = bool(co[not us] & tbit)
+    if (capture != syn.capture and syn.separator != "-") or ff is not None or fr is not None \
+            or allc & (allc - 1):
+        notes = _san_notes(pos, syn, text, move, piece, capture, strict)  # type: ignore[arg-type]
+    return move, notes
+
+
+def _san_notes(pos: Position, syn: SanSyntax, text: str, move: Move, piece: int, capture: bool,
+               strict: bool) -> tuple[str, ...]:
+    notes = []
+    if syn.separator != "-":
+        if syn.capture and not capture:
+            notes.append("'x' written for a move that captures nothing")
+        elif capture and not syn.capture:
+            notes.append("capture written without 'x'")
+    needed = disambiguation(pos, piece, move[0], move[1])
+    written = (FILE_NAMES[syn.from_file] if syn.from_file is not None else "") + (
+        RANK_NAMES[syn.from_rank] if syn.from_rank is not None else "")
+    if written != needed and syn.separator != "-":
+        if len(written) > len(needed) and needed in written:
+            notes.append("superfluous disambiguation")
+        else:
+            notes.append("non-standard disambiguation")
+    if strict and notes:
+        standard = san(pos, move)
+        raise InvalidSan(text, f"{text!r} is not standard SAN ({'; '.join(notes)}); "
+                               f"the standard form is {standard!r}", candidates=(standard,))
+    return tuple(notes)
+
+
+def _resolve_pawn(pos: Position, syn: SanSyntax, text: str, to: int, tbit: int) -> Move:
+    us = pos.turn
+    bb = pos._bb
+    co = pos._co
+    own_pawns = bb[1] & co[us]
+    ff = syn.from_file
+    if syn.capture or (ff is not None and ff != to & 7):
+        cands = PAWN_ATTACKS[not us][to] & own_pawns
+        if ff is not None:
+            cands &= BB_FILES[ff]
+        if syn.from_rank is not None:
+            cands &= BB_RANKS[syn.from_rank]
+        if not cands:
+            raise IllegalSan(text, f"illegal move {text!r}: no pawn can capture on {SQUARE_NAMES[to]}")
+        is_ep = to == pos.ep_square and not bb[0] & tbit
+        if not is_ep and not co[not us] & tbit:
+            raise IllegalSan(text, f"illegal move {text!r}: nothing to capture on {SQUARE_NAMES[to]}")
+        legal = [f for f in scan_squares(cands) if (pos._ep_safe(f, to) if is_ep else pos._is_safe(f, to))]
+    else:
+        if bb[0] & tbit:
+            raise IllegalSan(text, f"illegal move {text!r}: {SQUARE_NAMES[to]} is occupied")
+        step = 8 if us else -8
+        f = to - step
+        legal = []
+        if 0 <= f < 64:
+            if own_pawns >> f & 1:
+                legal = [f]
+            elif not bb[0] >> f & 1 and (to >> 3) == (3 if us else 4) and own_pawns >> (f - step) & 1:
+                legal = [f - step]
+        if legal and syn.from_rank is not None and legal[0] >> 3 != syn.from_rank:
+            legal = []
+        if not legal:
+            raise IllegalSan(text, f"illegal move {text!r}: no pawn can move to {SQUARE_NAMES[to]}")
+        if not pos._is_safe(legal[0], to):
+            legal = []
+    if not legal:
+        raise IllegalSan(text, f"illegal move {text!r}: it leaves the king in check")
+    if len(legal) > 1:  # cannot happen with a file given; kept for safety
+        names = tuple(san(pos, MOVES[o][to]) for o in legal)
+        raise AmbiguousSan(text, f"ambiguous move {text!r}", candidates=names)
+    f = legal[0]
+    last = (to >> 3) == (7 if us else 0)
+    promo = syn.promotion
+    if last:
+        if promo is None:
+            names = tuple(san(pos, Move(f, to, p)) for p in _PROMOTIONS)
+            raise AmbiguousSan(text, f"ambiguous move {text!r}: the promotion piece is missing "
+                                     f"({', '.join(names)})", candidates=names)
+        return Move(f, to, promo)
+    if promo is not None:
+        raise IllegalSan(text, f"illegal move {text!r}: a pawn promotes only on the last rank")
+    return MOVES[f][to]
+
+
+def _resolve_castle(pos: Position, syn: SanSyntax, text: str) -> Move:
+    side = syn.castle
+    if not pos.chess960 and side is not None:
+        fast = standard_castle(pos, side)
+        if fast is not None:
+            return fast
+    moves = pos._castling_moves(side)  # includes "the king is not in check"
+    if len(moves) == 1:
+        return moves[0]
+    if len(moves) > 1:  # impossible with validated rights
+        raise AmbiguousSan(text, f"ambiguous castling {text!r}")
+    what = "king" if side == "K" else "queen"
+    if not pos.castling_rights & pos._co[pos.turn] & _rights_side(pos, side):
+        reason = f"no {what}side castling right"
+    elif pos.is_check():
+        reason = "the king is in check"
+    else:
+        reason = "a square between king and rook is occupied, or the king passes through or lands on an attacked square"
+    raise IllegalSan(text, f"illegal castling {text!r}: {reason}")

@@ -13,8 +13,6 @@ king safety), so no move list is generated per ply.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from notation.rules import zobrist
 from notation.rules.attacks import (
     BETWEEN,
@@ -30,7 +28,6 @@ from notation.rules.attacks import (
 )
 from notation.rules.squares import (
     BB_DARK_SQUARES,
-    BB_FILES,
     BB_LIGHT_SQUARES,
     BB_RANKS,
     BISHOP,
@@ -40,19 +37,15 @@ from notation.rules.squares import (
     PAWN,
     PIECE_VALUES,
     QUEEN,
-    RANK_NAMES,
     ROOK,
     SQUARE_NAMES,
 )
+from notation.formats import san as _san
+from notation.formats import uci as _uci
 from notation.formats.fen import STARTING_FEN, FenError, format_placement, parse_fen
-from notation.rules.move import MOVES, NULL_MOVE, Move
-from notation.formats.san import (
-    AmbiguousSan,
-    IllegalSan,
-    InvalidSan,
-    SanSyntax,
-    parse_san_syntax,
-)
+from notation.formats.san import SanResolution, SanSyntax
+from notation.rules import step as _step
+from notation.rules.move import MOVES, Move
 
 _Z = zobrist.PIECE
 _Z_TURN = zobrist.TURN
@@ -70,33 +63,6 @@ _CORNER_FEN = {
         for h1 in (0, 1 << 7) for a1 in (0, 1) for h8 in (0, 1 << 63) for a8 in (0, 1 << 56)
     )
 }
-# lenient SAN text -> (fast-path kind, target, origin mask, syntax) (see SanSyntax.fast); real
-# files use few distinct SAN strings, so this stays small (cleared if it ever grows too big)
-_FAST: dict[str, tuple[int, int, int, SanSyntax]] = {}
-
-
-class SanResolution(NamedTuple):
-    """A resolved SAN: the move, its syntax, and every lenient spelling used (with position)."""
-
-    move: Move
-    syntax: SanSyntax
-    lenient: tuple[str, ...]
-
-
-def _push_source(us: bool, to: int, tbit: int, pawns: int, occ: int) -> int:
-    """The pawn among ``pawns`` (the side to move's) that a push to the empty square ``to``
-    would move: one step back, or two from the start rank across an empty square."""
-    if us:
-        cands = (tbit >> 8) & pawns
-        if not cands and to >> 3 == 3 and not occ & (tbit >> 8):
-            cands = (tbit >> 16) & pawns
-    else:
-        cands = (tbit << 8) & pawns
-        if not cands and to >> 3 == 4 and not occ & (tbit << 8):
-            cands = (tbit << 16) & pawns
-    return cands
-
-
 def _scan(bb: int) -> list[int]:
     out = []
     while bb:
@@ -731,40 +697,7 @@ class Position:
         return out or "-"
 
     # ------------------------------------------------------------------ SAN
-    def san(self, move: Move) -> str:
-        """Standard algebraic notation of a legal ``move``, with ``+``/``#``."""
-        text = self._san_body(move)
-        if move:
-            after = self.play(move)
-            if after.is_check():
-                text += "#" if not after.has_legal_moves() else "+"
-        return text
-
-    def san_without_suffix(self, move: Move) -> str:
-        """SAN of ``move`` without the check/mate suffix."""
-        return self._san_body(move)
-
-    def _san_body(self, move: Move) -> str:
-        f, t, promo = move
-        if f == t:
-            return "--"
-        code = self._board[f]
-        ptype = code & 7
-        if ptype == KING and self.is_castling(move):
-            return "O-O" if t > f else "O-O-O"
-        if ptype == PAWN:
-            if (f - t) & 7:
-                text = FILE_NAMES[f & 7] + "x" + SQUARE_NAMES[t]
-            else:
-                text = SQUARE_NAMES[t]
-            if promo:
-                text += "=" + _LETTERS[promo]
-            return text
-        text = _LETTERS[ptype] + self._disambiguation(ptype, f, t)
-        if self._board[t]:
-            text += "x"
-        return text + SQUARE_NAMES[t]
-
+    # ------------------------------------------------------------------ rules queries for SAN
     def _origins(self, ptype: int, t: int) -> int:
         """Squares from which a piece of ``ptype`` (side to move) could reach ``t`` (pseudo)."""
         bb = self._bb
@@ -796,525 +729,59 @@ class Position:
                 out.append(MOVES[f][to])
         return out
 
-    def _disambiguation(self, ptype: int, f: int, t: int) -> str:
-        if ptype == KING:
-            return ""
-        others = self._origins(ptype, t) & ~(1 << f)
-        if not others:
-            return ""
-        legal = 0
-        for o in _scan(others):
-            if self._is_safe(o, t):
-                legal |= 1 << o
-        if not legal:
-            return ""
-        if not legal & BB_FILES[f & 7]:
-            return FILE_NAMES[f & 7]
-        if not legal & BB_RANKS[f >> 3]:
-            return RANK_NAMES[f >> 3]
-        return SQUARE_NAMES[f]
+
+    # ------------------------------------------------------------------ text (notation.formats)
+    # Conveniences in python-chess style; the code is in notation.formats.san and .uci.
+    def san(self, move: Move) -> str:
+        """Standard algebraic notation of a legal ``move``, with ``+``/``#``."""
+        return _san.san(self, move)
+
+    def san_without_suffix(self, move: Move) -> str:
+        """SAN of ``move`` without the check/mate suffix."""
+        return _san.san_without_suffix(self, move)
 
     def parse_san(self, text: str, *, strict: bool = False) -> Move:
         """The legal move named by SAN ``text`` (lenient by default; ``strict=True`` follows the
         PGN standard). Raises :class:`InvalidSan`, :class:`IllegalSan` or :class:`AmbiguousSan`."""
-        if strict:
-            return self._resolve(parse_san_syntax(text, strict=True), text, True)[0]
-        fast = _FAST.get(text)
-        if fast is None:
-            syn = parse_san_syntax(text)
-            fast = (*syn.fast, syn)
-            if len(_FAST) > 200_000:
-                _FAST.clear()
-            _FAST[text] = fast
-        kind, to, mask, syn = fast
-        if kind:
-            f = self._fast_from(kind, to, mask)
-            if f >= 0:
-                return MOVES[f][to]
-        return self._resolve(syn, text, False)[0]
+        return _san.parse_san(self, text, strict=strict)
 
     def play_san(self, text: str) -> tuple[Move, Position]:
-        """``(move, position after it)`` for lenient SAN ``text`` (raises like
-        :meth:`parse_san`): a convenience for ``m = pos.parse_san(text); (m, pos.play(m))``.
-        Replay's fused fast path is :meth:`advance`."""
-        move = self.parse_san(text)
+        """``(move, position after it)`` for lenient SAN ``text`` (raises like :meth:`parse_san`)."""
+        move = _san.parse_san(self, text)
         return move, self.play(move)
-
-    def advance(
-        self, kind: int, to: int, mask: int, capture: bool, in_check: bool | None = None
-    ) -> tuple[Move, Position, bool] | None:
-        """The replay fast path: ``(move, position after it, whether it gives check)`` for a SAN
-        whose resolver plan is ``(kind, to, mask)`` (see ``SanSyntax.fast``) and whose capture
-        mark is ``capture``, when the move is the one legal candidate and needs no remark;
-        None otherwise (then the general resolver decides and explains).
-
-        None is returned for: no or several candidates, a king left in check, a piece move
-        with a disambiguation (``mask``) or a capture mark that disagrees with the board. When
-        not None, the result equals ``resolve_san_detailed`` (with no lenient notes), ``play``
-        and ``is_check`` done one after the other (a property test keeps them agreeing).
-        ``in_check`` is whether the side to move is in check (computed when None; replay
-        passes what it learnt from the previous move): when it is not, a piece that shares no
-        line with its king and an enemy slider cannot expose the king, and no ray is looked at.
-        """
-        us = self.turn
-        bb = self._bb
-        co = self._co
-        own = co[us]
-        tbit = 1 << to
-        if own & tbit:
-            return None
-        occ = bb[0]
-        them = co[not us]
-        if kind == 2:
-            if mask or bool(them & tbit) != capture:
-                return None
-            cands = KNIGHT_ATTACKS[to] & bb[2] & own
-        elif kind == 1:
-            if occ & tbit:
-                return None
-            cands = _push_source(us, to, tbit, bb[1] & own, occ)
-        elif kind == 7:
-            if not them & tbit:
-                return None
-            cands = PAWN_ATTACKS[not us][to] & bb[1] & own
-        else:
-            if mask or bool(them & tbit) != capture:
-                return None
-            if kind == 3:
-                cands = bishop_attacks(to, occ) & bb[3] & own
-            elif kind == 4:
-                cands = rook_attacks(to, occ) & bb[4] & own
-            elif kind == 5:
-                cands = queen_attacks(to, occ) & bb[5] & own
-            else:
-                cands = KING_ATTACKS[to] & bb[6] & own
-        if mask:
-            cands &= mask
-        if not cands or cands & (cands - 1):
-            return None
-        f = cands.bit_length() - 1
-        fbit = 1 << f
-        # king safety: attackers of our king's square after the move (the captured piece, on
-        # tbit, no longer attacks); skipped for a piece off every line through the king when
-        # not in check (it can neither expose the king nor was there a check to answer)
-        king = (bb[6] & own).bit_length() - 1
-        if in_check is None:
-            in_check = self._attacked_by(not us, king, occ)
-        if f == king or in_check or LINE[king][f] & them & (bb[3] | bb[4] | bb[5]):
-            if f == king:
-                sq = to
-                occ2 = occ ^ fbit
-            else:
-                sq = king
-                occ2 = (occ ^ fbit) | tbit
-            att = (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & them
-            if att and att != tbit:
-                return None
-            queens = bb[5]
-            rq = (bb[4] | queens) & them & ROOK_EMPTY[sq]
-            if rq and rq != tbit:
-                att = rook_attacks(sq, occ2) & rq
-                if att and att != tbit:
-                    return None
-            bq = (bb[3] | queens) & them & BISHOP_EMPTY[sq]
-            if bq and bq != tbit:
-                att = bishop_attacks(sq, occ2) & bq
-                if att and att != tbit:
-                    return None
-        # play it (no castling, promotion or en passant on this path)
-        board = self._board[:]
-        bb = bb[:]
-        co = co[:]
-        code = board[f]
-        zc = _Z[code]
-        h = self._hash ^ _Z_TURN ^ zc[f] ^ zc[to]
-        half = self.halfmove_clock + 1
-        ep = None
-        captured = board[to]
-        if captured:
-            bb[captured & 7] ^= tbit
-            them ^= tbit
-            co[not us] = them
-            h ^= _Z[captured][to]
-            half = 0
-        board[f] = 0
-        board[to] = code
-        moved = fbit | tbit
-        own ^= moved
-        co[us] = own
-        piece = code & 7
-        bb[piece] ^= moved
-        if piece == 1:
-            half = 0
-            if to - f == 16 or f - to == 16:
-                ep = (f + to) >> 1
-        occ = own | them
-        bb[0] = occ
-        new = _new(Position)
-        new._board = board
-        new._bb = bb
-        new._co = co
-        cr = self.castling_rights
-        if cr:
-            ncr = cr & ~moved
-            if piece == 6:
-                ncr &= ~_BACKRANK[us]
-            if ncr != cr:
-                h ^= zobrist.castling_hash(ncr ^ cr)
-                cr = ncr
-        new._hash = h
-        new.castling_rights = cr
-        new.ep_square = ep
-        new.halfmove_clock = half
-        new.turn = not us
-        new.fullmove_number = self.fullmove_number if us else self.fullmove_number + 1
-        new.chess960 = self.chess960
-        # does it give check? Directly, by the moved piece from ``to``, or by discovery, through
-        # ``f`` (only possible when ``f`` is on a line through the opponent's king)
-        sq = (bb[6] & them).bit_length() - 1
-        if piece == 2:
-            check = bool(KNIGHT_ATTACKS[to] >> sq & 1)
-        elif piece == 1:
-            check = bool(PAWN_ATTACKS[us][to] >> sq & 1)
-        elif piece == 6:
-            check = False
-        else:
-            check = bool(
-                piece != 3 and ROOK_EMPTY[to] >> sq & 1 and rook_attacks(to, occ) >> sq & 1
-                or piece != 4 and BISHOP_EMPTY[to] >> sq & 1 and bishop_attacks(to, occ) >> sq & 1
-            )
-        if not check and LINE[sq][f] & own & (bb[3] | bb[4] | bb[5]):
-            queens = bb[5]
-            rq = (bb[4] | queens) & own & ROOK_EMPTY[sq]
-            if rq and rook_attacks(sq, occ) & rq:
-                check = True
-            else:
-                bq = (bb[3] | queens) & own & BISHOP_EMPTY[sq]
-                check = bool(bq and bishop_attacks(sq, occ) & bq)
-        return MOVES[f][to], new, check
-
-    def _standard_castle(self, side: str) -> Move | None:
-        """The castling move of a standard position when legal, else None (no explanation)."""
-        us = self.turn
-        plan = _STANDARD_CASTLING[us][side == "Q"]
-        king, rook, need_empty, crossed, leapers_n, leapers_p, leapers_k, move = plan
-        bb = self._bb
-        own = self._co[us]
-        if not (self.castling_rights >> rook & 1) or not (bb[6] & own) >> king & 1:
-            return None
-        occ = bb[0]
-        if occ & need_empty:
-            return None
-        them = self._co[not us]
-        if (leapers_n & bb[2] | leapers_p & bb[1] | leapers_k & bb[6]) & them:
-            return None
-        queens = bb[5]
-        rq = (bb[4] | queens) & them
-        bq = (bb[3] | queens) & them
-        occ_k = occ ^ (1 << king)
-        for sq in crossed:
-            if rq and ROOK_EMPTY[sq] & rq and rook_attacks(sq, occ_k) & rq:
-                return None
-            if bq and BISHOP_EMPTY[sq] & bq and bishop_attacks(sq, occ_k) & bq:
-                return None
-        return move
 
     def resolve_san(self, syntax: SanSyntax, *, strict: bool = False) -> Move:
         """The legal move named by an already parsed SAN (raises like :meth:`parse_san`)."""
-        return self._resolve(syntax, syntax.canonical, strict)[0]
+        return _san.resolve_san(self, syntax, strict=strict)
 
     def parse_san_detailed(self, text: str, *, strict: bool = False) -> SanResolution:
-        """Like :meth:`parse_san`, also returning the syntax and every lenient spelling used,
-        including the position-dependent ones (missing or superfluous ``x``, superfluous or
-        non-standard disambiguation)."""
-        syntax = parse_san_syntax(text, strict=strict)
-        move, notes = self._resolve(syntax, text, strict)
-        return SanResolution(move, syntax, syntax.lenient + notes)
+        """:meth:`parse_san` with the syntax and every lenient spelling used."""
+        return _san.parse_san_detailed(self, text, strict=strict)
 
     def resolve_san_detailed(self, syntax: SanSyntax, *, strict: bool = False) -> SanResolution:
-        move, notes = self._resolve(syntax, syntax.canonical, strict)
-        return SanResolution(move, syntax, syntax.lenient + notes)
+        """:meth:`resolve_san` with the syntax and every lenient spelling used."""
+        return _san.resolve_san_detailed(self, syntax, strict=strict)
 
-    def _fast_from(self, kind: int, to: int, mask: int) -> int:
-        """The origin square when exactly one piece of the planned kind can legally go to ``to``
-        (reverse lookup from the target, king safety checked for that one candidate); -1 when
-        there is none or several (the general resolver then explains why)."""
-        us = self.turn
-        bb = self._bb
-        co = self._co
-        own = co[us]
-        tbit = 1 << to
-        occ = bb[0]
-        if own & tbit:
-            return -1
-        if kind == 2:
-            cands = KNIGHT_ATTACKS[to] & bb[2] & own
-        elif kind == 1:  # pawn push
-            if occ & tbit:
-                return -1
-            cands = _push_source(us, to, tbit, bb[1] & own, occ)
-        elif kind == 7:  # pawn capture (not en passant)
-            if not co[not us] & tbit:
-                return -1
-            cands = PAWN_ATTACKS[not us][to] & bb[1] & own
-        elif kind == 3:
-            cands = bishop_attacks(to, occ) & bb[3] & own
-        elif kind == 4:
-            cands = rook_attacks(to, occ) & bb[4] & own
-        elif kind == 5:
-            cands = queen_attacks(to, occ) & bb[5] & own
-        else:
-            cands = KING_ATTACKS[to] & bb[6] & own
-        if mask:
-            cands &= mask
-        if not cands or cands & (cands - 1):
-            return -1
-        f = cands.bit_length() - 1
-        them = co[not us]
-        king = (bb[6] & own).bit_length() - 1
-        if f == king:
-            sq = to
-            occ ^= 1 << f
-        else:
-            sq = king
-            occ = (occ ^ (1 << f)) | tbit
-        # attackers of the king's square after the move; the captured piece (tbit) does not count
-        att = (KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[us][sq] & bb[1]) & them
-        if att and att != tbit:
-            return -1
-        queens = bb[5]
-        rq = (bb[4] | queens) & them & ROOK_EMPTY[sq]
-        if rq and rq != tbit:
-            att = rook_attacks(sq, occ) & rq
-            if att and att != tbit:
-                return -1
-        bq = (bb[3] | queens) & them & BISHOP_EMPTY[sq]
-        if bq and bq != tbit:
-            att = bishop_attacks(sq, occ) & bq
-            if att and att != tbit:
-                return -1
-        return f
-
-    def _resolve(self, syn: SanSyntax, text: str, strict: bool) -> tuple[Move, tuple[str, ...]]:
-        kind, target, mask = syn.fast
-        if kind:
-            f = self._fast_from(kind, target, mask)
-            if f >= 0:
-                move = MOVES[f][target]
-                if kind == 1 or kind == 7:
-                    return move, ()
-                capture = bool(self._co[not self.turn] >> target & 1)
-                if not mask and capture == syn.capture:
-                    return move, ()
-                return move, self._san_notes(syn, text, move, kind, capture, strict)
-        to = syn.to_square
-        if to is None:
-            if syn.null:
-                return NULL_MOVE, ()
-            return self._resolve_castle(syn, text), ()
-        piece = syn.piece
-        us = self.turn
-        co = self._co
-        tbit = 1 << to
-        if piece == PAWN:
-            return self._resolve_pawn(syn, text, to, tbit), ()
-        if co[us] & tbit:
-            raise IllegalSan(text, f"illegal move {text!r}: {SQUARE_NAMES[to]} holds a piece of the side to move")
-        bb = self._bb
-        occ = bb[0]
-        if piece == 2:
-            cands = KNIGHT_ATTACKS[to] & bb[2]
-        elif piece == 3:
-            cands = bishop_attacks(to, occ) & bb[3]
-        elif piece == 4:
-            cands = rook_attacks(to, occ) & bb[4]
-        elif piece == 5:
-            cands = queen_attacks(to, occ) & bb[5]
-        else:
-            cands = KING_ATTACKS[to] & bb[6]
-        cands &= co[us]
-        allc = cands
-        ff = syn.from_file
-        fr = syn.from_rank
-        if ff is not None:
-            cands &= BB_FILES[ff]
-        if fr is not None:
-            cands &= BB_RANKS[fr]
-        if not cands:
-            raise IllegalSan(text, f"illegal move {text!r}: no {_piece_name(piece or 0)} can go to {SQUARE_NAMES[to]}")
-        if not cands & (cands - 1):
-            f = cands.bit_length() - 1
-            if not self._is_safe(f, to):
-                raise IllegalSan(text, f"illegal move {text!r}: it leaves the king in check")
-        else:
-            legal = [o for o in _scan(cands) if self._is_safe(o, to)]
-            if not legal:
-                raise IllegalSan(text, f"illegal move {text!r}: it leaves the king in check")
-            if len(legal) > 1:
-                names = tuple(self.san(MOVES[o][to]) for o in legal)
-                raise AmbiguousSan(text, f"ambiguous move {text!r}: could be {', '.join(names)}",
-                                   candidates=names)
-            f = legal[0]
-        move = MOVES[f][to]
-        notes: tuple[str, ...] = ()
-        capture = bool(co[not us] & tbit)
-        if (capture != syn.capture and syn.separator != "-") or ff is not None or fr is not None \
-                or allc & (allc - 1):
-            notes = self._san_notes(syn, text, move, piece, capture, strict)  # type: ignore[arg-type]
-        return move, notes
-
-    def _san_notes(self, syn: SanSyntax, text: str, move: Move, piece: int, capture: bool,
-                   strict: bool) -> tuple[str, ...]:
-        notes = []
-        if syn.separator != "-":
-            if syn.capture and not capture:
-                notes.append("'x' written for a move that captures nothing")
-            elif capture and not syn.capture:
-                notes.append("capture written without 'x'")
-        needed = self._disambiguation(piece, move[0], move[1])
-        written = (FILE_NAMES[syn.from_file] if syn.from_file is not None else "") + (
-            RANK_NAMES[syn.from_rank] if syn.from_rank is not None else "")
-        if written != needed and syn.separator != "-":
-            if len(written) > len(needed) and needed in written:
-                notes.append("superfluous disambiguation")
-            else:
-                notes.append("non-standard disambiguation")
-        if strict and notes:
-            standard = self.san(move)
-            raise InvalidSan(text, f"{text!r} is not standard SAN ({'; '.join(notes)}); "
-                                   f"the standard form is {standard!r}", candidates=(standard,))
-        return tuple(notes)
-
-    def _resolve_pawn(self, syn: SanSyntax, text: str, to: int, tbit: int) -> Move:
-        us = self.turn
-        bb = self._bb
-        co = self._co
-        own_pawns = bb[1] & co[us]
-        ff = syn.from_file
-        if syn.capture or (ff is not None and ff != to & 7):
-            cands = PAWN_ATTACKS[not us][to] & own_pawns
-            if ff is not None:
-                cands &= BB_FILES[ff]
-            if syn.from_rank is not None:
-                cands &= BB_RANKS[syn.from_rank]
-            if not cands:
-                raise IllegalSan(text, f"illegal move {text!r}: no pawn can capture on {SQUARE_NAMES[to]}")
-            is_ep = to == self.ep_square and not bb[0] & tbit
-            if not is_ep and not co[not us] & tbit:
-                raise IllegalSan(text, f"illegal move {text!r}: nothing to capture on {SQUARE_NAMES[to]}")
-            legal = [f for f in _scan(cands) if (self._ep_safe(f, to) if is_ep else self._is_safe(f, to))]
-        else:
-            if bb[0] & tbit:
-                raise IllegalSan(text, f"illegal move {text!r}: {SQUARE_NAMES[to]} is occupied")
-            step = 8 if us else -8
-            f = to - step
-            legal = []
-            if 0 <= f < 64:
-                if own_pawns >> f & 1:
-                    legal = [f]
-                elif not bb[0] >> f & 1 and (to >> 3) == (3 if us else 4) and own_pawns >> (f - step) & 1:
-                    legal = [f - step]
-            if legal and syn.from_rank is not None and legal[0] >> 3 != syn.from_rank:
-                legal = []
-            if not legal:
-                raise IllegalSan(text, f"illegal move {text!r}: no pawn can move to {SQUARE_NAMES[to]}")
-            if not self._is_safe(legal[0], to):
-                legal = []
-        if not legal:
-            raise IllegalSan(text, f"illegal move {text!r}: it leaves the king in check")
-        if len(legal) > 1:  # cannot happen with a file given; kept for safety
-            names = tuple(self.san(MOVES[o][to]) for o in legal)
-            raise AmbiguousSan(text, f"ambiguous move {text!r}", candidates=names)
-        f = legal[0]
-        last = (to >> 3) == (7 if us else 0)
-        promo = syn.promotion
-        if last:
-            if promo is None:
-                names = tuple(self.san(Move(f, to, p)) for p in _PROMOTIONS)
-                raise AmbiguousSan(text, f"ambiguous move {text!r}: the promotion piece is missing "
-                                         f"({', '.join(names)})", candidates=names)
-            return Move(f, to, promo)
-        if promo is not None:
-            raise IllegalSan(text, f"illegal move {text!r}: a pawn promotes only on the last rank")
-        return MOVES[f][to]
-
-    def _resolve_castle(self, syn: SanSyntax, text: str) -> Move:
-        side = syn.castle
-        if not self.chess960 and side is not None:
-            fast = self._standard_castle(side)
-            if fast is not None:
-                return fast
-        moves = self._castling_moves(side)  # includes "the king is not in check"
-        if len(moves) == 1:
-            return moves[0]
-        if len(moves) > 1:  # impossible with validated rights
-            raise AmbiguousSan(text, f"ambiguous castling {text!r}")
-        what = "king" if side == "K" else "queen"
-        if not self.castling_rights & self._co[self.turn] & _rights_side(self, side):
-            reason = f"no {what}side castling right"
-        elif self.is_check():
-            reason = "the king is in check"
-        else:
-            reason = "a square between king and rook is occupied, or the king passes through or lands on an attacked square"
-        raise IllegalSan(text, f"illegal castling {text!r}: {reason}")
-
-    # ------------------------------------------------------------------ UCI and LAN
     def uci(self, move: Move) -> str:
         return move.uci()
 
     def parse_uci(self, text: str) -> Move:
         """The legal move for UCI ``text`` (``e2e4``, ``e7e8q``, ``0000``; in standard positions
         ``e1h1`` king-takes-rook castling is accepted as ``e1g1``)."""
-        from notation.formats.uci import parse_uci
-
-        return parse_uci(self, text)
+        return _uci.parse_uci(self, text)
 
     def lan(self, move: Move) -> str:
         """Long algebraic notation: ``e2-e4``, ``Ng1-f3``, ``e7xd8=Q``, ``O-O`` (with ``+``/``#``)."""
-        from notation.formats.uci import format_lan
-
-        return format_lan(self, move)
+        return _uci.format_lan(self, move)
 
     def parse_lan(self, text: str) -> Move:
-        from notation.formats.uci import parse_lan
+        return _uci.parse_lan(self, text)
 
-        return parse_lan(self, text)
-
-
-def _standard_castling_plan(colour: bool, queen_side: bool) -> tuple[int, int, int, tuple[int, ...], int, int, int, Move]:
-    base = 0 if colour else 56
-    king = base + 4
-    rook = base + (0 if queen_side else 7)
-    king_to = base + (2 if queen_side else 6)
-    empty = range(base + 1, base + 4) if queen_side else range(base + 5, base + 7)
-    crossed = (king, base + 3, base + 2) if queen_side else (king, base + 5, base + 6)
-    need_empty = 0
-    for sq in empty:
-        need_empty |= 1 << sq
-    n = p = k = 0
-    for sq in crossed:
-        n |= KNIGHT_ATTACKS[sq]
-        p |= PAWN_ATTACKS[colour][sq]
-        k |= KING_ATTACKS[sq]
-    # crossed squares of a standard castling: the rook's move never changes the attacks on them
-    return king, rook, need_empty, crossed, n, p, k, MOVES[king][king_to]
-
-
-# _STANDARD_CASTLING[colour][queen_side]
-_STANDARD_CASTLING = (
-    (_standard_castling_plan(False, False), _standard_castling_plan(False, True)),
-    (_standard_castling_plan(True, False), _standard_castling_plan(True, True)),
-)
-
-
-def _rights_side(pos: Position, side: str | None) -> int:
-    king = pos.king(pos.turn)
-    below = (1 << king) - 1
-    return below if side == "Q" else _BB_ALL & ~below
-
-
-def _piece_name(piece: int) -> str:
-    return ("", "pawn", "knight", "bishop", "rook", "queen", "king")[piece]
+    def advance(
+        self, kind: int, to: int, mask: int, capture: bool, in_check: bool | None = None
+    ) -> tuple[Move, Position, bool] | None:
+        """Resolve, play and test for check in one step (see :func:`notation.rules.step.advance`)."""
+        return _step.advance(self, kind, to, mask, capture, in_check)
 
 
 def _validate_placement(bb: list[int], co: list[int]) -> None:

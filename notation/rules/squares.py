@@ -16,6 +16,8 @@ COLOR_NAMES = ("black", "white")
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 PIECE_TYPES = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING)
 PIECE_SYMBOLS: list[str | None] = [None, "p", "n", "b", "r", "q", "k"]
+#: Upper-case piece letters by piece type (index 0 unused): SAN's and FEN's White letters.
+PIECE_LETTERS = " PNBRQK"
 PIECE_NAMES: list[str | None] = [None, "pawn", "knight", "bishop", "rook", "queen", "king"]
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 0)
 
@@ -73,6 +75,17 @@ def scan_forward(bb: int) -> Iterator[int]:
         low = bb & -bb
         yield low.bit_length() - 1
         bb ^= low
+
+
+def scan_squares(bb: int) -> list[int]:
+    """Squares of the set bits of ``bb`` as a list, lowest first (faster than iterating
+    :func:`scan_forward` when all are wanted)."""
+    out = []
+    while bb:
+        low = bb & -bb
+        out.append(low.bit_length() - 1)
+        bb ^= low
+    return out
 
 
 def popcount(bb: int) -> int:
