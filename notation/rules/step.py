@@ -56,7 +56,7 @@ def _push_source(us: bool, to: int, tbit: int, pawns: int, occ: int) -> int:
 
 
 def advance(
-    pos, kind: int, to: int, mask: int, capture: bool, in_check: bool | None = None
+    pos: Position, kind: int, to: int, mask: int, capture: bool, in_check: bool | None = None
 ) -> tuple[Move, Position, bool] | None:
     """The replay fast path: ``(move, position after it, whether it gives check)`` for a SAN
     whose resolver plan is ``(kind, to, mask)`` (see ``SanSyntax.fast``) and whose capture

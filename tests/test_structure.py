@@ -1,0 +1,124 @@
+"""The shape of the code base: no import circles, short modules and classes, a first docstring
+line in every module that says what it holds."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+#: Library code: the package plus what installs inside it (``notation.cli``, ``notation.grammars``).
+TREES = {"notation": ROOT / "notation", "notation.cli": ROOT / "cli", "notation.grammars": ROOT / "grammars"}
+MAX_MODULE_LINES = 800
+MAX_CLASS_LINES = 500
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package, root in TREES.items():
+        for path in sorted(root.rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join([package, *parts])] = path
+    return found
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Modules of ours that ``name`` imports at run time (anywhere in the file, also inside
+    functions; not under ``if TYPE_CHECKING:``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(n) for n in ast.walk(node))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name and target != "notation":
+                out.add(target)
+    return out
+
+
+def test_no_import_circles() -> None:
+    modules = _modules()
+    graph = {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+    circles: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                circles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
+    assert not circles, "import circles:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_the_graph_sees_imports_inside_functions() -> None:
+    modules = _modules()
+    found = _imports("notation.pgn.reader", modules["notation.pgn.reader"], set(modules))
+    assert "notation.pgn.parser" in found and "notation.pgn.sources" in found
+
+
+def test_modules_and_classes_are_short() -> None:
+    long_modules = []
+    long_classes = []
+    for name, path in _modules().items():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MAX_MODULE_LINES:
+            long_modules.append(f"{name}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                size = node.end_lineno - node.lineno + 1
+                if size > MAX_CLASS_LINES:
+                    long_classes.append(f"{name}.{node.name}: {size} lines")
+    assert not long_modules and not long_classes, long_modules + long_classes
+
+
+def test_every_module_says_what_it_holds() -> None:
+    missing = []
+    for name, path in _modules().items():
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        first = (doc or "").strip().splitlines()[0] if doc and doc.strip() else ""
+        if len(first) < 15:
+            missing.append(name)
+    assert not missing, f"modules without a first docstring line: {missing}"
+
+
+def test_code_and_help_speak_of_the_product() -> None:
+    """No issue numbers and no 'the seeds' in code, grammars or docs."""
+    import re
+
+    pattern = re.compile(r"\b[Ii]ssue \d+|\bissues? #\d+|#\d+ \(issue|\bthe seeds\b|\bseeds'")
+    offenders = []
+    for root in [*TREES.values(), ROOT / "docs", ROOT / "README.md"]:
+        paths = [root] if root.is_file() else [p for p in root.rglob("*") if p.suffix in (".py", ".lark", ".md")]
+        for path in paths:
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if pattern.search(line):
+                    offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:80]}")
+    assert not offenders, "\n".join(offenders)
