@@ -8,8 +8,12 @@ en passant). Every failure raises :class:`FenError` naming the field at fault.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from notation.rules.squares import SQUARE_NAMES
+from notation.rules.squares import BB_RANKS, FILE_NAMES, SQUARE_NAMES, scan_squares
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.rules.position import Position
 
 FEN_FIELDS = ("placement", "turn", "castling", "en_passant", "halfmove", "fullmove", "position")
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -148,3 +152,63 @@ def _format_rank(codes: bytes) -> str:
         _RANKS.clear()
     _RANKS[codes] = row
     return row
+
+
+# ---------------------------------------------------------------------------------------------
+# A position as FEN.
+
+_BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
+_CORNERS = 1 | 1 << 7 | 1 << 56 | 1 << 63
+_CORNER_FEN = {
+    rights: "".join(letter for bit, letter in ((7, "K"), (0, "Q"), (63, "k"), (56, "q")) if rights >> bit & 1) or "-"
+    for rights in (
+        h1 | a1 | h8 | a8
+        for h1 in (0, 1 << 7) for a1 in (0, 1) for h8 in (0, 1 << 63) for a8 in (0, 1 << 56)
+    )
+}
+
+
+def format_fen(pos: Position, *, shredder: bool = False, en_passant: str = "legal") -> str:
+    """FEN of the position. Castling: X-FEN (``KQkq``, file letters for inner rooks) or
+    Shredder-FEN (``HAha``) with ``shredder=True``. ``en_passant="legal"`` (default, like
+    python-chess and the repetition key) writes the en passant square only when an en
+    passant capture is legal; ``"fen"`` writes it after every double step."""
+    ep = pos.ep_square
+    if ep is not None and en_passant == "legal" and not pos._ep_legal():
+        ep = None
+    return " ".join((
+        format_placement(pos._board),
+        "w" if pos.turn else "b",
+        castling_field(pos, shredder=shredder),
+        SQUARE_NAMES[ep] if ep is not None else "-",
+        str(pos.halfmove_clock),
+        str(pos.fullmove_number),
+    ))
+
+
+def castling_field(pos: Position, *, shredder: bool = False) -> str:
+    """The castling field: X-FEN (``KQkq``, a file letter for a rook with another rook further
+    out) or Shredder-FEN (rook files, ``HAha``)."""
+    if not shredder and not pos.castling_rights & ~_CORNERS:
+        # rights on corner rooks only (every standard game): always the outermost rooks
+        return _CORNER_FEN[pos.castling_rights]
+    out = ""
+    for colour in (True, False):
+        rights = pos.castling_rights & pos._co[colour]
+        if not rights:
+            continue
+        king = pos.king(colour)
+        rooks = pos._bb[4] & pos._co[colour] & _BACKRANK[colour]
+        letters = []
+        for r in sorted(scan_squares(rights), reverse=True):
+            if shredder:
+                letter = FILE_NAMES[r & 7]
+            elif r > king:
+                outer = rooks & ~((2 << r) - 1)  # rooks further towards h
+                letter = FILE_NAMES[r & 7] if outer else "k"
+            else:
+                outer = rooks & ((1 << r) - 1)
+                letter = FILE_NAMES[r & 7] if outer else "q"
+            letters.append(letter.upper() if colour else letter)
+        out += "".join(letters)
+    return out or "-"

@@ -43,6 +43,7 @@ from notation.rules.squares import (
     SQUARE_NAMES,
     scan_squares,
 )
+from notation.rules.movegen import castling_moves, origins
 from notation.rules.step import fast_from, standard_castle
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -397,7 +398,7 @@ def _san_body(pos: Position, move: Move) -> str:
 def disambiguation(pos: Position, ptype: int, f: int, t: int) -> str:
     if ptype == KING:
         return ""
-    others = pos._origins(ptype, t) & ~(1 << f)
+    others = origins(pos, ptype, t) & ~(1 << f)
     if not others:
         return ""
     legal = 0
@@ -605,7 +606,7 @@ def _resolve_castle(pos: Position, syn: SanSyntax, text: str) -> Move:
         fast = standard_castle(pos, side)
         if fast is not None:
             return fast
-    moves = pos._castling_moves(side)  # includes "the king is not in check"
+    moves = castling_moves(pos, side)  # includes "the king is not in check"
     if len(moves) == 1:
         return moves[0]
     if len(moves) > 1:  # impossible with validated rights

@@ -6,24 +6,22 @@ type (index 0: all pieces), one per colour (index ``False`` Black, ``True`` Whit
 incrementally updated Zobrist hash of pieces, side to move and castling rights. The repetition
 key adds the en passant file only when an en passant capture is legal (FIDE 10.10).
 
-SAN is resolved by reverse lookup from the target square (attack tables give the pieces of the
-named type that reach it; disambiguation filters them; only those candidates are checked for
-king safety), so no move list is generated per ply.
+This module keeps the rules only: legal move generation is in :mod:`notation.rules.movegen`,
+the replay fast path in :mod:`notation.rules.step`, and text (FEN, SAN, UCI/LAN) in
+:mod:`notation.formats`; the ``san()``/``parse_san()``/``fen()``/``parse_uci()`` methods are
+python-chess-style conveniences over those.
 """
 
 from __future__ import annotations
 
 from notation.rules import zobrist
 from notation.rules.attacks import (
-    BETWEEN,
     BISHOP_EMPTY,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
-    LINE,
     PAWN_ATTACKS,
     ROOK_EMPTY,
     bishop_attacks,
-    queen_attacks,
     rook_attacks,
 )
 from notation.rules.squares import (
@@ -31,7 +29,6 @@ from notation.rules.squares import (
     BB_LIGHT_SQUARES,
     BB_RANKS,
     BISHOP,
-    FILE_NAMES,
     KING,
     KNIGHT,
     PAWN,
@@ -40,12 +37,13 @@ from notation.rules.squares import (
     ROOK,
     SQUARE_NAMES,
 )
+from notation.formats import fen as _fen
 from notation.formats import san as _san
 from notation.formats import uci as _uci
-from notation.formats.fen import STARTING_FEN, FenError, format_placement, parse_fen
+from notation.formats.fen import STARTING_FEN, FenError, FenFields, format_placement, parse_fen
 from notation.formats.san import SanResolution, SanSyntax
-from notation.rules import step as _step
-from notation.rules.move import MOVES, Move
+from notation.rules import movegen as _movegen
+from notation.rules.move import Move
 
 _Z = zobrist.PIECE
 _Z_TURN = zobrist.TURN
@@ -55,14 +53,6 @@ _BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
 _PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
 _LETTERS = " PNBRQK"
 _BB_ALL = (1 << 64) - 1
-_CORNERS = 1 | 1 << 7 | 1 << 56 | 1 << 63
-_CORNER_FEN = {
-    rights: "".join(letter for bit, letter in ((7, "K"), (0, "Q"), (63, "k"), (56, "q")) if rights >> bit & 1) or "-"
-    for rights in (
-        h1 | a1 | h8 | a8
-        for h1 in (0, 1 << 7) for a1 in (0, 1) for h8 in (0, 1 << 63) for a8 in (0, 1 << 56)
-    )
-}
 def _scan(bb: int) -> list[int]:
     out = []
     while bb:
@@ -118,36 +108,7 @@ class Position:
         """
         if not isinstance(text, str):
             raise FenError("placement", f"not a FEN string: {text!r}")
-        fields = parse_fen(text)
-        board = bytearray(fields.board)
-        pos = _new(cls)
-        pos._board = board
-        bb = [0] * 7
-        co = [0, 0]
-        for sq, code in enumerate(board):
-            if code:
-                bit = 1 << sq
-                bb[code & 7] |= bit
-                co[code >> 3] |= bit
-        bb[0] = co[0] | co[1]
-        pos._bb = bb
-        pos._co = co
-        pos.turn = fields.turn
-        pos.halfmove_clock = fields.halfmove_clock
-        pos.fullmove_number = fields.fullmove_number
-        _validate_placement(bb, co)
-        rights, needs_960 = _parse_castling(fields.castling, bb, co, chess960)
-        pos.castling_rights = rights
-        pos.chess960 = bool(chess960) if chess960 is not None else needs_960
-        pos.ep_square = fields.ep_square
-        if fields.ep_square is not None:
-            _validate_ep(fields.ep_square, fields.turn, board)
-        them = not pos.turn
-        if pos._attacked_by(pos.turn, pos.king(them), bb[0]):
-            side = "White" if them else "Black"
-            raise FenError("position", f"the side not to move ({side}) is in check")
-        pos._hash = pos._compute_hash()
-        return pos
+        return _set_up(cls, parse_fen(text), chess960)
 
     def _compute_hash(self) -> int:
         h = 0
@@ -262,22 +223,6 @@ class Position:
         us = self.turn
         return self._attacked_by(not us, (self._bb[6] & self._co[us]).bit_length() - 1, self._bb[0])
 
-    def _pinned(self, us: bool, king: int) -> int:
-        bb = self._bb
-        occ = bb[0]
-        own = self._co[us]
-        snipers = (
-            ROOK_EMPTY[king] & (bb[4] | bb[5]) | BISHOP_EMPTY[king] & (bb[3] | bb[5])
-        ) & self._co[not us]
-        pinned = 0
-        while snipers:
-            low = snipers & -snipers
-            snipers ^= low
-            b = BETWEEN[king][low.bit_length() - 1] & occ
-            if b and not (b & (b - 1)) and b & own:
-                pinned |= b
-        return pinned
-
     def _is_safe(self, f: int, t: int) -> bool:
         """Does the (pseudo-legal, not castling, not en passant) move f->t keep our king safe?"""
         us = self.turn
@@ -328,12 +273,12 @@ class Position:
     # ------------------------------------------------------------------ move generation
     def legal_moves(self) -> list[Move]:
         """All legal moves (castling encoded per ``chess960``, see :class:`Move`)."""
-        return self._generate(_BB_ALL)
+        return _movegen.generate(self, _BB_ALL)
 
     def is_legal(self, move: Move) -> bool:
         if not move or not (0 <= move[0] < 64 and 0 <= move[1] < 64):
             return False
-        return move in self._generate(1 << move[0])
+        return move in _movegen.generate(self, 1 << move[0])
 
     def has_legal_moves(self) -> bool:
         us = self.turn
@@ -344,114 +289,12 @@ class Position:
         for t in _scan(KING_ATTACKS[king] & ~own):
             if not self._attacked_by(them, t, occ_wo_king, 1 << t):
                 return True
-        return bool(self._generate(_BB_ALL & ~(1 << king)))
+        return bool(_movegen.generate(self, _BB_ALL & ~(1 << king)))
 
     def legal_moves_to(self, to_mask: int, *, castling: bool = True) -> list[Move]:
         """The legal moves that end on a square of ``to_mask``, plus every legal castling move
         when ``castling`` (whatever its encoding's target square)."""
-        return self._generate(_BB_ALL, to_mask & _BB_ALL, castling)
-
-    def _generate(self, from_mask: int, to_mask: int = _BB_ALL, castling: bool = True) -> list[Move]:
-        us = self.turn
-        them = not us
-        bb = self._bb
-        co = self._co
-        own = co[us]
-        enemy = co[them]
-        occ = bb[0]
-        king = (bb[6] & own).bit_length() - 1
-        moves: list[Move] = []
-        append = moves.append
-        queens = bb[5]
-        checkers = (
-            KNIGHT_ATTACKS[king] & bb[2] | PAWN_ATTACKS[us][king] & bb[1]
-            | rook_attacks(king, occ) & (bb[4] | queens) | bishop_attacks(king, occ) & (bb[3] | queens)
-        ) & enemy
-        if not checkers & (checkers - 1):
-            if checkers:
-                target = (BETWEEN[king][checkers.bit_length() - 1] | checkers) & to_mask
-            else:
-                target = ~own & to_mask
-            pinned = self._pinned(us, king)
-            line = LINE[king]
-            for f in _scan(bb[2] & own & from_mask & ~pinned):
-                for t in _scan(KNIGHT_ATTACKS[f] & target):
-                    append(MOVES[f][t])
-            for pt, fn in ((3, bishop_attacks), (4, rook_attacks), (5, queen_attacks)):
-                for f in _scan(bb[pt] & own & from_mask):
-                    att = fn(f, occ) & target & ~own
-                    if pinned >> f & 1:
-                        att &= line[f]
-                    for t in _scan(att):
-                        append(MOVES[f][t])
-            step = 8 if us else -8
-            start_rank = BB_RANKS[1] if us else BB_RANKS[6]
-            pawn_att = PAWN_ATTACKS[us]
-            for f in _scan(bb[1] & own & from_mask):
-                dest = pawn_att[f] & enemy
-                t = f + step
-                if not (occ >> t) & 1:
-                    dest |= 1 << t
-                    if (start_rank >> f) & 1 and not (occ >> (t + step)) & 1:
-                        dest |= 1 << (t + step)
-                dest &= target
-                if pinned >> f & 1:
-                    dest &= line[f]
-                for t in _scan(dest):
-                    if t >= 56 or t < 8:
-                        for p in _PROMOTIONS:
-                            append(Move(f, t, p))
-                    else:
-                        append(MOVES[f][t])
-            ep = self.ep_square
-            if ep is not None and to_mask >> ep & 1:
-                for f in _scan(PAWN_ATTACKS[them][ep] & bb[1] & own & from_mask):
-                    if self._ep_safe(f, ep):
-                        append(MOVES[f][ep])
-        if (from_mask >> king) & 1:
-            occ_wo_king = occ ^ (1 << king)
-            for t in _scan(KING_ATTACKS[king] & ~own & to_mask):
-                if not self._attacked_by(them, t, occ_wo_king, 1 << t):
-                    append(MOVES[king][t])
-            if castling and not checkers and self.castling_rights & own:
-                moves.extend(self._castling_moves())
-        return moves
-
-    def _castling_moves(self, side: str | None = None) -> list[Move]:
-        us = self.turn
-        them = not us
-        bb = self._bb
-        own = self._co[us]
-        occ = bb[0]
-        king = (bb[6] & own).bit_length() - 1
-        kbit = 1 << king
-        base = 0 if us else 56
-        out = []
-        for r in _scan(self.castling_rights & own & bb[4] & _BACKRANK[us]):
-            a_side = r < king
-            if side is not None and (side == "Q") != a_side:
-                continue
-            kt = base + (2 if a_side else 6)
-            rt = base + (3 if a_side else 5)
-            rbit = 1 << r
-            path = BETWEEN[king][kt] | (1 << kt) | BETWEEN[r][rt] | (1 << rt)
-            if (occ ^ kbit ^ rbit) & path:
-                continue
-            occ_k = occ ^ kbit
-            crossed = BETWEEN[king][kt] | kbit
-            attacked = False
-            while crossed:
-                low = crossed & -crossed
-                crossed ^= low
-                if self._attacked_by(them, low.bit_length() - 1, occ_k):
-                    attacked = True
-                    break
-            if attacked:
-                continue
-            if self._attacked_by(them, kt, occ_k ^ rbit | (1 << rt)):
-                continue
-            out.append(MOVES[king][r] if self.chess960 else MOVES[king][kt])
-        return out
+        return _movegen.generate(self, _BB_ALL, to_mask & _BB_ALL, castling)
 
     # ------------------------------------------------------------------ playing moves
     def play(self, move: Move) -> Position:
@@ -655,80 +498,18 @@ class Position:
         return format_placement(self._board)
 
     def fen(self, *, shredder: bool = False, en_passant: str = "legal") -> str:
-        """FEN of the position. Castling: X-FEN (``KQkq``, file letters for inner rooks) or
-        Shredder-FEN (``HAha``) with ``shredder=True``. ``en_passant="legal"`` (default, like
-        python-chess and the repetition key) writes the en passant square only when an en
-        passant capture is legal; ``"fen"`` writes it after every double step."""
-        ep = self.ep_square
-        if ep is not None and en_passant == "legal" and not self._ep_legal():
-            ep = None
-        return " ".join((
-            format_placement(self._board),
-            "w" if self.turn else "b",
-            self.castling_fen(shredder=shredder),
-            SQUARE_NAMES[ep] if ep is not None else "-",
-            str(self.halfmove_clock),
-            str(self.fullmove_number),
-        ))
+        """FEN of the position (see :func:`notation.formats.fen.format_fen`)."""
+        return _fen.format_fen(self, shredder=shredder, en_passant=en_passant)
 
     def castling_fen(self, *, shredder: bool = False) -> str:
-        if not shredder and not self.castling_rights & ~_CORNERS:
-            # rights on corner rooks only (every standard game): always the outermost rooks
-            return _CORNER_FEN[self.castling_rights]
-        out = ""
-        for colour in (True, False):
-            rights = self.castling_rights & self._co[colour]
-            if not rights:
-                continue
-            king = self.king(colour)
-            rooks = self._bb[4] & self._co[colour] & _BACKRANK[colour]
-            letters = []
-            for r in sorted(_scan(rights), reverse=True):
-                if shredder:
-                    letter = FILE_NAMES[r & 7]
-                elif r > king:
-                    outer = rooks & ~((2 << r) - 1)  # rooks further towards h
-                    letter = FILE_NAMES[r & 7] if outer else "k"
-                else:
-                    outer = rooks & ((1 << r) - 1)
-                    letter = FILE_NAMES[r & 7] if outer else "q"
-                letters.append(letter.upper() if colour else letter)
-            out += "".join(letters)
-        return out or "-"
+        """The castling field of the FEN (X-FEN, or Shredder-FEN with ``shredder=True``)."""
+        return _fen.castling_field(self, shredder=shredder)
 
-    # ------------------------------------------------------------------ SAN
-    # ------------------------------------------------------------------ rules queries for SAN
-    def _origins(self, ptype: int, t: int) -> int:
-        """Squares from which a piece of ``ptype`` (side to move) could reach ``t`` (pseudo)."""
-        bb = self._bb
-        occ = bb[0]
-        if ptype == 2:
-            att = KNIGHT_ATTACKS[t]
-        elif ptype == 3:
-            att = bishop_attacks(t, occ)
-        elif ptype == 4:
-            att = rook_attacks(t, occ)
-        elif ptype == 5:
-            att = queen_attacks(t, occ)
-        else:
-            att = KING_ATTACKS[t]
-        return att & bb[ptype] & self._co[self.turn]
-
+    # ------------------------------------------------------------------ moves to a square
     def piece_moves_to(self, piece_type: int, to: int) -> list[Move]:
         """The legal moves of the side to move's pieces of ``piece_type`` (knight to king; not
         pawns, not castling) that end on ``to``: a reverse lookup from ``to``, no move list."""
-        if self._co[self.turn] >> to & 1:
-            return []
-        out = []
-        cands = self._origins(piece_type, to)
-        while cands:
-            low = cands & -cands
-            cands ^= low
-            f = low.bit_length() - 1
-            if self._is_safe(f, to):
-                out.append(MOVES[f][to])
-        return out
-
+        return _movegen.piece_moves_to(self, piece_type, to)
 
     # ------------------------------------------------------------------ text (notation.formats)
     # Conveniences in python-chess style; the code is in notation.formats.san and .uci.
@@ -737,7 +518,6 @@ class Position:
         return _san.san(self, move)
 
     def san_without_suffix(self, move: Move) -> str:
-        """SAN of ``move`` without the check/mate suffix."""
         return _san.san_without_suffix(self, move)
 
     def parse_san(self, text: str, *, strict: bool = False) -> Move:
@@ -751,15 +531,12 @@ class Position:
         return move, self.play(move)
 
     def resolve_san(self, syntax: SanSyntax, *, strict: bool = False) -> Move:
-        """The legal move named by an already parsed SAN (raises like :meth:`parse_san`)."""
         return _san.resolve_san(self, syntax, strict=strict)
 
     def parse_san_detailed(self, text: str, *, strict: bool = False) -> SanResolution:
-        """:meth:`parse_san` with the syntax and every lenient spelling used."""
         return _san.parse_san_detailed(self, text, strict=strict)
 
     def resolve_san_detailed(self, syntax: SanSyntax, *, strict: bool = False) -> SanResolution:
-        """:meth:`resolve_san` with the syntax and every lenient spelling used."""
         return _san.resolve_san_detailed(self, syntax, strict=strict)
 
     def uci(self, move: Move) -> str:
@@ -776,12 +553,6 @@ class Position:
 
     def parse_lan(self, text: str) -> Move:
         return _uci.parse_lan(self, text)
-
-    def advance(
-        self, kind: int, to: int, mask: int, capture: bool, in_check: bool | None = None
-    ) -> tuple[Move, Position, bool] | None:
-        """Resolve, play and test for check in one step (see :func:`notation.rules.step.advance`)."""
-        return _step.advance(self, kind, to, mask, capture, in_check)
 
 
 def _validate_placement(bb: list[int], co: list[int]) -> None:
@@ -853,6 +624,39 @@ def _validate_ep(ep: int, turn: bool, board: bytearray) -> None:
         raise FenError("en_passant", f"en passant square {name} but no pawn that just double-stepped past it")
     if board[ep] or board[origin]:
         raise FenError("en_passant", f"en passant square {name} but the pawn could not have just double-stepped")
+
+
+def _set_up(cls: type[Position], fields: FenFields, chess960: bool | None) -> Position:
+    """A validated position from the syntax-checked fields of a FEN (raises FenError)."""
+    board = bytearray(fields.board)
+    pos = _new(cls)
+    pos._board = board
+    bb = [0] * 7
+    co = [0, 0]
+    for sq, code in enumerate(board):
+        if code:
+            bit = 1 << sq
+            bb[code & 7] |= bit
+            co[code >> 3] |= bit
+    bb[0] = co[0] | co[1]
+    pos._bb = bb
+    pos._co = co
+    pos.turn = fields.turn
+    pos.halfmove_clock = fields.halfmove_clock
+    pos.fullmove_number = fields.fullmove_number
+    _validate_placement(bb, co)
+    rights, needs_960 = _parse_castling(fields.castling, bb, co, chess960)
+    pos.castling_rights = rights
+    pos.chess960 = bool(chess960) if chess960 is not None else needs_960
+    pos.ep_square = fields.ep_square
+    if fields.ep_square is not None:
+        _validate_ep(fields.ep_square, fields.turn, board)
+    them = not pos.turn
+    if pos._attacked_by(pos.turn, pos.king(them), bb[0]):
+        side = "White" if them else "Black"
+        raise FenError("position", f"the side not to move ({side}) is in check")
+    pos._hash = pos._compute_hash()
+    return pos
 
 
 _INITIAL = Position.from_fen(STARTING_FEN)

@@ -30,6 +30,7 @@ from notation.diagnostics import Diagnostic
 from notation.formats.fen import STARTING_FEN, FenError
 from notation.rules.move import NULL_MOVE, Move
 from notation.rules.position import Position
+from notation.rules.step import advance
 from notation.formats.san import SanError, parse_san_syntax
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -208,7 +209,7 @@ class _Replayer:
                     entry = _syntax(text)
                 syntax, kind, target, mask, capture, suffix, canonical = entry
                 if kind:
-                    stepped = before.advance(kind, target, mask, capture, check)
+                    stepped = advance(before, kind, target, mask, capture, check)
                     if stepped is not None:
                         move, after, check = stepped
                         lenient = ()
@@ -320,7 +321,7 @@ class _Replayer:
 
 
 # SAN syntax by text for the replay loop: one dict lookup per ply instead of a call into
-# ``parse_san_syntax``'s cache. An entry is (syntax, then the arguments of ``Position.advance``
+# ``parse_san_syntax``'s cache. An entry is (syntax, then the arguments of ``notation.rules.step.advance``
 # -- kind, target, origin mask, capture mark -- then the suffix and the canonical spelling);
 # kind is 0 when the fused resolve-play-check fast path does not apply (a lenient spelling,
 # castling, a promotion, a null move). Only successful parses are kept; cleared when large.
