@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import zstandard
 
-from notation.pgn.tags import read_headers
+from notation.pgn.reader import read_headers
 from notation.pgn.model import Game
 from notation.pgn.reader import parse_raw_game, read_games, split_games
 from tests.conftest import ROOT, corpus_path

@@ -7,7 +7,7 @@ import io
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notation.pgn.tags import read_headers
+from notation.pgn.reader import read_headers
 from notation.pgn.reader import parse_raw_game, read_games, split_games
 from notation.pgn.writer import write_games
 

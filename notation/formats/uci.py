@@ -3,23 +3,14 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from notation.rules.squares import KING, PAWN, SQUARE_NAMES
+from notation.formats.san import IllegalSan, InvalidSan, parse_san_syntax, resolve_san
 from notation.rules.move import MOVES, NULL_MOVE, Move
-from notation.formats.san import IllegalSan, InvalidSan
+from notation.rules.squares import KING, PAWN, PIECE_LETTERS, SQUARE_NAMES
 
 if TYPE_CHECKING:
     from notation.rules.position import Position
-
-_LETTERS = " PNBRQK"
-_PIECES = {"N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
-_LAN = re.compile(
-    r"^(?P<piece>[KQRBN])?(?P<from>[a-h][1-8])(?P<sep>[-x:])(?P<to>[a-h][1-8])"
-    r"(?:=?(?P<promo>[QRBNqrbn]))?(?P<suffix>[+#])?(?:[!?]{1,2})?$"
-)
-
 
 def parse_uci(pos: Position, text: str) -> Move:
     """The legal move written in UCI; raises InvalidSan (syntax) or IllegalSan."""
@@ -49,11 +40,11 @@ def format_lan(pos: Position, move: Move) -> str:
         text = "O-O" if t > f else "O-O-O"
     else:
         ptype = pos.piece_type_at(f) or PAWN
-        text = ("" if ptype == PAWN else _LETTERS[ptype]) + SQUARE_NAMES[f]
+        text = ("" if ptype == PAWN else PIECE_LETTERS[ptype]) + SQUARE_NAMES[f]
         text += "x" if pos.is_capture(move) else "-"
         text += SQUARE_NAMES[t]
         if promo:
-            text += "=" + _LETTERS[promo]
+            text += "=" + PIECE_LETTERS[promo]
     after = pos.play(move)
     if after.is_check():
         text += "#" if not after.has_legal_moves() else "+"
@@ -61,26 +52,26 @@ def format_lan(pos: Position, move: Move) -> str:
 
 
 def parse_lan(pos: Position, text: str) -> Move:
-    """The legal move written in long algebraic notation; castling ``O-O``/``O-O-O`` too."""
+    """The legal move written in long algebraic notation (``e2-e4``, ``Ng1xf3``, ``e7-e8=Q``;
+    castling ``O-O``/``O-O-O`` and ``--`` too). The text is read by the SAN grammar (long
+    algebraic is SAN with the whole origin square and a separator), so the two never disagree
+    on spelling; a LAN must give the origin square and ``-`` or ``x`` (or ``:``)."""
     if not isinstance(text, str):
         raise InvalidSan(str(text), f"not a move: {text!r}")
-    stripped = text.rstrip("+#!?")
-    if stripped in ("O-O", "O-O-O", "0-0", "0-0-0", "--"):
-        return pos.parse_san(text)
-    m = _LAN.match(text)
-    if m is None:
+    syntax = parse_san_syntax(text)
+    if syntax.castle is not None or syntax.null:
+        return resolve_san(pos, syntax)
+    if syntax.from_file is None or syntax.from_rank is None or syntax.separator not in ("-", "x"):
         raise InvalidSan(text, f"not a move in long algebraic notation: {text!r}")
-    f = SQUARE_NAMES.index(m["from"])
-    t = SQUARE_NAMES.index(m["to"])
-    piece = _PIECES[m["piece"]] if m["piece"] else PAWN
-    if pos.piece_type_at(f) != piece or pos.color_at(f) != pos.turn:
-        raise IllegalSan(text, f"illegal move {text!r}: no such piece on {m['from']}")
-    promo = _PIECES[m["promo"].upper()] if m["promo"] else None
-    if promo == KING:
-        raise InvalidSan(text, f"{text!r}: a pawn cannot promote to a king")
+    f = syntax.from_rank * 8 + syntax.from_file
+    t = syntax.to_square
+    assert t is not None
+    if pos.piece_type_at(f) != syntax.piece or pos.color_at(f) != pos.turn:
+        raise IllegalSan(text, f"illegal move {text!r}: no such piece on {SQUARE_NAMES[f]}")
+    promo = syntax.promotion
     move = Move(f, t, promo) if promo else MOVES[f][t]
     if not pos.is_legal(move):
         raise IllegalSan(text, f"illegal move {text!r} in this position")
-    if (m["sep"] == "x") != pos.is_capture(move) and m["sep"] != ":":
+    if syntax.capture != pos.is_capture(move):
         raise IllegalSan(text, f"illegal move {text!r}: capture mark does not match the position")
     return move

@@ -26,6 +26,8 @@ from notation.diagnostics import Diagnostic
 from notation.formats.san import SanError, parse_san_syntax
 from notation.grammars import build_parser, lark_cython_available, terminal_patterns
 from notation.pgn.model import GLYPH_NAGS, RESULTS, Game, MoveNode, Span
+from notation.pgn.tags import patterns as tag_patterns
+from notation.pgn.tags import unquote
 
 #: Most syntax diagnostics kept per game (a binary file read as PGN would give thousands).
 MAX_DIAGNOSTICS = 50
@@ -49,8 +51,6 @@ SYMBOL_NAGS: dict[str, int] = {
     "-+": 19,
 }
 
-_BAD_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"?(.*?)"?[ \t]*\]?[ \t]*$')
-_UNESCAPE = re.compile(r"\\(.)")
 _NUMBER_TAIL = " \t\r\n.…"
 _new_tuple = tuple.__new__  # Span(...) without the NamedTuple constructor's Python frame
 _new_object = object.__new__
@@ -71,16 +71,6 @@ def _split_run() -> Any:
         f"|({piece['NAG_TEXT']}){piece['BLANKS']}"
     )
     return re.compile(pattern).finditer
-
-
-@lru_cache(maxsize=1)
-def _tag_iter() -> Any:
-    """``finditer`` over the tag pairs of a TAGS token (groups: name, string with its quotes),
-    built from the parts of tokens.lark's TAG_PAIR."""
-    t = terminal_patterns("tokens")
-    return re.compile(
-        f"(?:{t['TAG_OPEN']})({t['TAG_NAME']})(?:{t['TAG_SPACE']})({t['TAG_STRING']})(?:{t['TAG_CLOSE']})"
-    ).finditer
 
 
 # Per-token results of the move-run split, by token text (the same few thousand SAN and
@@ -211,10 +201,8 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         """A run of well-formed tag pairs (one TAGS token), split with the tag pair regex."""
         tags, token = children
         run: str = token.value
-        for match in _tag_iter()(run):
-            name, value = match.group(1), match.group(2)[1:-1]
-            if "\\" in value:
-                value = _UNESCAPE.sub(r"\1", value)
+        for match in tag_patterns().pair.finditer(run):
+            name, value = match.group(1), unquote(match.group(2))
             if name in tags:
                 at = match.start()
                 line_start = run.rfind("\n", 0, at) + 1
@@ -227,7 +215,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
     def tags_bad(self, children: list[Any]) -> dict[str, str]:
         tags, token = children
         text = token.value.rstrip()
-        match = _BAD_TAG.match(text)
+        match = tag_patterns().bad.match(text)
         if match and match.group(1):
             name, value = match.group(1), match.group(2)
             self.diag("pgn.bad-tag", f"malformed tag pair {text!r}; read as {name} = {value!r}", token, text)

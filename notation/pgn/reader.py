@@ -21,20 +21,28 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from notation.diagnostics import Diagnostic
 from notation.pgn.model import Game, MoveNode, Span
+from notation.pgn.parser import parse_game_text
 from notation.pgn.sources import BOM, Source, decode, open_source, source_name
+from notation.pgn.tags import headers_game, patterns, tags_from_text
 
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
 DEFAULT_MAX_GAME_BYTES = 32 * 1024 * 1024
 
-# A newline followed by one or more tag lines (a tag section). A tag line starts with '[Name'
-# followed by a quote, or by a blank with the line ending in ']' (a tag pair without quotes).
-_TAG_LINE = r'[ \t]*\[[ \t]*[A-Za-z0-9_][A-Za-z0-9_+#=:-]*(?:[ \t]*"[^\n]*|[ \t]+[^\n]*\][ \t]*\r?)\n'
-_TAG_SECTION_B = re.compile(b"\\n(?:" + _TAG_LINE.encode() + b")+")
-_TAG_SECTION_S = re.compile("\\n(?:" + _TAG_LINE + ")+")
+
+
+@lru_cache(maxsize=2)
+def _tag_section(binary: bool) -> Any:
+    """A newline followed by one or more tag lines (a tag section), bytes or str; the tag line
+    is :class:`notation.pgn.tags.TagPatterns`'s ``section_line``, built from the grammar."""
+    line = patterns().section_line
+    if binary:
+        return re.compile(b"\\n(?:" + line.encode() + b")+")
+    return re.compile("\\n(?:" + line + ")+")
 
 
 @dataclass(slots=True)
@@ -130,10 +138,10 @@ def _split(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bo
     empty: Any
     section_re: Any
     if isinstance(first, str):
-        section_re, nl, empty = _TAG_SECTION_S, "\n", ""
+        section_re, nl, empty = _tag_section(False), "\n", ""
         bom_len = 1 if first.startswith("\ufeff") else 0
     else:
-        section_re, nl, empty = _TAG_SECTION_B, b"\n", b""
+        section_re, nl, empty = _tag_section(True), b"\n", b""
         bom_len = 3 if first.startswith(BOM) else 0
     finditer = section_re.finditer
     # ``pending`` starts with a sentinel newline when the scan point is at a line start, so that
@@ -251,8 +259,6 @@ def _raw(chunk: _Chunk, name: str | None, number: int, empty: bytes | str) -> Ra
 
 def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
     """Parse one chunk from :func:`split_games` into a :class:`Game` (never raises)."""
-    from notation.pgn.parser import parse_game_text
-
     where = {"file": raw.file, "game": raw.number}
     if raw.size == -1:
         return Game(
@@ -267,8 +273,6 @@ def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
     else:
         text, encoding, bad = decode(raw.data)
     if raw.oversized:
-        from notation.pgn.tags import tags_from_text
-
         game = Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, encoding=encoding)
         game.tags = tags_from_text(text)
         game.diagnostics.append(
@@ -357,7 +361,8 @@ def read_games(
 
 
 def read_headers(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES) -> Iterator[Game]:
-    """Games with their tags only (moves empty, ``result`` None): the fast path, never Lark."""
-    from notation.pgn.tags import read_headers as _read_headers
-
-    return _read_headers(source, max_game_bytes=max_game_bytes)
+    """Games with their tags only (moves empty, ``result`` None): the headers-only mode of the
+    reader, never Lark. Game numbers, ``line`` and ``offset`` equal those of :func:`read_games`
+    (the same boundary split, keeping only tag lines)."""
+    for raw in _chunks(source, max_game_bytes, tags_only=True):
+        yield headers_game(raw)

@@ -1,71 +1,91 @@
-"""Headers-only fast path: the tag sections of every game, without parsing movetext or Lark.
+"""Tag pairs: the regular expressions the reader needs, built from the grammar's tag terminals,
+and reading the tags of a game's text (the headers-only mode of the reader uses these).
 
-It uses the reader's boundary split (so game numbers, lines and offsets are the same as
-``read_games``) keeping only tag lines, then one regex scan per game. Malformed tag lines are
-read leniently (``pgn.bad-tag``), non-UTF-8 tags decode as CP1252/Latin-1 (``pgn.encoding``).
+The syntax of a tag pair is written once, as ``TAG_PAIR`` and its parts in
+``grammars/tokens.lark``; every regex here is assembled from those terminals at first use.
+Malformed tag lines are read leniently (``pgn.bad-tag``); a game's tags that are not UTF-8
+decode with the reader's CP1252/CP850 fallback (``pgn.encoding``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from notation.diagnostics import Diagnostic
+from notation.grammars import terminal_patterns
 from notation.pgn.model import Game
-from notation.pgn.sources import Source, decode
+from notation.pgn.sources import decode
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.reader import RawGame
 
-_TAG = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)"[ \t]*\]', re.MULTILINE)
-_LOOSE = re.compile(r'^[ \t]*\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"(.*)"[ \t]*\]?[ \t]*\r?$', re.MULTILINE)
 _UNESCAPE = re.compile(r"\\(.)")
-_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)[ \t]*"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)"[ \t]*\]')
+
+
+class TagPatterns:
+    """The tag-pair regexes, built once from ``tokens.lark`` (see :func:`patterns`)."""
+
+    def __init__(self) -> None:
+        t = terminal_patterns("tokens")
+        opening, name, space, string, closing = (
+            f"(?:{t['TAG_OPEN']})", f"({t['TAG_NAME']})", f"(?:{t['TAG_SPACE']})",
+            f"({t['TAG_STRING']})", f"(?:{t['TAG_CLOSE']})",
+        )
+        #: A well-formed tag pair; groups: name, string (with its quotes).
+        self.pair = re.compile(opening + name + space + string + closing)
+        #: A line holding one well-formed tag pair (MULTILINE); groups as ``pair``.
+        self.line = re.compile("^[ \t]*" + opening + name + space + string + closing, re.MULTILINE)
+        #: A tag-like line read leniently (unescaped quote inside, ``]`` missing); groups:
+        #: name, value without its quotes.
+        self.loose = re.compile(
+            "^[ \t]*" + opening + name + space + '"(.*)"' + "[ \t]*\\]?[ \t]*\r?$", re.MULTILINE
+        )
+        #: The text of a malformed tag line as the grammar's BAD_TAG token holds it; groups:
+        #: name, value as far as it can be made out.
+        self.bad = re.compile(opening + name + space + '"?(.*?)"?[ \t]*\\]?[ \t]*$')
+        #: One line that starts a tag section for the reader's boundary split: a tag name after
+        #: ``[`` then a quote, or a blank and a ``]`` at the end of the line (quotes missing).
+        self.section_line = "[ \t]*" + opening + t["TAG_NAME"] + '(?:[ \t]*"[^\n]*|[ \t]+[^\n]*\\][ \t]*\r?)\n'
+
+
+@lru_cache(maxsize=1)
+def patterns() -> TagPatterns:
+    """The tag-pair regexes (built on first use)."""
+    return TagPatterns()
+
+
+def unquote(string: str) -> str:
+    """The value of a PGN string token (quotes removed, ``\\"`` and ``\\\\`` unescaped)."""
+    value = string[1:-1]
+    return _UNESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
 def tags_from_text(text: str) -> dict[str, str]:
-    """The tag pairs at the start of a game's text (well-formed ones; last value wins)."""
-    tags: dict[str, str] = {}
-    for match in _TAG.finditer(text):
-        value = match.group(2)
-        if "\\" in value:
-            value = _UNESCAPE.sub(r"\1", value)
-        tags[match.group(1)] = value
-    return tags
+    """The well-formed tag pairs on the lines of a game's text (the last value of a name wins)."""
+    return {match.group(1): unquote(match.group(2)) for match in patterns().line.finditer(text)}
 
 
 def _tags_lenient(text: str) -> tuple[dict[str, str], int]:
     """Tags of a tags-only chunk; also the number of lines that were not well-formed."""
     tags: dict[str, str] = {}
     bad = 0
+    regex = patterns()
     for raw_line in text.splitlines():
-        match = _TAG.match(raw_line)
+        match = regex.line.match(raw_line)
         if match is not None:
-            value = match.group(2)
-            if "\\" in value:
-                value = _UNESCAPE.sub(r"\1", value)
-            tags[match.group(1)] = value
+            tags[match.group(1)] = unquote(match.group(2))
             continue
         bad += 1
-        loose = _LOOSE.match(raw_line)
+        loose = regex.loose.match(raw_line)
         if loose is not None and loose.group(1) not in tags:
             tags[loose.group(1)] = loose.group(2)
     return tags, bad
 
 
-def read_headers(source: Source, *, max_game_bytes: int = 32 * 1024 * 1024) -> Iterator[Game]:
-    """One :class:`Game` per game of ``source`` with ``tags`` filled in (moves empty, result None).
-
-    Game numbering, ``line`` and ``offset`` equal those of ``notation.read_games``.
-    """
-    from notation.pgn.reader import _chunks
-
-    for raw in _chunks(source, max_game_bytes, tags_only=True):
-        yield _headers_game(raw)
-
-
-def _headers_game(raw: RawGame) -> Game:
+def headers_game(raw: RawGame) -> Game:
+    """The :class:`Game` of a tags-only chunk of the reader: tags, no moves, no Lark."""
     if raw.size == -1:
         message = f"cannot read the source: {raw.data!s}"
         return Game(file=raw.file, number=1, line=0, diagnostics=[Diagnostic.make("pgn.io", message, file=raw.file, game=1)])
@@ -75,10 +95,8 @@ def _headers_game(raw: RawGame) -> Game:
         text, encoding, bad_at = decode(data)
     else:
         text, encoding = data, "utf-8"
-    pairs = _PAIR.findall(text)
-    tags = dict(pairs)
-    if "\\" in text:
-        tags = {key: _UNESCAPE.sub(r"\1", value) if "\\" in value else value for key, value in tags.items()}
+    pairs = patterns().pair.findall(text)
+    tags = {name: unquote(string) for name, string in pairs}
     game = Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, tags=tags, encoding=encoding)
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     if len(pairs) != lines:

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from notation.diagnostics import Diagnostic
+from notation.grammars import terminal_patterns
 from notation.formats.fen import STARTING_FEN, FenError
 from notation.rules.move import NULL_MOVE, Move
 from notation.rules.position import Position
@@ -382,7 +384,11 @@ def replay(game: Game, *, variations: bool = True, notes: bool = True) -> Replay
     return result
 
 
-_MOVE_LIKE = re.compile(r"^[A-Za-z\u2654-\u265f]?[a-h]?[1-8]?[x:-]?[a-h][1-8]")
+@lru_cache(maxsize=1)
+def _move_like() -> re.Pattern[str]:
+    """tokens.lark's MOVE_LIKE: a token shaped like a move with any letter for its piece."""
+    return re.compile(terminal_patterns("tokens")["MOVE_LIKE"])
+
 
 
 def _mainline_junk(game: Game) -> tuple[int, Diagnostic, str, str] | None:
@@ -396,7 +402,7 @@ def _mainline_junk(game: Game) -> tuple[int, Diagnostic, str, str] | None:
     junk = [
         d for d in game.diagnostics
         if d.code == "pgn.syntax" and d.san and d.line is not None and d.column is not None
-        and _MOVE_LIKE.match(d.san)
+        and _move_like().match(d.san)
     ]
     if not junk:
         return None
@@ -417,11 +423,8 @@ def _mainline_junk(game: Game) -> tuple[int, Diagnostic, str, str] | None:
 
 
 def _tag_location(game: Game, name: str) -> tuple[int | None, int | None]:
-    """(line, column) of tag ``name`` if the model records tag spans, else the game's line."""
-    spans = getattr(game, "tag_spans", None)
-    if spans and name in spans:
-        span = spans[name]
-        return span.line, span.column
+    """(line, column) where tag ``name`` is reported: the game's first tag line (tags carry no
+    spans of their own)."""
     return game.line, None
 
 
