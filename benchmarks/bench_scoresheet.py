@@ -1,4 +1,4 @@
-"""Benchmark: scoresheet reconstruction time per sheet (issue 6).
+"""Benchmark: scoresheet reconstruction time per sheet.
 
 * clean sheets: real ~80-ply games (70..90 plies) written as plain numbered English SAN;
 * sloppy sheets: the same games rendered by the test generator (languages, notations, marks);

@@ -21,9 +21,13 @@ INFO: Severity = "info"
 
 SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 
+#: A game's status, from the worst severity among its diagnostics (``unsupported``: a variant
+#: that is not checked).
+STATUSES: tuple[str, ...] = ("ok", "warning", "error", "unsupported")
+
 # code -> (default severity, meaning)
 CODES: dict[str, tuple[Severity, str]] = {
-    # --- reading / syntax (issue 3) ---
+    # --- reading / syntax ---
     "pgn.syntax": (ERROR, "text that the PGN grammar does not accept"),
     "pgn.unexpected-token": (ERROR, "a token that cannot stand where it was found"),
     "pgn.unclosed-comment": (ERROR, "a '{' comment with no closing '}' before the next game"),
@@ -39,7 +43,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "pgn.empty-game": (WARNING, "a game with no moves"),
     "pgn.comment-after-result": (INFO, "a comment after the game termination marker, outside the game"),
     "pgn.io": (ERROR, "the file could not be read"),
-    # --- SAN (issues 2 and 4) ---
+    # --- SAN ---
     "san.invalid": (ERROR, "text that is not a move in standard algebraic notation"),
     "san.unknown-piece": (ERROR, "a piece letter that is not K, Q, R, B or N"),
     "san.illegal": (ERROR, "no legal move matches the SAN"),
@@ -51,7 +55,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     # --- positions ---
     "fen.invalid": (ERROR, "a FEN (or SetUp position) that is not a legal chess position"),
     "variant.unsupported": (INFO, "a variant other than standard chess or Chess960"),
-    # --- game end and result (issue 4) ---
+    # --- game end and result ---
     "game.move-after-end": (ERROR, "a move played after checkmate or stalemate"),
     "game.move-after-fivefold": (WARNING, "moves played after a fivefold repetition ended the game"),
     "game.move-after-75-moves": (WARNING, "moves played after the 75-move rule ended the game"),
@@ -67,13 +71,13 @@ CODES: dict[str, tuple[Severity, str]] = {
     "claim.seventyfive-moves": (INFO, "first ply at which 75 moves passed without capture or pawn move"),
     "pattern.perpetual-check": (INFO, "a sequence of consecutive checks ending in a repetition"),
     "internal.error": (ERROR, "an internal failure while checking a game (a bug: please report it)"),
-    # --- tables: stats, standings, ledger (issue 5) ---
+    # --- tables: stats, standings, ledger ---
     "ledger.unnamed-player": (WARNING, "a decisive or drawn game without both player names; not applied to the ledger"),
     "ledger.bad-initial": (ERROR, "a row of the --initial CSV that is not 'player,points'"),
     "standings.mixed-events": (WARNING, "games of several events combined into one table (no --event given)"),
     "standings.unfinished": (INFO, "an unfinished game ('*') left out of scores and tie-breaks"),
     "standings.forfeit": (INFO, "a decisive game without moves scored as a forfeit"),
-    # --- scoresheets (issue 6) ---
+    # --- scoresheets ---
     "sheet.correction": (WARNING, "a written move replaced by the closest legal move"),
     "sheet.unreadable": (ERROR, "a written token that is not a move in any supported notation"),
     "sheet.needs-human": (ERROR, "no confident reconstruction; a human must decide"),

@@ -3,15 +3,62 @@
 from __future__ import annotations
 
 import importlib.resources
+import os
 import subprocess
 import sys
+import venv
+import zipfile
+from pathlib import Path
 
-from conftest import ROOT
+import pytest
+
+from tests.conftest import ROOT
 
 
 def test_grammars_are_package_data() -> None:
-    files = {p.name for p in importlib.resources.files("grammars").iterdir()}
-    assert "pgn.lark" in files and "san.lark" in files
+    files = {p.name for p in importlib.resources.files("notation.grammars").iterdir()}
+    assert {"pgn.lark", "san.lark", "sheet.lark", "tokens.lark"} <= files
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
+        capture_output=True, text=True, timeout=600,
+    )
+    if run.returncode != 0:
+        pytest.skip(f"cannot build a wheel here: {run.stderr.strip()[-300:]}")
+    (found,) = out.glob("notation-*.whl")
+    return found
+
+
+def test_the_distribution_installs_only_the_notation_package(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert tops == {"notation"}
+    assert "notation/cli/main.py" in names and "notation/grammars/tokens.lark" in names
+    entry = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    assert "notation = notation.cli.main:run" in entry
+
+
+def test_a_fresh_environment_imports_the_package_and_its_cli(wheel: Path, tmp_path: Path) -> None:
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, system_site_packages=True, with_pip=False)
+    python = env_dir / "bin" / "python"
+    target = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(target)
+    code = (
+        "import notation, notation.cli, notation.cli.main, notation.grammars;"
+        "print(notation.__file__); print(notation.grammars.grammar_text('tokens')[:2])"
+    )
+    run = subprocess.run(
+        [str(python), "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(target)},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0].startswith(str(target))
 
 
 def test_library_never_imports_cli_frameworks_or_python_chess() -> None:
@@ -21,7 +68,7 @@ def test_library_never_imports_cli_frameworks_or_python_chess() -> None:
             stripped = line.strip()
             if stripped.startswith(("import chess", "from chess ", "from chess.")):
                 bad.append(f"{path}:{number}")
-            if path.parts[-2] == "notation" and stripped.startswith(("import typer", "from typer")):
+            if "notation" in path.relative_to(ROOT).parts[:1] and stripped.startswith(("import typer", "from typer")):
                 bad.append(f"{path}:{number}")
     assert not bad, bad
 

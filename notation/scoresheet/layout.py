@@ -21,6 +21,9 @@ import csv
 import io
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+
+from notation.grammars import terminal_patterns
 
 RESULT_TOKENS: dict[str, str] = {
     "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2", "1/2": "1/2-1/2",
@@ -35,7 +38,6 @@ _BLACK_HEADERS = {"black", "b", "schwarz", "noirs", "noir", "negras", "negro", "
 _NUMBER_HEADERS = {"#", "no", "no.", "nr", "nr.", "n", "move", "zug", "coup", "jugada", "mossa",
                    "zet", "ход", "回合", "步"}
 
-_TAG_PAIR = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _TAG_LINE = re.compile(r"^\s*([^\W\d_][\w ]{0,24}?)\s*[:：=]\s*(.+?)\s*$")
 _KNOWN_TAG_LINES = {
     "event": "Event", "site": "Site", "date": "Date", "round": "Round", "white": "White",
@@ -93,6 +95,18 @@ class Sheet:
         return [c for c in self.cells if not c.placeholder]
 
 
+@lru_cache(maxsize=1)
+def _tag_pair() -> re.Pattern[str]:
+    """A header line holding one PGN tag pair (groups: name, string with its quotes), built from
+    the parts of tokens.lark's TAG_PAIR. Looser than a tag pair in one way only: any white space
+    (a typed sheet's no-break or ideographic space too), not only spaces and tabs, may stand
+    around the brackets, the name and the string."""
+    t = terminal_patterns("tokens")
+    return re.compile(
+        rf"^\s*+(?>{t['TAG_OPEN']})\s*+({t['TAG_NAME']})\s*+({t['TAG_STRING']})\s*+(?:{t['TAG_CLOSE']})\s*+$"
+    )
+
+
 def _header(lines: list[str]) -> tuple[dict[str, str], int]:
     """Tags from a leading header block, and the index of the first line after it."""
     tags: dict[str, str] = {}
@@ -102,9 +116,9 @@ def _header(lines: list[str]) -> tuple[dict[str, str], int]:
         if not line.strip():
             index += 1
             continue
-        m = _TAG_PAIR.match(line)
+        m = _tag_pair().match(line)
         if m:
-            tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            tags[m.group(1)] = m.group(2)[1:-1].replace('\\"', '"').replace("\\\\", "\\")
             index += 1
             continue
         m = _TAG_LINE.match(line)

@@ -23,15 +23,15 @@ from typing import TYPE_CHECKING
 
 from notation.diagnostics import Diagnostic
 
+from notation.pgn.model import RESULTS, SEVEN_TAG_ROSTER
+
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.rules.position import Position
     from notation.validation.replay import PlyRecord
 
-SEVEN_TAG_ROSTER: tuple[str, ...] = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 DATE_TAGS: tuple[str, ...] = ("Date", "EventDate", "UTCDate")
 DECISIVE = {"1-0": "white", "0-1": "black"}
-RESULT_TOKENS = frozenset({"1-0", "0-1", "1/2-1/2", "*"})
 
 _DATE = re.compile(r"^(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})$")
 _TIME_FORFEIT = re.compile(r"time\s*forfeit|won on time|\bon time\b|timeout", re.IGNORECASE)
@@ -226,7 +226,7 @@ def result_diagnostics(
     if tag is None and token is None:
         if "pgn.missing-result" not in reader_codes:
             out.append(Diagnostic.make("result.missing", "no Result tag and no termination marker", line=line))
-    elif tag is not None and token is not None and tag.strip() in RESULT_TOKENS and tag.strip() != token:
+    elif tag is not None and token is not None and tag.strip() in RESULTS and tag.strip() != token:
         if "pgn.result-mismatch" not in reader_codes:
             out.append(
                 Diagnostic.make(
@@ -236,7 +236,7 @@ def result_diagnostics(
                 )
             )
     result = (tag.strip() if tag is not None else None) or token
-    if result not in RESULT_TOKENS or not replay_complete or final is None:
+    if result not in RESULTS or not replay_complete or final is None:
         return out
     at: dict[str, object] = {"line": line}
     if last is not None:

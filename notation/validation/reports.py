@@ -1,7 +1,7 @@
 """``validate``: replay each game against the Laws and report, game by game, what is wrong.
 
 ``validate(source)`` yields one :class:`GameReport` per game in input order; ``to_dict()`` is the
-jsonl contract of ``notation validate`` (issue 4). With ``jobs > 1`` games are read with
+jsonl contract of ``notation validate``. With ``jobs > 1`` games are read with
 :func:`notation.pgn.reader.split_games` and parsed and checked in a process pool
 (:func:`notation.pgn.reader.parse_raw_game` in the workers); reports still come out in file order and
 are identical to ``jobs=1``.
@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.validation.replay import Replay
 
-STATUSES = ("ok", "warning", "error", "unsupported")
 
 
 @dataclass(slots=True)
@@ -65,7 +64,7 @@ class GameReport:
         return sum(1 for d in self.diagnostics if d.severity == "warning")
 
     def to_dict(self) -> dict[str, Any]:
-        """The jsonl contract, exactly: keys, order and meanings as issue 4 defines them."""
+        """The jsonl contract, exactly: keys, order and meanings as the README documents them."""
         return {
             "file": self.file,
             "game": self.game,
