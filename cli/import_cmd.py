@@ -113,6 +113,8 @@ def import_command(
 
 
 def _render(summary: Any, out: Path) -> str:
+    from notation.tables.schema import STATUSES
+
     s = summary.statuses
     rate = summary.games_imported / summary.seconds if summary.seconds > 0 else 0.0
     return "\n".join(
@@ -122,10 +124,7 @@ def _render(summary: Any, out: Path) -> str:
                 f"{summary.files} file(s) into {out}"
             ),
             f"  games read {summary.games_read}, duplicates skipped {summary.duplicates}",
-            (
-                f"  ok {s.get('ok', 0)}, warning {s.get('warning', 0)}, "
-                f"error {s.get('error', 0)}, unsupported {s.get('unsupported', 0)}"
-            ),
+            "  " + ", ".join(f"{status} {s.get(status, 0)}" for status in STATUSES),
             (
                 f"  {summary.parts} part(s), {summary.bytes_written / 1e6:.1f} MB written, "
                 f"{summary.seconds:.1f} s ({rate:.0f} games/s)"

@@ -1,4 +1,4 @@
-"""`notation ledger`: the seeds' level-and-points ledger over PGN files or datasets.
+"""`notation ledger`: the ledger of the club level-and-points system over PGN files or datasets.
 
 Exit codes: 0 the ledger was computed; 1 the inputs hold no decisive or drawn game to apply
 (the table then lists only ``--initial`` players, if any); 2 usage error, an unreadable
@@ -17,8 +17,8 @@ import typer
 from notation.cli.table_output import csv_text, diagnostic_text, json_rows, rich_table
 
 LEDGER_HELP = (
-    "Apply every decisive and drawn game, in date order, to the seeds' level-and-points ledger "
-    "(记分方法) and print one row per player: player, points, level, games.\n\n"
+    "Apply every decisive and drawn game, in date order, to the ledger of the club "
+    "level-and-points system (记分方法) and print one row per player: player, points, level, games.\n\n"
     "Zero-sum; d is the points difference before the game. Draw: the lower side gains 0 (d < 10), "
     "(10 + d/10)/2 (d < 100) or d/4. Lower side wins: 10, 10 + d/10 or d/2. Higher side wins: "
     "10, 10 - d/12.5, 2 (d < 200) or 0.\n\n"
@@ -62,7 +62,7 @@ def ledger_command(
         ),
     ] = None,
 ) -> None:
-    """Apply every decisive and drawn game, in date order, to the seeds' points ledger."""
+    """Apply every decisive and drawn game, in date order, to the club level-and-points ledger."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
     from notation.diagnostics import Diagnostic
     from notation.cli.inputs import load_games

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 SAMPLE_GAMES = ROOT / "sample_games"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+#: Set to 1 to write the golden files from the current output (review the diff: it is an API change).
+UPDATE_GOLDEN = os.environ.get("NOTATION_UPDATE_GOLDEN") == "1"
 
 
 def corpus_path(*parts: str) -> Path:
@@ -19,7 +24,29 @@ def corpus_path(*parts: str) -> Path:
     return path
 
 
+def corpus_game_files(*parts: str) -> list[Path]:
+    """The PGN files (plain or compressed) under ../shared/corpus/games[/parts...], sorted;
+    skips when the corpus is absent and fails when the folder holds none, so a sweep over them
+    can never pass having checked nothing."""
+    root = corpus_path("games", *parts)
+    files = sorted(p for p in root.rglob("*") if p.is_file() and ".pgn" in p.name)
+    assert files, f"no PGN files under {root}"
+    return files
+
+
 @pytest.fixture
 def corpus() -> Path:
     """The root of ../shared/corpus (the test is skipped if absent)."""
     return corpus_path()
+
+
+def check_golden(relative: str, actual: str) -> None:
+    """Compare ``actual`` with ``tests/golden/<relative>``. A missing golden file fails the
+    test; ``NOTATION_UPDATE_GOLDEN=1`` writes it (and every other) from the current output."""
+    path = GOLDEN / relative
+    if UPDATE_GOLDEN:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+    if not path.exists():
+        pytest.fail(f"missing golden file {path} (run with NOTATION_UPDATE_GOLDEN=1 and review it)")
+    assert actual == path.read_text(encoding="utf-8"), f"output differs from {path}"

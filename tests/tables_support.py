@@ -13,7 +13,7 @@ from typing import Any
 
 import chess.pgn
 import polars as pl
-from conftest import SAMPLE_GAMES
+from conftest import SAMPLE_GAMES, check_golden  # noqa: F401 - check_golden is used by the table tests
 
 ROUND_ROBIN = SAMPLE_GAMES / "round_robin.pgn"
 
@@ -58,7 +58,7 @@ def pgn_frame(path: Path = ROUND_ROBIN) -> pl.DataFrame:
 
 def with_games_schema(frame: pl.DataFrame) -> pl.DataFrame:
     """`frame` with every column of GAMES_SCHEMA, in its dtype (missing ones null)."""
-    from notation.tables.frames import GAMES_SCHEMA
+    from notation.tables.schema import GAMES_SCHEMA
 
     return frame.select(
         [
@@ -73,24 +73,6 @@ def write_dataset(frame: pl.DataFrame, root: Path) -> Path:
     (root / "games").mkdir(parents=True, exist_ok=True)
     with_games_schema(frame).write_parquet(root / "games" / "part-00000.parquet")
     return root
-
-
-GOLDEN = Path(__file__).resolve().parent / "golden"
-
-
-def check_golden(relative: str, actual: str) -> None:
-    """Compare `actual` with tests/golden/<relative>; NOTATION_UPDATE_GOLDEN=1 rewrites it.
-
-    A golden change is an API change: review the diff before committing it.
-    """
-    import os
-
-    path = GOLDEN / relative
-    if os.environ.get("NOTATION_UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(actual, encoding="utf-8")
-    assert path.exists(), f"missing golden file {path} (run with NOTATION_UPDATE_GOLDEN=1)"
-    assert actual == path.read_text(encoding="utf-8"), f"output differs from {path}"
 
 
 def run_cli(*args: str) -> Any:

@@ -9,7 +9,8 @@ import pytest
 
 from notation.tables import dataset
 from notation.tables.dataset import WriteOptions, clean, committed_parts, import_files
-from notation.tables.frames import GAMES_SCHEMA, MOVES_SCHEMA, scan
+from notation.tables.frames import scan
+from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
 GAME = """[Event "Dataset test"]
 [Site "?"]
@@ -181,7 +182,7 @@ def test_killed_import_leaves_whole_parts_and_resumes(tmp_path: Path) -> None:
     import sys
     import time
 
-    from tests.conftest import ROOT, corpus_path
+    from conftest import ROOT, corpus_path
 
     src = corpus_path("games", "classic", "tatamast22.pgn")  # 91 games
     out = tmp_path / "ds"

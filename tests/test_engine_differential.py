@@ -19,14 +19,16 @@ import chess.pgn
 import pytest
 
 from notation import Move, Position
-from tests.conftest import corpus_path
+from conftest import corpus_path
 
 SAMPLE_PER_FILE = 12
 LEGAL_EVERY = 7  # compare full legal move sets on every 7th ply (and at the game end)
 
 
 def _files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.name.endswith((".pgn", ".pgn.gz")))
+    files = sorted(p for p in root.rglob("*") if p.name.endswith((".pgn", ".pgn.gz")))
+    assert files, f"no PGN files under {root}"
+    return files
 
 
 def _open(path: Path) -> TextIO:

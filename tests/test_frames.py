@@ -9,7 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from notation.tables.frames import GAMES_SCHEMA, MOVES_SCHEMA, to_frames
+from notation.tables.frames import to_frames
+from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
 SCHOLAR = """[Event "Test Open"]
 [Site "Here"]

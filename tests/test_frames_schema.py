@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from notation.tables.frames import GAMES_SCHEMA, MOVES_SCHEMA
+from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
 RESULT = pl.Enum(["1-0", "0-1", "1/2-1/2", "*"])
 STATUS = pl.Enum(["ok", "warning", "error", "unsupported"])
@@ -83,7 +83,7 @@ def test_moves_schema_names_and_dtypes() -> None:
 
 
 def test_empty_frames_carry_the_schemas() -> None:
-    from notation.tables.frames import empty_games, empty_moves
+    from notation.tables.schema import empty_games, empty_moves
 
     assert empty_games().schema == GAMES_SCHEMA
     assert empty_moves().schema == MOVES_SCHEMA

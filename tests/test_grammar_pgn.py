@@ -19,7 +19,7 @@ from notation.grammars import grammar_text, lark_cython_available, terminal_patt
 from notation.pgn.model import Game
 from notation.pgn.parser import parse_game_text, standard_spelling
 from notation.pgn.reader import parse_raw_game, split_games
-from tests.conftest import ROOT, corpus_path
+from conftest import ROOT, corpus_path
 
 
 def parse(text: str, **kw: object) -> Game:

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from notation.cli.main import app
 from notation.tables.dataset import committed_parts
-from tests.conftest import corpus_path
+from conftest import corpus_path
 
 runner = CliRunner()
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from conftest import ROOT
 
 
 def test_grammars_are_package_data() -> None:

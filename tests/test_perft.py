@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from notation import Position, perft
-from tests.conftest import corpus_path
+from conftest import corpus_path
 
 SMALL_CAP = 12_000  # nodes per position in the default run (many positions)
 SUNFISH_CAP = 5_000  # 127 positions: depth 2 always, deeper while under this cap

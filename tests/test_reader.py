@@ -19,7 +19,7 @@ import zstandard
 from notation.pgn.reader import read_headers
 from notation.pgn.model import Game
 from notation.pgn.reader import parse_raw_game, read_games, split_games
-from tests.conftest import ROOT, corpus_path
+from conftest import ROOT, corpus_game_files, corpus_path
 
 TWO_GAMES = (
     '[Event "One"]\n[White "A"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
@@ -210,8 +210,7 @@ def _expected_count(path: Path) -> int:
 
 
 def _corpus_files() -> list[Path]:
-    root = corpus_path("games")
-    return sorted(p for p in root.rglob("*") if p.is_file() and ".pgn" in p.name)
+    return corpus_game_files()
 
 
 def test_corpus_counts_sampled() -> None:

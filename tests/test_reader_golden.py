@@ -21,7 +21,7 @@ import pytest
 
 from notation.pgn.model import Game, MoveNode
 from notation.pgn.reader import read_games
-from tests.conftest import corpus_path
+from conftest import corpus_path
 
 GOLDEN = Path(__file__).parent / "golden" / "pgn"
 INPUTS = GOLDEN / "inputs"

@@ -16,7 +16,7 @@ import pytest
 from notation import reconstruct
 from notation.scoresheet.render import diagrams_for, render_html, render_text
 from notation.scoresheet.svg import board_svg, diagram_ply, position_svg
-from tests.conftest import ROOT, SAMPLE_GAMES
+from conftest import ROOT, SAMPLE_GAMES
 
 GOLDEN = ROOT / "tests" / "golden" / "scoresheet"
 SHEETS = {

@@ -14,7 +14,7 @@ from lark.exceptions import LarkError
 from notation.formats.san import SanError, _parser, parse_san_syntax
 from notation.pgn.parser import parse_game_text, standard_spelling
 from notation.pgn.reader import read_games
-from tests.conftest import corpus_path
+from conftest import corpus_path
 
 
 def san_grammar_accepts(text: str) -> bool:

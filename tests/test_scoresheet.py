@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from notation import reconstruct
 from notation.diagnostics import CODES
 from notation.scoresheet.reconstruct import Reconstruction
-from tests.conftest import SAMPLE_GAMES
+from conftest import SAMPLE_GAMES
 
 # Morphy - Duke Karl / Count Isouard, Paris 1858 (the "Opera game")
 OPERA = ["e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3", "Qe7", "Nc3", "c6", "Bg5", "b5", "Nxb5", "cxb5", "Bxb5+", "Nbd7", "O-O-O", "Rd8", "Rxd7", "Rxd7", "Rd1", "Qe6", "Bxd7+", "Nxd7", "Qb8+", "Nxb8", "Rd8#"]

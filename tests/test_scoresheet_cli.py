@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from notation.cli.main import app
-from tests.conftest import SAMPLE_GAMES
+from conftest import SAMPLE_GAMES
 
 SHEETS = SAMPLE_GAMES / "sheets"
 runner = CliRunner()

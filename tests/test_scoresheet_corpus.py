@@ -27,7 +27,7 @@ import chess
 import chess.pgn
 import pytest
 
-from tests.conftest import CORPUS
+from conftest import CORPUS
 
 # The piece letters of each language, written out from the issue (independent of the code).
 LETTERS: dict[str, dict[str, list[str]]] = {

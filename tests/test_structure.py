@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.conftest import ROOT
+from conftest import ROOT
 
 #: Library code: the package plus what installs inside it (``notation.cli``, ``notation.grammars``).
 TREES = {"notation": ROOT / "notation", "notation.cli": ROOT / "cli", "notation.grammars": ROOT / "grammars"}

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from conftest import ROOT
 
 
 def stage(target: Path) -> Path:

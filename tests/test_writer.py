@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from notation.pgn.model import SEVEN_TAG_ROSTER, Game, MoveNode
 from notation.pgn.reader import read_games
 from notation.pgn.writer import write_game, write_games
-from tests.conftest import corpus_path
+from conftest import corpus_game_files
 
 ANNOTATED = (
     '[White "Tal, \\"Misha\\""]\n[Result "1-0"]\n[Event "Riga"]\n[Annotator "me"]\n\n'
@@ -108,8 +108,7 @@ def test_write_games_to_stream_and_string() -> None:
 
 
 def _corpus_files() -> list[Path]:
-    root = corpus_path("games")
-    return sorted(p for p in root.rglob("*") if p.is_file() and ".pgn" in p.name)
+    return corpus_game_files()
 
 
 def _round_trip(path: Path, limit: int | None) -> int:

@@ -12,9 +12,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_CLK = re.compile(r"\[%clk\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]")
+#: Any comment command (``[%name ...]``), for removing commands from a comment's text.
+COMMAND_PATTERN = re.compile(r"\[%[^\]]*\]")
+#: ``[%clk h:mm:ss(.f)]``; groups: hours, minutes, seconds (None for ``h:mm``).
+CLOCK_PATTERN = re.compile(r"\[%clk\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]")
 _EMT = re.compile(r"\[%emt\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]")
-_EVAL = re.compile(r"\[%eval\s+(?:#([+-]?\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:\s*,\s*(\d+))?\s*\]")
+#: ``[%eval ...]``; groups: mate distance (``#-3``), pawns (``+1.25``), depth.
+EVAL_PATTERN = re.compile(r"\[%eval\s+(?:#([+-]?\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:\s*,\s*(\d+))?\s*\]")
 _CSL = re.compile(r"\[%csl\s+([^\]]*)\]")
 _CAL = re.compile(r"\[%cal\s+([^\]]*)\]")
 _SQUARE = "([a-h])([1-8])"
@@ -73,7 +77,7 @@ def _first(pattern: re.Pattern[str], comments: Iterable[str]) -> re.Match[str] |
 
 def clock_seconds(comments: Iterable[str]) -> float | None:
     """Seconds on the clock from the first ``[%clk h:mm:ss(.f)]``."""
-    match = _first(_CLK, comments)
+    match = _first(CLOCK_PATTERN, comments)
     return _hms(match) if match else None
 
 
@@ -85,7 +89,7 @@ def emt_seconds(comments: Iterable[str]) -> float | None:
 
 def evaluation(comments: Iterable[str]) -> Eval | None:
     """The first ``[%eval …]``: ``+0.35`` -> ``Eval(cp=35)``, ``#-3,20`` -> ``Eval(mate=-3, depth=20)``."""
-    match = _first(_EVAL, comments)
+    match = _first(EVAL_PATTERN, comments)
     if match is None:
         return None
     mate, pawns, depth = match.group(1), match.group(2), match.group(3)

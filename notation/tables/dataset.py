@@ -45,6 +45,7 @@ import polars as pl
 
 from notation.diagnostics import Diagnostic
 from notation.pgn.sources import find_pgn_files
+from notation.tables.schema import MOVES_SCHEMA
 
 GAMES_DIR = "games"
 MOVES_DIR = "moves"
@@ -56,7 +57,6 @@ TMP_PREFIX = ".tmp-"
 CHUNK_GAMES = 2000
 #: ... or this many bytes of game text, whichever comes first (and always at the end of a file)
 CHUNK_BYTES = 8 << 20
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +303,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     opts = task.options
     games, moves, verdicts = tabulate_raw(task.items, moves=opts.moves, source_file=task.source_file)
     if opts.moves and not opts.position_key:
-        moves = moves.with_columns(pl.lit(None, dtype=pl.UInt64).alias("position_key"))
+        moves = moves.with_columns(pl.lit(None, dtype=MOVES_SCHEMA["position_key"]).alias("position_key"))
     written = write_part(Path(task.out_dir), task.part_name, games, moves if opts.moves else None, opts)
     statuses = Counter(v.status for v in verdicts)
     return ChunkResult(

@@ -1,22 +1,8 @@
-"""Games and moves as Polars tables: the schemas, :func:`to_frames` and :func:`scan`.
+"""Games and moves as Polars frames: :func:`to_frames` from PGN sources, :func:`scan` over a dataset.
 
-Two tables, one row per game and one row per legal mainline ply. Every ply row comes from
-:func:`notation.validation.replay.replay` (the one place that turns notation into moves), so every row is a
-checked move; a game's mainline stops at its first illegal or ambiguous move.
-
-Dtypes (pinned by ``tests/test_frames_schema.py``; change them like an API):
-
-* ``Enum`` for closed vocabularies: ``result`` (``1-0``, ``0-1``, ``1/2-1/2``, ``*``; any other
-  Result tag value becomes null and is kept verbatim in ``extra_tags``), ``status``,
-  ``outcome``, ``color``, ``piece``/``captured``/``promotion`` (``P N B R Q K``).
-* ``Categorical`` for open but repetitive text: ``source_file``, ``event``, titles, ``eco``,
-  ``opening``, ``time_control``, ``termination``, ``variant``, ``first_error``.
-* ``UInt64`` for ``game_id`` (blake2b-64 of the whitespace-normalised game text, see
-  :func:`notation.tables.rows.game_id`) and ``position_key`` (the FIDE repetition key after the move).
-* Small integers where the range is known: Elo ``Int16``, increment ``Int16``, mate distance
-  ``Int16``, material ``Int16``, NAGs ``List(UInt8)``; plies and counts ``Int32``.
-* ``date`` is a ``Date`` only when the tag is a complete ``YYYY.MM.DD``; ``date_text`` keeps the
-  tag as written (``2021.??.??``). ``utc_datetime`` combines ``UTCDate`` and ``UTCTime`` (UTC).
+Every ply row comes from :func:`notation.validation.replay.replay` (the one place that turns
+notation into moves), so every row is a checked move; a game's mainline stops at its first
+illegal or ambiguous move. The columns and their dtypes are :mod:`notation.tables.schema`'s.
 """
 
 from __future__ import annotations
@@ -26,126 +12,7 @@ from typing import Any
 
 import polars as pl
 
-RESULTS: tuple[str, ...] = ("1-0", "0-1", "1/2-1/2", "*")
-STATUSES: tuple[str, ...] = ("ok", "warning", "error", "unsupported")
-OUTCOMES: tuple[str, ...] = (
-    "checkmate",
-    "stalemate",
-    "dead_position",
-    "fivefold_repetition",
-    "seventyfive_moves",
-)
-COLORS: tuple[str, ...] = ("white", "black")
-PIECES: tuple[str, ...] = ("P", "N", "B", "R", "Q", "K")
-
-RESULT_DTYPE = pl.Enum(list(RESULTS))
-STATUS_DTYPE = pl.Enum(list(STATUSES))
-OUTCOME_DTYPE = pl.Enum(list(OUTCOMES))
-COLOR_DTYPE = pl.Enum(list(COLORS))
-PIECE_DTYPE = pl.Enum(list(PIECES))
-TAG_DTYPE = pl.Struct({"name": pl.String, "value": pl.String})
-
-GAMES_SCHEMA: pl.Schema = pl.Schema(
-    {
-        "game_id": pl.UInt64(),
-        "source_file": pl.Categorical(),
-        "game_number": pl.Int32(),
-        "event": pl.Categorical(),
-        "site": pl.String(),
-        "date": pl.Date(),
-        "date_text": pl.String(),
-        "round": pl.String(),
-        "white": pl.String(),
-        "black": pl.String(),
-        "result": RESULT_DTYPE,
-        "white_elo": pl.Int16(),
-        "black_elo": pl.Int16(),
-        "white_title": pl.Categorical(),
-        "black_title": pl.Categorical(),
-        "eco": pl.Categorical(),
-        "opening": pl.Categorical(),
-        "time_control": pl.Categorical(),
-        "base_seconds": pl.Int32(),
-        "increment_seconds": pl.Int16(),
-        "termination": pl.Categorical(),
-        "utc_datetime": pl.Datetime("us", "UTC"),
-        "variant": pl.Categorical(),
-        "start_fen": pl.String(),
-        "plies": pl.Int32(),
-        "status": STATUS_DTYPE,
-        "error_count": pl.Int32(),
-        "warning_count": pl.Int32(),
-        "first_error": pl.Categorical(),
-        "final_fen": pl.String(),
-        "outcome": OUTCOME_DTYPE,
-        "threefold_ply": pl.Int32(),
-        "fifty_moves_ply": pl.Int32(),
-        "extra_tags": pl.List(TAG_DTYPE),
-    }
-)
-"""One row per game (see the module docstring for the dtype choices)."""
-
-MOVES_SCHEMA: pl.Schema = pl.Schema(
-    {
-        "game_id": pl.UInt64(),
-        "ply": pl.Int32(),
-        "move_number": pl.Int32(),
-        "color": COLOR_DTYPE,
-        "san": pl.String(),
-        "uci": pl.String(),
-        "piece": PIECE_DTYPE,
-        "captured": PIECE_DTYPE,
-        "promotion": PIECE_DTYPE,
-        "is_check": pl.Boolean(),
-        "is_mate": pl.Boolean(),
-        "is_castle": pl.Boolean(),
-        "is_en_passant": pl.Boolean(),
-        "clock_seconds": pl.Float64(),
-        "eval_cp": pl.Int32(),
-        "eval_mate": pl.Int16(),
-        "nags": pl.List(pl.UInt8()),
-        "comment": pl.String(),
-        "position_key": pl.UInt64(),
-        "material_white": pl.Int16(),
-        "material_black": pl.Int16(),
-    }
-)
-"""One row per legal mainline ply (ply 1 is the game's first move)."""
-
-# Tags that have a column of their own; every other tag goes to ``extra_tags``.
-COLUMN_TAGS: frozenset[str] = frozenset(
-    {
-        "Event",
-        "Site",
-        "Date",
-        "Round",
-        "White",
-        "Black",
-        "Result",
-        "WhiteElo",
-        "BlackElo",
-        "WhiteTitle",
-        "BlackTitle",
-        "ECO",
-        "Opening",
-        "TimeControl",
-        "Termination",
-        "UTCDate",
-        "UTCTime",
-        "Variant",
-        "FEN",
-    }
-)
-
-
-def empty_games() -> pl.DataFrame:
-    """A games table with no rows (and the full schema)."""
-    return pl.DataFrame(schema=GAMES_SCHEMA)
-
-
-def empty_moves() -> pl.DataFrame:
-    """A moves table with no rows (and the full schema)."""
-    return pl.DataFrame(schema=MOVES_SCHEMA)
+from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA, empty_games, empty_moves
 
 
 def to_frames(source: Any, *, moves: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:

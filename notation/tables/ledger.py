@@ -1,4 +1,4 @@
-"""The seeds' level-and-points ledger (记分方法 in seeds ``000_…`` and ``003_…``).
+"""The ledger of the club level-and-points system (记分方法): each player's points and level.
 
 A club ranking separate from Elo. Everyone starts at 0 points (or at ``initial`` points).
 Every decisive or drawn game, in chronological order, moves points from one player to the other
@@ -15,9 +15,9 @@ d < 10        0                            10                     10
 d >= 200      d/4                          d/2                    0
 ============  ===========================  =====================  =========================
 
-The seeds write the bands as "within 10", "10-99", "100 and more" (and "100-199", "200 and
-more" for the higher side). Points are not integers, so we read them as half-open intervals
-(``10 <= d < 100``): a difference of 99.99 is in the 10-99 band, 100 is not.
+The system's rules write the bands as "within 10", "10-99", "100 and more" (and "100-199",
+"200 and more" for the higher side). Points are not integers, so we read them as half-open
+intervals (``10 <= d < 100``): a difference of 99.99 is in the 10-99 band, 100 is not.
 
 Equal points (``d = 0``): nobody is "lower". It does not matter: for ``d < 10`` every rule is
 symmetric (a draw moves nothing, either side's win moves 10), so the ledger treats the player
@@ -53,14 +53,8 @@ from typing import Final, Literal
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.tables.scoring import (
-    BLACK_WINS,
-    DRAW,
-    WHITE_WINS,
-    GamesInput,
-    as_lazy,
-    clean_name,
-)
+from notation.tables.schema import BLACK_WINS, DRAW, FINISHED, WHITE_WINS
+from notation.tables.scoring import GamesInput, as_lazy, clean_name
 
 Outcome = Literal["draw", "lower-wins", "higher-wins"]
 
@@ -110,7 +104,7 @@ def gain(d: Decimal, outcome: Outcome) -> Decimal:
 
 def exchange(white: Decimal, black: Decimal, result: str) -> tuple[Decimal, Decimal]:
     """(white_delta, black_delta) for one game; zero-sum. Unfinished results move nothing."""
-    if result not in (WHITE_WINS, BLACK_WINS, DRAW):
+    if result not in FINISHED:
         return ZERO, ZERO
     c = _CONTEXT
     d = c.abs(c.subtract(white, black))
@@ -297,7 +291,7 @@ def ledger(games: GamesInput, *, initial: InitialPoints | None = None, history: 
     ).iter_rows()
     for white, black, result, day, date_text, source_file, game_number in rows:
         result = (result or "").strip()
-        if result not in (WHITE_WINS, BLACK_WINS, DRAW):
+        if result not in FINISHED:
             skipped["unfinished"] = skipped.get("unfinished", 0) + 1
             continue
         if white is None or black is None:

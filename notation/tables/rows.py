@@ -1,10 +1,11 @@
-"""Column builders: games and plies appended into per-column lists, flushed to Polars in batches.
+"""Row builders of the games and moves tables: per-column lists flushed to Polars in batches.
 
 Nothing here replays: the plies come from :func:`notation.validation.replay.replay` and the per-game
 verdict (status, counts, claims, outcome) from :mod:`notation.validation.reports`, so an imported row is
 exactly what ``notation validate`` checked. A builder keeps one Python list per column (never a
 dict per row, never an object per square) and turns them into a typed ``pl.DataFrame`` every
 :data:`BATCH_ROWS` rows, so memory is bounded by one batch plus the finished frames of one chunk.
+The columns and dtypes are those of :mod:`notation.tables.schema`.
 
 Derived columns that are cheap to vectorise (dates, Elo, time control, enums) are computed by
 Polars at flush time from the raw tag text.
@@ -20,28 +21,29 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from notation.rules.squares import SQUARE_NAMES
-from notation.tables.frames import (
+from notation.formats.fen import STARTING_FEN
+from notation.formats.san import parse_san_syntax
+from notation.pgn.comment_commands import CLOCK_PATTERN, COMMAND_PATTERN, EVAL_PATTERN
+from notation.rules.squares import PAWN, PIECE_LETTERS, PIECE_VALUES, SQUARE_NAMES
+from notation.tables.schema import (
     COLUMN_TAGS,
     GAMES_SCHEMA,
     MOVES_SCHEMA,
     RESULTS,
+    UNKNOWN_VALUES,
     empty_games,
     empty_moves,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
+    from notation.pgn.reader import RawGame
     from notation.validation.replay import Replay
 
 #: rows per flushed batch (moves); games flush every ``BATCH_ROWS // 64`` games
 BATCH_ROWS = 65_536
 
-STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-_COMMAND = re.compile(r"\[%[^\]]*\]")
 _SPACES = re.compile(r"\s+")
-_UNKNOWN = frozenset({"", "?", "??", "-"})
 
 
 def game_id(text: str | bytes) -> int:
@@ -56,7 +58,7 @@ def clean_comment(comments: list[str]) -> str | None:
     """The comments after a move with ``[%...]`` commands removed; None when nothing is left."""
     text = " ".join(comments)
     if "[%" in text:
-        text = _COMMAND.sub(" ", text)
+        text = COMMAND_PATTERN.sub(" ", text)
     text = _SPACES.sub(" ", text).strip()
     return text or None
 
@@ -78,14 +80,9 @@ class Verdict:
 def verdict(game: Game, rep: Replay) -> Verdict:
     """The validation verdict of ``game`` given its replay: :mod:`notation.validation.reports` decides
     (the same checks and status as ``notation validate``), without a second replay."""
-    try:
-        from notation.validation.reports import check_replayed
-    except ImportError:  # pragma: no cover - older validate: correct, but replays again
-        from notation.validation.reports import check_game
+    from notation.validation.reports import check_replayed
 
-        report = check_game(game)
-    else:
-        report = check_replayed(game, rep)
+    report = check_replayed(game, rep)
     errors = [d for d in report.diagnostics if d.severity == "error"]
     warnings = sum(1 for d in report.diagnostics if d.severity == "warning")
     return Verdict(
@@ -105,7 +102,7 @@ def _text(tags: dict[str, str], name: str) -> str | None:
     if value is None:
         return None
     value = value.strip()
-    return None if value in _UNKNOWN else value
+    return None if value in UNKNOWN_VALUES else value
 
 
 class GamesBuilder:
@@ -330,18 +327,32 @@ def _elo(name: str) -> pl.Expr:
 class MovesBuilder:
     """Per-column lists for the moves table, filled from a replay's plies.
 
-    Per ply, Python collects only what needs the replay's objects: canonical SAN, UCI, the
-    piece type on the target square of a capture, the raw comment text, NAGs and the repetition
-    key (one list comprehension per column). Everything derivable from those is computed by
-    Polars at flush time: game id, ply, move number and colour (from the start position's turn
-    and move number), piece, promotion, check/mate/castle flags (from the canonical SAN),
-    material (running sums of captures and promotions from the start position's material), and
-    the comment commands ``[%clk]``/``[%eval]`` and the cleaned comment, with the very patterns
-    of :mod:`notation.pgn.comment_commands` (a test keeps both paths agreeing).
+    Per ply, Python collects only what the replay already knows (one list comprehension per
+    column): the canonical SAN, the move's squares and promotion, the piece types on its from
+    and to squares, whether it castles, checks or mates, the raw comment text, NAGs and the
+    repetition key. Everything derivable from those is computed by Polars at flush time: game
+    id, ply, move number and colour (from the start position's turn and move number), UCI,
+    piece letters, material (running sums of captures and promotions from the start
+    position's material), and the comment commands ``[%clk]``/``[%eval]`` and the cleaned
+    comment, with the very patterns of :mod:`notation.pgn.comment_commands` (a test keeps both
+    paths agreeing).
     """
 
     _GAME = ("game", "game_id", "n", "white_first", "fullmove", "mw0", "mb0")
-    _PLY = ("san", "from_sq", "to_sq", "target", "text", "nags", "position_key")
+    _PLY = (
+        "san",
+        "from_sq",
+        "to_sq",
+        "piece",
+        "target",
+        "promotion",
+        "castle",
+        "check",
+        "mate",
+        "text",
+        "nags",
+        "position_key",
+    )
 
     def __init__(self, batch_rows: int = BATCH_ROWS) -> None:
         self._batch = batch_rows
@@ -370,9 +381,17 @@ class MovesBuilder:
         p["san"].extend([r.san for r in plies])
         p["from_sq"].extend([r.move.from_square for r in plies])
         p["to_sq"].extend([r.move.to_square for r in plies])
+        # piece types: the mover's (None for a null move), the captured one's (``target``: 0 when
+        # nothing is captured, None for en passant, whose target square is empty), the promotion
+        p["piece"].extend([r.before.piece_type_at(r.move.from_square) if r.move else None for r in plies])
         p["target"].extend(
-            [r.before.piece_type_at(r.move.to_square) if "x" in r.san else 0 for r in plies]
+            [r.before.piece_type_at(r.move.to_square) if r.before.is_capture(r.move) else 0 for r in plies]
         )
+        p["promotion"].extend([r.move.promotion for r in plies])
+        p["castle"].extend([r.before.is_castling(r.move) for r in plies])
+        p["check"].extend([r.check for r in plies])
+        # mate as the replay wrote it: the suffix of the canonical SAN (read by formats.san)
+        p["mate"].extend([r.check and parse_san_syntax(r.san).suffix == "#" for r in plies])
         p["text"].extend([" ".join(c) if (c := r.node.comments) else None for r in plies])
         p["nags"].extend([r.node.nags or None for r in plies])
         p["position_key"].extend([r.key for r in plies])
@@ -402,7 +421,12 @@ class MovesBuilder:
                 "san": pl.String,
                 "from_sq": pl.Int8,
                 "to_sq": pl.Int8,
+                "piece": pl.Int8,
                 "target": pl.Int8,
+                "promotion": pl.Int8,
+                "castle": pl.Boolean,
+                "check": pl.Boolean,
+                "mate": pl.Boolean,
                 "text": pl.String,
                 "nags": MOVES_SCHEMA["nags"],
                 "position_key": pl.UInt64,
@@ -424,63 +448,47 @@ class MovesBuilder:
         return frame
 
 
-_PIECE_OF_LETTER = {"N": "N", "B": "B", "R": "R", "Q": "Q", "K": "K", "O": "K"}
-_LETTER_OF_TYPE = {1: "P", 2: "N", 3: "B", 4: "R", 5: "Q", 6: "K"}
-_VALUE_OF_LETTER = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 0}
-
-
 def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
     """The typed moves frame of one batch: per-game facts exploded to plies, plus derived columns.
 
     Three ``with_columns``/``select`` stages so that each intermediate (colour, captured piece,
-    promotion, the regex matches of the comment commands) is computed once (eager Polars has no
+    the regex matches of the comment commands) is computed once (eager Polars has no
     common-subexpression elimination).
     """
-    from notation.pgn.comment_commands import _CLK, _EVAL
-
     per_ply = (
         games.with_columns(i=pl.int_ranges(0, pl.col("n"), dtype=pl.Int32))
         .explode("i")
         .drop("n")
     )
     frame = pl.concat([per_ply, plies], how="horizontal")
-    san, target, text = pl.col("san"), pl.col("target"), pl.col("text")
-    # stage 1: facts read off the canonical SAN, the ply parity and the comment text
+    target, text = pl.col("target"), pl.col("text")
+    # stage 1: ply parity, capture, and the comment text's commands
     frame = frame.with_columns(
         k=pl.col("i") + pl.when(pl.col("white_first")).then(0).otherwise(1),
-        first=san.str.slice(0, 1),
-        last=san.str.slice(-1, 1),
-        capture=san.str.contains("x", literal=True),
-        promotion=san.str.extract(r"=([NBRQ])", 1),
-        clk=text.str.extract_groups(_CLK.pattern),
-        ev=text.str.extract_groups(_EVAL.pattern),
-        comment=text.str.replace_all(_COMMAND.pattern, " ")
-        .str.replace_all(r"\s+", " ")
+        capture=target.ne_missing(0),
+        clk=text.str.extract_groups(CLOCK_PATTERN.pattern),
+        ev=text.str.extract_groups(EVAL_PATTERN.pattern),
+        comment=text.str.replace_all(COMMAND_PATTERN.pattern, " ")
+        .str.replace_all(_SPACES.pattern, " ")
         .str.strip_chars(),
     )
     # stage 2: colour, captured piece, material changes
     white = (pl.col("k") % 2) == 0
-    captured = pl.when(pl.col("capture")).then(
-        target.fill_null(1).replace_strict(_LETTER_OF_TYPE, default=None, return_dtype=pl.String)
-    )
+    captured = pl.when(pl.col("capture")).then(target.fill_null(PAWN))
     frame = frame.with_columns(white=white, captured=captured).with_columns(
-        cap_value=pl.col("captured")
-        .replace_strict(_VALUE_OF_LETTER, default=0, return_dtype=pl.Int16)
-        .fill_null(0),
-        promo_gain=(
-            pl.col("promotion").replace_strict(_VALUE_OF_LETTER, default=1, return_dtype=pl.Int16) - 1
-        ).fill_null(0),
+        cap_value=_piece_value(pl.col("captured")).fill_null(0),
+        promo_gain=(_piece_value(pl.col("promotion")) - PIECE_VALUES[PAWN]).fill_null(0),
     )
     white = pl.col("white")
     cap_value, promo_gain = pl.col("cap_value"), pl.col("promo_gain")
-    first, last, promotion = pl.col("first"), pl.col("last"), pl.col("promotion")
+    promotion = _piece_letter(pl.col("promotion"))
     clk, ev, comment = pl.col("clk"), pl.col("ev"), pl.col("comment")
     columns: dict[str, pl.Expr] = {
         "game_id": pl.col("game_id"),
         "ply": pl.col("i") + 1,
         "move_number": pl.col("fullmove") + pl.col("k") // 2,
         "color": pl.when(white).then(pl.lit("white")).otherwise(pl.lit("black")),
-        "san": san,
+        "san": pl.col("san"),
         "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
         .then(pl.lit("0000"))  # the null move
         .otherwise(
@@ -490,15 +498,13 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
                 promotion.str.to_lowercase().fill_null(""),
             )
         ),
-        "piece": pl.when(first == "-")
-        .then(None)
-        .otherwise(first.replace_strict(_PIECE_OF_LETTER, default="P", return_dtype=pl.String)),
-        "captured": pl.col("captured"),
+        "piece": _piece_letter(pl.col("piece")),
+        "captured": _piece_letter(pl.col("captured")),
         "promotion": promotion,
-        "is_check": (last == "+") | (last == "#"),
-        "is_mate": last == "#",
-        "is_castle": first == "O",
-        "is_en_passant": pl.col("capture") & target.is_null(),
+        "is_check": pl.col("check"),
+        "is_mate": pl.col("mate"),
+        "is_castle": pl.col("castle"),
+        "is_en_passant": target.is_null(),
         "clock_seconds": clk.struct.field("1").cast(pl.Float64) * 3600.0
         + clk.struct.field("2").cast(pl.Float64) * 60.0
         + clk.struct.field("3").cast(pl.Float64).fill_null(0.0),
@@ -512,8 +518,6 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
         "material_black": pl.col("mb0")
         + _running(pl.when(white).then(-cap_value).otherwise(promo_gain)),
     }
-    if _PROFILE is not None:  # pragma: no cover - benchmark hook
-        _PROFILE(frame, columns)
     # stage 3: the schema's columns, in order, with their dtypes
     return frame.select(
         expr.cast(dtype, strict=False).alias(name)
@@ -524,8 +528,14 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-#: set by benchmarks to time the columns of :func:`_type_moves` one by one
-_PROFILE: Any = None
+def _piece_letter(piece_type: pl.Expr) -> pl.Expr:
+    """``N`` for piece type 2 (:data:`notation.rules.squares.PIECE_LETTERS`); null stays null."""
+    return pl.lit(pl.Series(list(PIECE_LETTERS), dtype=pl.String)).gather(piece_type)
+
+
+def _piece_value(piece_type: pl.Expr) -> pl.Expr:
+    """Material value of a piece type (:data:`notation.rules.squares.PIECE_VALUES`); null stays null."""
+    return pl.lit(pl.Series(PIECE_VALUES, dtype=pl.Int16)).gather(piece_type)
 
 
 def _square_name(column: str) -> pl.Expr:
@@ -579,7 +589,7 @@ class TableBuilder:
         return self.games.finish(), moves
 
 
-def raw_games(source: Any) -> Iterator[tuple[int, Any]]:
+def raw_games(source: Any) -> Iterator[tuple[int, RawGame]]:
     """``(game_id, raw_game)`` for every game chunk of ``source`` (no parsing)."""
     from notation.pgn.reader import split_games
 
@@ -587,13 +597,9 @@ def raw_games(source: Any) -> Iterator[tuple[int, Any]]:
         yield game_id(raw_text(raw)), raw
 
 
-def raw_text(raw: Any) -> str | bytes:
+def raw_text(raw: RawGame) -> str | bytes:
     """The text of a :class:`notation.pgn.reader.RawGame` (bytes or str, whichever it holds)."""
-    for name in ("data", "raw", "text"):
-        value = getattr(raw, name, None)
-        if isinstance(value, (str, bytes)):
-            return value
-    raise TypeError(f"cannot find the text of {raw!r}")
+    return raw.data
 
 
 def source_name(source: Any) -> str | None:

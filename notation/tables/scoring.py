@@ -1,12 +1,13 @@
-"""Shared helpers for the table consumers (`stats`, `standings`, `ledger`).
+"""Standard scoring and the games-table helpers shared by `stats`, `standings` and `ledger`.
 
-Everything here works on a *games* table with the column names of `notation.tables.frames`
+Everything here works on a *games* table with the column names of `notation.tables.schema`
 (`white`, `black`, `result`, `date`, `utc_datetime`, ...). Callers may pass a `pl.DataFrame` or a
 `pl.LazyFrame`, and may leave out columns they do not need: missing optional columns are
 filled with nulls, so hand-built frames in tests need only what a function really reads.
 
-Scoring follows the seeds (articles 12 and 17): win 1, draw ½, loss 0. A result is one of the
-PGN markers ``1-0``, ``0-1``, ``1/2-1/2``; anything else (``*``, null, junk) is *unfinished*.
+Standard scoring (win 1, draw ½, loss 0). A result is one of the PGN markers ``1-0``, ``0-1``,
+``1/2-1/2`` (:data:`notation.tables.schema.FINISHED`); anything else (``*``, null, junk) is
+*unfinished*.
 """
 
 from __future__ import annotations
@@ -15,12 +16,9 @@ from typing import Final, TypeAlias
 
 import polars as pl
 
-GamesInput: TypeAlias = pl.DataFrame | pl.LazyFrame
+from notation.tables.schema import BLACK_WINS, DRAW, UNKNOWN_VALUES, WHITE_WINS
 
-WHITE_WINS: Final = "1-0"
-BLACK_WINS: Final = "0-1"
-DRAW: Final = "1/2-1/2"
-FINISHED: Final = (WHITE_WINS, BLACK_WINS, DRAW)
+GamesInput: TypeAlias = pl.DataFrame | pl.LazyFrame
 
 # Optional columns and the dtype used when a caller's frame lacks them.
 OPTIONAL_COLUMNS: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
@@ -102,7 +100,7 @@ def white_score() -> pl.Expr:
 def clean_name(expr: pl.Expr) -> pl.Expr:
     """A player name with surrounding blanks removed; null for missing names ('', '?', '-')."""
     stripped = expr.str.strip_chars()
-    return pl.when(stripped.is_in(["", "?", "-", "??"]).fill_null(True)).then(None).otherwise(stripped)
+    return pl.when(stripped.is_in(UNKNOWN_VALUES).fill_null(True)).then(None).otherwise(stripped)
 
 
 def format_half(value: float) -> str:

@@ -1,6 +1,6 @@
 """Tournament standings: the final table and crosstable of one event.
 
-Scoring is the seeds' (articles 12 and 17): win 1, draw ½, loss 0.
+Scoring is standard scoring (win 1, draw ½, loss 0).
 
 Order (like an arbiter's final table): score, then the tie-breaks in the order given
 (default :data:`DEFAULT_TIEBREAKS`: Sonneborn-Berger, Buchholz, number of wins), all

@@ -40,15 +40,8 @@ from typing import Final
 
 import polars as pl
 
-from notation.tables.scoring import (
-    BLACK_WINS,
-    DRAW,
-    WHITE_WINS,
-    GamesInput,
-    as_lazy,
-    clean_name,
-    white_score,
-)
+from notation.tables.schema import BLACK_WINS, DRAW, WHITE_WINS
+from notation.tables.scoring import GamesInput, as_lazy, clean_name, white_score
 
 SECTIONS: Final = ("result", "elo-band", "eco", "opening", "player", "event", "termination", "length")
 

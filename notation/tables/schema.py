@@ -1,0 +1,161 @@
+"""The games and moves table schemas: column vocabularies, Polars dtypes and empty frames.
+
+Two tables, one row per game and one row per legal mainline ply (built by
+:mod:`notation.tables.rows`, read and written by :func:`notation.tables.frames.to_frames`,
+:func:`notation.tables.frames.scan` and :mod:`notation.tables.dataset`).
+
+Dtypes (pinned by ``tests/test_frames_schema.py``; change them like an API):
+
+* ``Enum`` for closed vocabularies: ``result`` (``1-0``, ``0-1``, ``1/2-1/2``, ``*``; any other
+  Result tag value becomes null and is kept verbatim in ``extra_tags``), ``status``,
+  ``outcome``, ``color``, ``piece``/``captured``/``promotion`` (``P N B R Q K``).
+* ``Categorical`` for open but repetitive text: ``source_file``, ``event``, titles, ``eco``,
+  ``opening``, ``time_control``, ``termination``, ``variant``, ``first_error``.
+* ``UInt64`` for ``game_id`` (blake2b-64 of the whitespace-normalised game text, see
+  :func:`notation.tables.rows.game_id`) and ``position_key`` (the FIDE repetition key after the move).
+* Small integers where the range is known: Elo ``Int16``, increment ``Int16``, mate distance
+  ``Int16``, material ``Int16``, NAGs ``List(UInt8)``; plies and counts ``Int32``.
+* ``date`` is a ``Date`` only when the tag is a complete ``YYYY.MM.DD``; ``date_text`` keeps the
+  tag as written (``2021.??.??``). ``utc_datetime`` combines ``UTCDate`` and ``UTCTime`` (UTC).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import polars as pl
+
+from notation.pgn.model import RESULTS as RESULT_MARKERS
+from notation.rules.squares import PIECE_LETTERS
+
+#: The finished results, by name (standard scoring: win 1, draw ½, loss 0).
+WHITE_WINS: Final = "1-0"
+BLACK_WINS: Final = "0-1"
+DRAW: Final = "1/2-1/2"
+FINISHED: Final = (WHITE_WINS, BLACK_WINS, DRAW)
+#: The ``result`` categories: the PGN termination markers (:data:`notation.pgn.model.RESULTS`),
+#: the finished ones first, then the unfinished game's ``*``.
+RESULTS: Final[tuple[str, ...]] = FINISHED + tuple(sorted(RESULT_MARKERS - set(FINISHED)))
+#: The verdict of validation per game (:attr:`notation.validation.reports.GameReport.status`).
+STATUSES: Final[tuple[str, ...]] = ("ok", "warning", "error", "unsupported")
+OUTCOMES: Final[tuple[str, ...]] = (
+    "checkmate",
+    "stalemate",
+    "dead_position",
+    "fivefold_repetition",
+    "seventyfive_moves",
+)
+COLORS: Final[tuple[str, ...]] = ("white", "black")
+#: Piece letters in piece-type order (``PAWN`` = 1 is ``P``).
+PIECES: Final[tuple[str, ...]] = tuple(PIECE_LETTERS[1:])
+#: Tag values that mean "unknown" (``?`` in the Seven Tag Roster, ``-`` for none): read as null.
+UNKNOWN_VALUES: Final = frozenset({"", "?", "??", "-"})
+
+RESULT_DTYPE = pl.Enum(list(RESULTS))
+STATUS_DTYPE = pl.Enum(list(STATUSES))
+OUTCOME_DTYPE = pl.Enum(list(OUTCOMES))
+COLOR_DTYPE = pl.Enum(list(COLORS))
+PIECE_DTYPE = pl.Enum(list(PIECES))
+TAG_DTYPE = pl.Struct({"name": pl.String, "value": pl.String})
+
+GAMES_SCHEMA: pl.Schema = pl.Schema(
+    {
+        "game_id": pl.UInt64(),
+        "source_file": pl.Categorical(),
+        "game_number": pl.Int32(),
+        "event": pl.Categorical(),
+        "site": pl.String(),
+        "date": pl.Date(),
+        "date_text": pl.String(),
+        "round": pl.String(),
+        "white": pl.String(),
+        "black": pl.String(),
+        "result": RESULT_DTYPE,
+        "white_elo": pl.Int16(),
+        "black_elo": pl.Int16(),
+        "white_title": pl.Categorical(),
+        "black_title": pl.Categorical(),
+        "eco": pl.Categorical(),
+        "opening": pl.Categorical(),
+        "time_control": pl.Categorical(),
+        "base_seconds": pl.Int32(),
+        "increment_seconds": pl.Int16(),
+        "termination": pl.Categorical(),
+        "utc_datetime": pl.Datetime("us", "UTC"),
+        "variant": pl.Categorical(),
+        "start_fen": pl.String(),
+        "plies": pl.Int32(),
+        "status": STATUS_DTYPE,
+        "error_count": pl.Int32(),
+        "warning_count": pl.Int32(),
+        "first_error": pl.Categorical(),
+        "final_fen": pl.String(),
+        "outcome": OUTCOME_DTYPE,
+        "threefold_ply": pl.Int32(),
+        "fifty_moves_ply": pl.Int32(),
+        "extra_tags": pl.List(TAG_DTYPE),
+    }
+)
+"""One row per game (see the module docstring for the dtype choices)."""
+
+MOVES_SCHEMA: pl.Schema = pl.Schema(
+    {
+        "game_id": pl.UInt64(),
+        "ply": pl.Int32(),
+        "move_number": pl.Int32(),
+        "color": COLOR_DTYPE,
+        "san": pl.String(),
+        "uci": pl.String(),
+        "piece": PIECE_DTYPE,
+        "captured": PIECE_DTYPE,
+        "promotion": PIECE_DTYPE,
+        "is_check": pl.Boolean(),
+        "is_mate": pl.Boolean(),
+        "is_castle": pl.Boolean(),
+        "is_en_passant": pl.Boolean(),
+        "clock_seconds": pl.Float64(),
+        "eval_cp": pl.Int32(),
+        "eval_mate": pl.Int16(),
+        "nags": pl.List(pl.UInt8()),
+        "comment": pl.String(),
+        "position_key": pl.UInt64(),
+        "material_white": pl.Int16(),
+        "material_black": pl.Int16(),
+    }
+)
+"""One row per legal mainline ply (ply 1 is the game's first move)."""
+
+# Tags that have a column of their own; every other tag goes to ``extra_tags``.
+COLUMN_TAGS: frozenset[str] = frozenset(
+    {
+        "Event",
+        "Site",
+        "Date",
+        "Round",
+        "White",
+        "Black",
+        "Result",
+        "WhiteElo",
+        "BlackElo",
+        "WhiteTitle",
+        "BlackTitle",
+        "ECO",
+        "Opening",
+        "TimeControl",
+        "Termination",
+        "UTCDate",
+        "UTCTime",
+        "Variant",
+        "FEN",
+    }
+)
+
+
+def empty_games() -> pl.DataFrame:
+    """A games table with no rows (and the full schema)."""
+    return pl.DataFrame(schema=GAMES_SCHEMA)
+
+
+def empty_moves() -> pl.DataFrame:
+    """A moves table with no rows (and the full schema)."""
+    return pl.DataFrame(schema=MOVES_SCHEMA)
