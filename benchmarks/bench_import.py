@@ -1,4 +1,4 @@
-"""Import benchmark (issue 5): `notation import` vs `notation validate` on the Lichess corpus file.
+"""Import benchmark: `notation import` vs `notation validate` on the Lichess corpus file.
 
 Measures, each in a fresh subprocess (so imports, grammar construction and peak memory count),
 interleaved over several rounds (the median is reported):

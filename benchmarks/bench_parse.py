@@ -1,4 +1,4 @@
-"""PGN parsing benchmark (issue 3): notation vs python-chess on the same games, in one run.
+"""PGN parsing benchmark: notation vs python-chess on the same games, in one run.
 
 Measures games/s, interleaved over several rounds (median reported), for:
 

@@ -113,7 +113,7 @@ def import_command(
 
 
 def _render(summary: Any, out: Path) -> str:
-    from notation.tables.schema import STATUSES
+    from notation.diagnostics import STATUSES
 
     s = summary.statuses
     rate = summary.games_imported / summary.seconds if summary.seconds > 0 else 0.0

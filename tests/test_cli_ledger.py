@@ -8,8 +8,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from conftest import GOLDEN
 from tables_support import (
-    GOLDEN,
     ROUND_ROBIN,
     check_golden,
     pgn_frame,

@@ -21,9 +21,10 @@ import pytest
 
 from notation.pgn.model import Game, MoveNode
 from notation.pgn.reader import read_games
+from conftest import GOLDEN as GOLDEN_ROOT
 from conftest import corpus_path
 
-GOLDEN = Path(__file__).parent / "golden" / "pgn"
+GOLDEN = GOLDEN_ROOT / "pgn"
 INPUTS = GOLDEN / "inputs"
 UPDATE = os.environ.get("NOTATION_UPDATE_GOLDEN") == "1"
 

@@ -1,4 +1,4 @@
-"""Replay: legal prefix, variations, start positions, move-level diagnostics (issue 4)."""
+"""Replay: legal prefix, variations, start positions, move-level diagnostics."""
 
 from __future__ import annotations
 

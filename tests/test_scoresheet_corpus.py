@@ -1,4 +1,4 @@
-"""Scoresheet reconstruction on real games (acceptance of issue 6).
+"""Scoresheet reconstruction on real games.
 
 Real games from the shared corpus (a fixed selection, read with python-chess, the test-only
 reference) are rendered as sloppy scoresheets (random languages, layouts, notations, dropped or

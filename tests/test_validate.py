@@ -1,4 +1,4 @@
-"""Game-level checks, the jsonl contract, parallel validation and the Python API (issue 4)."""
+"""Game-level checks, the jsonl contract, parallel validation and the Python API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Differential acceptance test of issue 4: `validate` against python-chess (test-only reference).
+"""Differential test: `validate` against python-chess (test-only reference).
 
 For every standard-chess (and Chess960) game of ../shared/corpus/games/, both sides replay the
 same raw game text (the chunk `split_games` gives, so games pair up exactly) and must agree on:

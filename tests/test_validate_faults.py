@@ -1,4 +1,4 @@
-"""Injected faults on real games (issue 4 acceptance).
+"""Injected faults on real games.
 
 A slice of a real Lichess export is validated once as is, then with one fault injected into one
 game: an illegal move, an ambiguous move, a wrong piece letter, a truncated comment, a missing

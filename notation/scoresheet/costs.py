@@ -1,5 +1,7 @@
-"""Edit costs of reading a written scoresheet cell as a legal move: the cost table, the
-cost functions, and the moves a cell reads as exactly or at a finite cost.
+"""Edit costs of reading a scoresheet cell as a legal move: the cost table and cost functions.
+
+Also the moves a cell reads as, exactly (:func:`exact_moves`) or at a finite cost
+(:func:`candidate_costs`).
 
 A written cell is read as a legal move at the cost of the edits that turn what was written
 into that move (:func:`move_cost`: 0 for an exact reading; a wrong piece letter, a target

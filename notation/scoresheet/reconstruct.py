@@ -8,12 +8,13 @@ search over whole-sheet interpretations that replay legally to the end
 diagnostics, PGN).
 
 The cheapest *different* games the search finds (rivals) set the confidence of the corrections
-they disagree with (gap / CONFIDENCE_GAP, capped at 1;
-the gap is at most the room left below the cost cap, and 0 when the node budget ran out, since
-rivals there were never searched; and 0 when the rival search's beam dropped a state whose
-completion could cost no more than the best reading, see ``_Search._completion_bound``: a pruned
-tie is no evidence for the reading found). An ambiguous written move (``Nd2`` with two knights able to go
-there) is resolved by whichever reading lets the rest of the game replay, and reported.
+they disagree with (gap / ``CONFIDENCE_GAP``, capped at 1; the gap is at most the room left
+below the cost cap, and 0 when the node budget ran out, since rivals there were never searched;
+and 0 when the rival search's beam dropped a state whose completion could cost no more than the
+best reading, see ``_Search._completion_bound``: a pruned tie is no evidence for the reading
+found). A correction below :data:`CONFIDENCE_THRESHOLD` makes the sheet ``needs-human``. An
+ambiguous written move (``Nd2`` with two knights able to go there) is resolved by whichever
+reading lets the rest of the game replay, and reported.
 """
 
 from __future__ import annotations

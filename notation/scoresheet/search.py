@@ -1,5 +1,7 @@
-"""The best-first repair search over whole-sheet readings: its states, its tuning
-constants and the search itself (:class:`_Search`).
+"""The best-first repair search over whole-sheet readings: states, tuning constants, search.
+
+The search itself is :class:`_Search`; :func:`_best_partial` gives the longest legal reading it
+reached, for a sheet that no reading gets through.
 
 The search (uniform-cost, i.e. best-first on the total edit cost) works on states ``(cell
 index, position)``. From a state it may

@@ -53,7 +53,7 @@ from typing import Final, Literal
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.tables.schema import BLACK_WINS, DRAW, FINISHED, WHITE_WINS
+from notation.tables.schema import DRAW, FINISHED, WHITE_WINS
 from notation.tables.scoring import GamesInput, as_lazy, clean_name
 
 Outcome = Literal["draw", "lower-wins", "higher-wins"]

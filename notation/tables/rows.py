@@ -589,7 +589,7 @@ class TableBuilder:
         return self.games.finish(), moves
 
 
-def raw_games(source: Any) -> Iterator[tuple[int, RawGame]]:
+def raw_games(source: Any) -> Iterator[tuple[int, Any]]:
     """``(game_id, raw_game)`` for every game chunk of ``source`` (no parsing)."""
     from notation.pgn.reader import split_games
 

@@ -25,6 +25,7 @@ from typing import Final
 
 import polars as pl
 
+from notation.diagnostics import STATUSES
 from notation.pgn.model import RESULTS as RESULT_MARKERS
 from notation.rules.squares import PIECE_LETTERS
 
@@ -36,8 +37,7 @@ FINISHED: Final = (WHITE_WINS, BLACK_WINS, DRAW)
 #: The ``result`` categories: the PGN termination markers (:data:`notation.pgn.model.RESULTS`),
 #: the finished ones first, then the unfinished game's ``*``.
 RESULTS: Final[tuple[str, ...]] = FINISHED + tuple(sorted(RESULT_MARKERS - set(FINISHED)))
-#: The verdict of validation per game (:attr:`notation.validation.reports.GameReport.status`).
-STATUSES: Final[tuple[str, ...]] = ("ok", "warning", "error", "unsupported")
+#: How a game ended by the Laws alone (:attr:`notation.validation.checks.Outcome.termination`).
 OUTCOMES: Final[tuple[str, ...]] = (
     "checkmate",
     "stalemate",
@@ -52,7 +52,7 @@ PIECES: Final[tuple[str, ...]] = tuple(PIECE_LETTERS[1:])
 UNKNOWN_VALUES: Final = frozenset({"", "?", "??", "-"})
 
 RESULT_DTYPE = pl.Enum(list(RESULTS))
-STATUS_DTYPE = pl.Enum(list(STATUSES))
+STATUS_DTYPE = pl.Enum(list(STATUSES))  # notation.diagnostics.STATUSES: one home for the vocabulary
 OUTCOME_DTYPE = pl.Enum(list(OUTCOMES))
 COLOR_DTYPE = pl.Enum(list(COLORS))
 PIECE_DTYPE = pl.Enum(list(PIECES))
