@@ -1,4 +1,4 @@
-"""Acceptance of issue 5: one games row per game and one moves row per legal mainline ply, every
+"""One games row per game and one moves row per legal mainline ply, every
 column of every ply checked against python-chess (test-only reference).
 
 Both sides read the same raw game text (the chunk ``split_games`` gives), so games pair up

@@ -1,4 +1,4 @@
-"""The seeds' level-and-points ledger: every band edge, zero-sum, levels, order, initial points."""
+"""The club level-and-points ledger: every band edge, zero-sum, levels, order, initial points."""
 
 from __future__ import annotations
 
