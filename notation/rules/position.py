@@ -28,14 +28,12 @@ from notation.rules.squares import (
     BB_DARK_SQUARES,
     BB_LIGHT_SQUARES,
     BB_RANKS,
-    BISHOP,
     KING,
-    KNIGHT,
     PAWN,
     PIECE_VALUES,
-    QUEEN,
     ROOK,
     SQUARE_NAMES,
+    scan_squares,
 )
 from notation.formats import fen as _fen
 from notation.formats import san as _san
@@ -50,16 +48,7 @@ _Z_TURN = zobrist.TURN
 _Z_EP = zobrist.EP_FILE
 _new = object.__new__
 _BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
-_PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
-_LETTERS = " PNBRQK"
 _BB_ALL = (1 << 64) - 1
-def _scan(bb: int) -> list[int]:
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out
 
 
 class Position:
@@ -286,7 +275,7 @@ class Position:
         occ_wo_king = self._bb[0] ^ (1 << king)
         own = self._co[us]
         them = not us
-        for t in _scan(KING_ATTACKS[king] & ~own):
+        for t in scan_squares(KING_ATTACKS[king] & ~own):
             if not self._attacked_by(them, t, occ_wo_king, 1 << t):
                 return True
         return bool(_movegen.generate(self, _BB_ALL & ~(1 << king)))
