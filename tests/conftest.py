@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import os
+import tempfile
 
 import pytest
 
@@ -12,6 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 SAMPLE_GAMES = ROOT / "sample_games"
 GOLDEN = Path(__file__).resolve().parent / "golden"
+#: A working directory outside the checkout for subprocesses, so that ``python -c`` imports the
+#: installed package (the checkout's ``notation/`` lacks ``cli`` and ``grammars``, which install
+#: inside it).
+OUTSIDE = Path(tempfile.gettempdir())
 #: Set to 1 to write the golden files from the current output (review the diff: it is an API change).
 UPDATE_GOLDEN = os.environ.get("NOTATION_UPDATE_GOLDEN") == "1"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import OUTSIDE, ROOT
 
 
 def test_grammars_are_package_data() -> None:
@@ -75,5 +75,5 @@ def test_library_never_imports_cli_frameworks_or_python_chess() -> None:
 
 def test_import_notation_is_cheap() -> None:
     code = "import sys, notation; print('polars' in sys.modules, 'lark' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=OUTSIDE, check=True)
     assert out.stdout.split() == ["False", "False"]

@@ -19,7 +19,7 @@ from notation.grammars import grammar_text, lark_cython_available, terminal_patt
 from notation.pgn.model import Game
 from notation.pgn.parser import parse_game_text, standard_spelling
 from notation.pgn.reader import parse_raw_game, split_games
-from conftest import ROOT, corpus_path
+from conftest import OUTSIDE, ROOT, corpus_path
 
 
 def parse(text: str, **kw: object) -> Game:
@@ -214,7 +214,7 @@ def test_lark_cython_and_pure_lark_agree() -> None:
         for pure in ("0", "1"):
             env = {**os.environ, "NOTATION_PURE_LARK": pure}
             run = subprocess.run(
-                [sys.executable, "-c", _pure_vs_cython_script(path)], capture_output=True, cwd=ROOT, env=env, check=True
+                [sys.executable, "-c", _pure_vs_cython_script(path)], capture_output=True, cwd=OUTSIDE, env=env, check=True
             )
             outputs.append(pickle.loads(run.stdout))
         assert outputs[0] == outputs[1], path

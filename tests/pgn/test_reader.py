@@ -19,7 +19,7 @@ import zstandard
 from notation.pgn.reader import read_headers
 from notation.pgn.model import Game
 from notation.pgn.reader import parse_raw_game, read_games, split_games
-from conftest import ROOT, corpus_game_files, corpus_path
+from conftest import OUTSIDE, corpus_game_files, corpus_path
 
 TWO_GAMES = (
     '[Event "One"]\n[White "A"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
@@ -68,7 +68,7 @@ def test_handles_text_and_binary() -> None:
 def test_stdin() -> None:
     code = "import notation,sys; print([len(g.moves) for g in notation.read_games('-')])"
     out = subprocess.run(
-        [sys.executable, "-c", code], input=gzip.compress(TWO_GAMES.encode()), capture_output=True, cwd=ROOT, check=True
+        [sys.executable, "-c", code], input=gzip.compress(TWO_GAMES.encode()), capture_output=True, cwd=OUTSIDE, check=True
     )
     assert out.stdout.strip() == b"[7, 2]"
 

@@ -176,13 +176,12 @@ def test_unreadable_file_is_reported(tmp_path: Path) -> None:
 def test_killed_import_leaves_whole_parts_and_resumes(tmp_path: Path) -> None:
     """SIGKILL an import in mid-flight: every visible part reads back whole and consistent
     (games and moves agree), and running the import again completes the dataset exactly."""
-    import os
     import signal
     import subprocess
     import sys
     import time
 
-    from conftest import ROOT, corpus_path
+    from conftest import OUTSIDE, corpus_path
 
     src = corpus_path("games", "classic", "tatamast22.pgn")  # 91 games
     out = tmp_path / "ds"
@@ -190,8 +189,7 @@ def test_killed_import_leaves_whole_parts_and_resumes(tmp_path: Path) -> None:
         "import sys; from notation.tables.dataset import import_files; "
         "import_files([sys.argv[1]], sys.argv[2], chunk_games=5)"
     )
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-c", code, str(src), str(out)], env=env)
+    proc = subprocess.Popen([sys.executable, "-c", code, str(src), str(out)], cwd=OUTSIDE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
         if len(committed_parts(out)[0]) >= 2:

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import polars as pl
 import pytest
-from conftest import ROOT
+from conftest import OUTSIDE
 
 from notation.tables.ledger import (
     LedgerResult,
@@ -247,7 +247,7 @@ def test_public_export_is_callable_whichever_import_came_first() -> None:
         "g = pl.DataFrame({'white': ['A'], 'black': ['B'], 'result': ['1-0']}); "
         "from notation import ledger; print(type(ledger(g)).__name__, type(notation.ledger(g)).__name__)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=OUTSIDE, check=True)
     assert out.stdout.split() == ["LedgerResult", "LedgerResult"]
     import notation
 
