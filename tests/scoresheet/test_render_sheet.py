@@ -1,12 +1,11 @@
 """Scoresheet renderings: golden text and HTML, strict HTML check, well-formed SVG.
 
-Regenerate the golden files with ``UPDATE_GOLDEN=1 python -m pytest tests/test_render_sheet.py``
+Regenerate the golden files with ``NOTATION_UPDATE_GOLDEN=1 pytest tests/scoresheet/test_render_sheet.py``
 and review the diff like an API change.
 """
 
 from __future__ import annotations
 
-import os
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 from notation import reconstruct
 from notation.scoresheet.render import diagrams_for, render_html, render_text
 from notation.scoresheet.svg import board_svg, diagram_ply, position_svg
-from conftest import ROOT, SAMPLE_GAMES
+from conftest import ROOT, SAMPLE_GAMES, check_golden
 
 GOLDEN = ROOT / "tests" / "golden" / "scoresheet"
 SHEETS = {
@@ -28,11 +27,7 @@ DIAGRAMS = {"club-game-german": ["12b"], "immortal-damaged": ["17w"], "opera-gam
 
 
 def _check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), f"{name} differs from its golden file"
+    check_golden(f"scoresheet/{name}", text)
 
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
