@@ -25,7 +25,6 @@ import argparse
 import gzip
 import io
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +32,6 @@ from pathlib import Path
 import chess.pgn
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from notation.grammars import lark_cython_available
 from notation.pgn.parser import get_parser

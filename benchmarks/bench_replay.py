@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import sys
 import time
 from pathlib import Path
 
@@ -20,7 +19,6 @@ import chess
 import chess.pgn
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from notation import Position
 

@@ -25,12 +25,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# the sheet generators are the acceptance test's own (tests/scoresheet/test_scoresheet_corpus.py)
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "scoresheet")]
 
 import chess
 
 from notation.scoresheet.reconstruct import reconstruct
-from tests.test_scoresheet_corpus import (
+from test_scoresheet_corpus import (
     FILES,
     _replays,
     corpus_games,

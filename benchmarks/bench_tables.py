@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m cli.main import ../shared/corpus/games/ --out /tmp/corpus-ds --no-moves
+    notation import ../shared/corpus/games/ --out /tmp/corpus-ds --no-moves
     python benchmarks/bench_tables.py /tmp/corpus-ds [--rounds 3]
 
 Prints, per function, the median wall time of `--rounds` runs, games per second and the peak
@@ -15,12 +15,10 @@ from __future__ import annotations
 import argparse
 import resource
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import polars as pl
 

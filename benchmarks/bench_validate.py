@@ -10,7 +10,7 @@ Prints games/s (median of the rounds) and the ratios. python-chess is a benchmar
 reference here, never a dependency of the package.
 
 With ``--cli`` both contenders run as whole processes, as a user runs them: the command
-``python -m cli.main validate FILE --format jsonl --jobs J > /dev/null`` (start-up, grammar
+``notation validate FILE --format jsonl --jobs J > /dev/null`` (start-up, grammar
 loading and the command's own settings included) against ``python -c`` running the
 python-chess ``read_game`` loop over the same file. ``--games 0`` uses the whole file.
 """
@@ -30,7 +30,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 DEFAULT = ROOT.parent / "shared" / "corpus" / "games" / "lichess" / "lichess-jishanshaikh4.pgn.gz"
 
@@ -93,7 +92,7 @@ def _child(argv: list[str]) -> tuple[str, float, float]:
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT, check=False)
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT.parent, check=False)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

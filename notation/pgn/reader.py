@@ -26,13 +26,11 @@ from typing import Any
 
 from notation.diagnostics import Diagnostic
 from notation.pgn.model import Game, MoveNode, Span
-from notation.pgn.parser import parse_game_text
 from notation.pgn.sources import BOM, Source, decode, open_source, source_name
 from notation.pgn.tags import headers_game, patterns, tags_from_text
 
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
 DEFAULT_MAX_GAME_BYTES = 32 * 1024 * 1024
-
 
 
 @lru_cache(maxsize=2)
@@ -259,6 +257,8 @@ def _raw(chunk: _Chunk, name: str | None, number: int, empty: bytes | str) -> Ra
 
 def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
     """Parse one chunk from :func:`split_games` into a :class:`Game` (never raises)."""
+    from notation.pgn.parser import parse_game_text  # Lark and SAN: not needed by read_headers
+
     where = {"file": raw.file, "game": raw.number}
     if raw.size == -1:
         return Game(
