@@ -312,3 +312,39 @@ def test_lenient_tokens_get_the_ply_of_their_move() -> None:
     lenient = [d for d in rep.diagnostics if d.code == "pgn.lenient-token"]
     assert [(d.ply, d.san) for d in lenient] == [(7, "0-0")]
     assert rep.status == "warning"
+
+
+# ----------------------------------------------------------------------------- one SAN syntax
+def _validate_text(movetext: str) -> dict[str, object]:
+    text = '[Event "x"]\n[Site "x"]\n[Date "2024.01.01"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n\n'
+    (report,) = validate(io.StringIO(text + movetext + "\n"))
+    return report.to_dict()
+
+
+@pytest.mark.parametrize("promotion", ["bxa8(Q)", "bxa8/Q", "bxa8Q", "bxa8=q"])
+def test_a_lenient_promotion_in_a_pgn_file_is_one_move_with_a_warning(promotion: str) -> None:
+    out = _validate_text(f"1. e4 d5 2. exd5 c6 3. dxc6 Qd7 4. cxb7 Kd8 5. {promotion} *")
+    found = [(d["code"], d["san"]) for d in out["diagnostics"]]  # type: ignore[index, union-attr]
+    assert found == [("pgn.lenient-token", promotion)]
+    assert out["status"] == "warning" and out["plies"] == 9
+    assert out["final_fen"].startswith("Qnbk1bnr/")  # type: ignore[union-attr]  (a queen on a8)
+
+
+def test_en_passant_written_with_e_p_is_one_move() -> None:
+    out = _validate_text("1. e4 a6 2. e5 d5 3. exd6e.p. *")
+    assert [(d["code"], d["san"]) for d in out["diagnostics"]] == [("pgn.lenient-token", "exd6e.p.")]  # type: ignore[index, union-attr]
+    assert out["plies"] == 5
+
+
+def test_0000_is_the_null_move_not_a_lost_move_number() -> None:
+    out = _validate_text("1. e4 0000 2. d4 *")
+    codes_found = [d["code"] for d in out["diagnostics"]]  # type: ignore[index, union-attr]
+    assert out["plies"] == 3 and "pgn.empty-game" not in codes_found
+    assert codes_found == ["pgn.lenient-token", "san.null-move"]
+
+
+@pytest.mark.parametrize("movetext, plies", [("1. e4 d5 2. e4:d5 *", 3), ("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7++ *", 7)])
+def test_colon_captures_and_double_plus_mate_are_read_by_the_san_grammar(movetext: str, plies: int) -> None:
+    out = _validate_text(movetext)
+    found = [d["code"] for d in out["diagnostics"]]  # type: ignore[index, union-attr]
+    assert found == ["pgn.lenient-token"] and out["plies"] == plies
