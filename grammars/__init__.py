@@ -69,7 +69,7 @@ def terminal_patterns(name: str) -> dict[str, str]:
     compiles it to: the way Python code builds a regex from the grammar instead of writing the
     syntax out again."""
     grammar, _ = load_grammar(grammar_text(name), f"{name}.lark", [LOADER], False)  # type: ignore[no-untyped-call]
-    terminals, _, _ = grammar.compile(["start"] if name != "tokens" else [], "*")
+    terminals, _, _ = grammar.compile([], "*")  # every terminal, whatever the rules use
     out: dict[str, str] = {}
     for terminal in terminals:
         # imported terminals are mangled as "<grammar>__<NAME>"; expose them by their own name
