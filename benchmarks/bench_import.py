@@ -52,7 +52,7 @@ def _peak_kb():
 """
 
 VALIDATE = PRELUDE + """t = time.perf_counter()
-from notation.validation.reports import validate
+from notation.validation.run import validate
 n = sum(1 for _ in validate(sys.argv[1]))
 u = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"games": n, "seconds": time.perf_counter() - t, "cpu": u.ru_utime + u.ru_stime,

@@ -62,7 +62,7 @@ def cpu_seconds() -> float:
 
 
 def ours(path: Path, games: int | None, jobs: int) -> tuple[int, float, float]:
-    from notation.validation.reports import validate
+    from notation.validation.run import validate
 
     started = time.perf_counter()
     cpu = cpu_seconds()

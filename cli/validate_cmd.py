@@ -1,6 +1,6 @@
 """`notation validate PATH...`: replay every game against the Laws and report like a compiler.
 
-Options → one library call (:func:`notation.validation.reports.validate_sources`) → render → exit code:
+Options → one library call (:func:`notation.validation.run.validate_sources`) → render → exit code:
 0 no errors, 1 errors found (or warnings with ``--strict``), 2 usage or I/O failure.
 
 ``--max-errors N`` stops reading after the N-th game with errors (the summary says so); all
@@ -128,7 +128,7 @@ def run_validate(
     quiet: bool = False,
 ) -> int:
     """The command body; returns the exit code."""
-    from notation.validation.reports import default_jobs, process_pool, validate_sources
+    from notation.validation.run import default_jobs, process_pool, validate_sources
 
     sources, problems = _sources(paths)
     if problems:

@@ -6,7 +6,8 @@ The package is laid out as the pipeline runs (``docs/ARCHITECTURE.md``):
 - ``notation.formats``: FEN, SAN and UCI/LAN text to and from moves against a position;
 - ``notation.pgn``: sources, the reader (games and headers-only), the Lark parser, the game
   model, the writer and PGN comment commands;
-- ``notation.validation``: replay (the only place notation becomes moves), checks, reports;
+- ``notation.validation``: replay (the only place notation becomes moves), checks, reports, the
+  compiled core's path (core) and the driver (run);
 - ``notation.tables``: Polars schemas, row builders, datasets, stats, standings, the ledger;
 - ``notation.scoresheet``: reading and repairing paper scoresheets, HTML and SVG rendering;
 - ``notation.grammars`` (the grammar files) and ``notation.cli`` (the command line).
@@ -45,7 +46,7 @@ _EXPORTS: dict[str, str] = {
     "write_games": "notation.pgn.writer",
     # replay and validation
     "replay": "notation.validation.replay",
-    "validate": "notation.validation.reports",
+    "validate": "notation.validation.run",
     "GameReport": "notation.validation.reports",
     # tables
     "to_frames": "notation.tables.frames",
@@ -88,4 +89,5 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from notation.tables.ledger import ledger
     from notation.tables.standings import standings
     from notation.validation.replay import replay
-    from notation.validation.reports import GameReport, validate
+    from notation.validation.reports import GameReport
+    from notation.validation.run import validate

@@ -55,3 +55,35 @@ def check_golden(relative: str, actual: str) -> None:
     if not path.exists():
         pytest.fail(f"missing golden file {path} (run with NOTATION_UPDATE_GOLDEN=1 and review it)")
     assert actual == path.read_text(encoding="utf-8"), f"output differs from {path}"
+
+
+def epd_cases(path: Path) -> list[tuple[str, dict[int, int]]]:
+    """Perft cases of ``FEN ;D1 n ;D2 n`` lines (sunfish / standard-perft-positions format)."""
+    cases = []
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        fen, *depths = line.split(";")
+        counts = {}
+        for d in depths:
+            name, value = d.split()
+            counts[int(name[1:])] = int(value)
+        cases.append((fen.strip(), counts))
+    return cases
+
+
+def scalachess_cases(path: Path) -> list[tuple[str, str, dict[int, int]]]:
+    """Perft cases of ``id`` / ``epd`` / ``perft d n`` blocks (scalachess format)."""
+    cases: list[tuple[str, str, dict[int, int]]] = []
+    ident = ""
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line.startswith("id "):
+            ident = line[3:]
+        elif line.startswith("epd "):
+            cases.append((ident, line[4:], {}))
+        elif line.startswith("perft ") and cases:
+            _, d, n = line.split()
+            cases[-1][2][int(d)] = int(n)
+    return cases

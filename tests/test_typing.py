@@ -20,8 +20,9 @@ from conftest import ROOT
 def stage(target: Path) -> Path:
     """Copy the library as installed: ``notation/`` with ``cli/`` and ``grammars/`` inside."""
     package = target / "notation"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(ROOT / "notation", package, ignore=ignore)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so")
+    # notation/cli and notation/grammars may hold an editable install's copies: the sources win
+    shutil.copytree(ROOT / "notation", package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "cli", "grammars"))
     shutil.copytree(ROOT / "cli", package / "cli", ignore=ignore)
     shutil.copytree(ROOT / "grammars", package / "grammars", ignore=ignore)
     shutil.copy(ROOT / "pyproject.toml", target / "pyproject.toml")

@@ -373,9 +373,12 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
                 self.diag("pgn.unexpected-token", "variation without moves ignored", lpar, "(", severity="warning")
             return
         if line:
-            line[-1].variations.append(list(variation))
+            self._add_variation(line, variation)
         else:
             self.diag("pgn.unexpected-token", "variation before any move ignored", lpar, "(")
+
+    def _add_variation(self, line: _Line, variation: _Line) -> None:
+        line[-1].variations.append(list(variation))
 
     # -- end -------------------------------------------------------------------------------
     def end_result(self, children: list[Any]) -> Any:
@@ -487,11 +490,11 @@ def parse_game_text(
         body = text.rstrip()
         last_newline = body.rfind("\n")
         builder.end_of_text = (line + body.count("\n"), len(body) - last_newline)
-    _finish(game, builder, result_token)
+    _finish(game, builder, result_token, bool(mainline))
     return game
 
 
-def _finish(game: Game, builder: GameBuilder, token: Any) -> None:
+def _finish(game: Game, builder: GameBuilder, token: Any, has_moves: bool) -> None:
     result: str | None = None
     if token is not None:
         result = token.value.rstrip()
@@ -526,5 +529,72 @@ def _finish(game: Game, builder: GameBuilder, token: Any) -> None:
                     **where,
                 )
             )
-    if not game.moves:
+    if not has_moves:
         game.diagnostics.append(Diagnostic.make("pgn.empty-game", "the game has no moves", line=game.line, **where))
+
+
+# ---------------------------------------------------------------------------------- outline
+class OutlineBuilder(GameBuilder):
+    """The same parse with the move runs left whole: each line is a list of ``(MOVES token
+    text, file line, column)`` tuples and, after a run, the non-empty variation lists that
+    follow its last move. Comments and NAGs outside runs are dropped (they never change what a
+    game's moves are). Reader diagnostics are the full builder's, except those of the run split
+    (``pgn.lenient-token``): whoever reads the runs reports on them. Used by the compiled core
+    (:mod:`notation.validation.core`)."""
+
+    def line_moves(self, children: list[Any]) -> _Line:
+        line, token = children
+        line.append((token.value, token.line + self.base_line, token.column))
+        return line  # type: ignore[no-any-return]
+
+    def line_nag(self, children: list[Any]) -> _Line:
+        line, token = children
+        if not line:
+            text = token.value.rstrip()
+            self.diag("pgn.unexpected-token", f"annotation {text!r} before any move ignored", token, text)
+        return line  # type: ignore[no-any-return]
+
+    def line_comment(self, children: list[Any]) -> _Line:
+        return children[0]  # type: ignore[no-any-return]
+
+    def line_unclosed_comment(self, children: list[Any]) -> _Line:
+        line, token = children
+        self.diag("pgn.unclosed-comment", "'{' comment is never closed; it runs to the end of the game", token, "{")
+        return line  # type: ignore[no-any-return]
+
+    def _add_variation(self, line: _Line, variation: _Line) -> None:
+        line.append(list(variation))
+
+
+@lru_cache(maxsize=2)
+def _outline_parser(use_cython: bool) -> tuple[Lark, OutlineBuilder]:
+    builder = OutlineBuilder()
+    parser = build_parser("pgn", use_cython=use_cython, lexer="contextual", transformer=builder, cache=True)
+    return parser, builder
+
+
+def parse_game_outline(
+    text: str, *, file: str | None = None, number: int = 1, line: int = 1, offset: int = 0,
+    encoding: str = "utf-8", use_cython: bool | None = None,
+) -> tuple[Game, list[Any]]:
+    """Parse one game chunk like :func:`parse_game_text`, leaving the move runs unsplit: the
+    :class:`Game` (tags, result, reader diagnostics; no moves) and the outline of its mainline
+    (see :class:`OutlineBuilder`). Never raises."""
+    if use_cython is None:
+        use_cython = lark_cython_available()
+    parser, builder = _outline_parser(use_cython)
+    builder.reset(file, number, line, offset)
+    try:
+        tags, mainline, result_token = parser.parse(text, on_error=builder.on_error)  # type: ignore[misc]
+    except UnexpectedInput:  # pragma: no cover - defensive, the grammar is total
+        builder.diag("pgn.syntax", "internal parser failure; movetext skipped", None)
+        tags, mainline, result_token = {}, _Line(), None  # type: ignore[var-annotated]
+    game = Game(
+        file=file, number=number, line=line, offset=offset, tags=tags, result=None,
+        diagnostics=builder.diagnostics, encoding=encoding,
+    )
+    if result_token is None and builder.recovered_result is None:
+        body = text.rstrip()
+        builder.end_of_text = (line + body.count("\n"), len(body) - body.rfind("\n"))
+    _finish(game, builder, result_token, bool(mainline))
+    return game, list(mainline)

@@ -18,6 +18,7 @@ Locations: ``Game.line`` is the line of the game's first tag (1-based, in the fi
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from typing import Any
 
 from notation.diagnostics import Diagnostic
 from notation.pgn.model import Game, MoveNode, Span
-from notation.pgn.sources import BOM, Source, decode, open_source, source_name
+from notation.pgn.sources import BOM, SafeRead, Source, decode, open_source, source_name
 from notation.pgn.tags import headers_game, patterns, tags_from_text
 
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
@@ -96,6 +97,57 @@ def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[RawGame]:
                 yield previous
     except OSError as error:
         yield RawGame(data=str(error), file=source_name(source), number=1, line=0, offset=0, size=-1)
+
+
+def split_range(
+    path: str | os.PathLike[str],
+    start: int,
+    end: int,
+    *,
+    number: int = 1,
+    line: int = 1,
+    name: str | None = None,
+    max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
+) -> Iterator[RawGame]:
+    """The games in bytes ``[start, end)`` of the *uncompressed* file ``path``, exactly as
+    :func:`split_games` yields them from the whole file (same text, number, line, offset).
+
+    ``start`` must be where a game starts (a :class:`RawGame`'s ``offset``, or 0), ``number``
+    and ``line`` that game's; ``end`` where a later game starts or the end of the file. The
+    boundary split is :func:`split_games`'s own, run on the range: it needs no context from
+    before a game's first tag line. ``name`` is the ``file`` the games carry (default: ``path``).
+    Errors are reported as :func:`split_games` reports them (never raised).
+    """
+    display = source_name(path) if name is None else name
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            left = end - start
+
+            def read_range(size: int) -> bytes:
+                nonlocal left
+                data = handle.read(min(size, left)) if left > 0 else b""
+                left -= len(data)
+                return data
+
+            read = SafeRead(read_range)
+            previous: RawGame | None = None
+            for raw in _split(read, display, max_game_bytes):
+                raw.number += number - 1
+                raw.line += line - 1
+                raw.offset += start
+                if previous is not None:
+                    yield previous
+                previous = raw
+            if read.error is not None:
+                if previous is None:
+                    previous = RawGame(data=read.error, file=display, number=number, line=0, offset=0, size=-1)
+                else:
+                    previous.io_error = read.error
+            if previous is not None:
+                yield previous
+    except OSError as error:
+        yield RawGame(data=str(error), file=display, number=number, line=0, offset=0, size=-1)
 
 
 #: How much is read from the source at a time.

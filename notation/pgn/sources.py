@@ -57,6 +57,21 @@ def _decompressing(raw: Any) -> Any:
     return buffered
 
 
+def is_plain_file(source: Any) -> bool:
+    """Whether ``source`` is a path to a regular file read as it is stored: not ``"-"``, not a
+    handle, and no compression by :func:`open_source`'s magic-byte rule (so byte offsets in
+    the games it reads are offsets in the file, and a byte range of it can be read alone)."""
+    if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
+        return False
+    try:
+        if not os.path.isfile(source):
+            return False
+        with open(source, "rb") as handle:
+            return bool(_decompressing(handle) is handle)
+    except (OSError, ImportError):  # unreadable, or a zstd file without zstandard
+        return False
+
+
 @contextmanager
 def open_source(source: Source) -> Iterator[tuple[SafeRead, str | None]]:
     """Yield ``(read, name)``: ``read(n)`` returns the next bytes (str for text handles), empty

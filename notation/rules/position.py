@@ -3,8 +3,9 @@
 ``pos.play(move)`` returns a **new** position and leaves ``pos`` unchanged. Internally a position
 holds a 64-square mailbox (piece codes: piece type, ``| 8`` for White), one bitboard per piece
 type (index 0: all pieces), one per colour (index ``False`` Black, ``True`` White), and the
-incrementally updated Zobrist hash of pieces, side to move and castling rights. The repetition
-key adds the en passant file only when an en passant capture is legal (FIDE 10.10).
+incrementally updated Zobrist hash of pieces, side to move and castling rights, with Polyglot's
+numbers (:mod:`notation.rules.zobrist`). The repetition key adds the en passant file only when
+an en passant capture is legal (FIDE 10.10); it is otherwise the Polyglot key.
 
 This module keeps the rules only: legal move generation is in :mod:`notation.rules.movegen`,
 the replay fast path in :mod:`notation.rules.step`, and text (FEN, SAN, UCI/LAN) in
@@ -106,7 +107,7 @@ class Position:
                 h ^= _Z[code][sq]
         if self.turn:
             h ^= _Z_TURN
-        return h ^ zobrist.castling_hash(self.castling_rights)
+        return h ^ zobrist.castling_hash_of(self.castling_rights, self._bb[6], self._co[1])
 
     def copy(self) -> Position:
         """Positions are immutable; returns ``self``."""
@@ -377,7 +378,7 @@ class Position:
         new._bb = bb
         new._co = co
         if cr != self.castling_rights:
-            h ^= zobrist.castling_hash(cr ^ self.castling_rights)
+            h ^= zobrist.castling_hash_of(cr ^ self.castling_rights, self._bb[6], self._co[1])
         new._hash = h
         new.castling_rights = cr
         new.ep_square = ep
@@ -394,7 +395,7 @@ class Position:
         new._bb = bb
         new._co = co
         if cr != self.castling_rights:
-            h ^= zobrist.castling_hash(cr ^ self.castling_rights)
+            h ^= zobrist.castling_hash_of(cr ^ self.castling_rights, self._bb[6], self._co[1])
         new._hash = h
         new.castling_rights = cr
         new.ep_square = ep
@@ -459,7 +460,12 @@ class Position:
 
     # ------------------------------------------------------------------ keys and equality
     def key(self) -> int:
-        """64-bit FIDE 10.10 repetition key (en passant counted only when an ep capture is legal)."""
+        """The 64-bit FIDE 10.10 repetition key: the Polyglot hash (Chess960 castling rights
+        short or long by their rook's side of the king), except that the en passant file counts
+        only when an en passant capture is **legal**. Polyglot (and python-chess's
+        ``chess.polyglot.zobrist_hash``) count it when the capture is pseudo-legal, so the keys
+        differ exactly where it is pseudo-legal but illegal (pinned pawn, or the capture exposes
+        the king or does not answer a check). See :mod:`notation.rules.zobrist`."""
         ep = self.ep_square
         if ep is not None and self._ep_legal():
             return self._hash ^ _Z_EP[ep & 7]

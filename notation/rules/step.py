@@ -175,7 +175,7 @@ def advance(
         if piece == 6:
             ncr &= ~_BACKRANK[us]
         if ncr != cr:
-            h ^= zobrist.castling_hash(ncr ^ cr)
+            h ^= zobrist.castling_hash_of(ncr ^ cr, pos._bb[6], pos._co[1])
             cr = ncr
     new._hash = h
     new.castling_rights = cr

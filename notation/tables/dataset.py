@@ -429,7 +429,9 @@ def import_files(
     summary = ImportSummary(diagnostics=problems)
     stats = PlanStats()
     seen = existing_ids(root)
-    tasks = plan_chunks(
+    # an executor may plan its own tasks (the dask engine: byte ranges its workers read)
+    planner = getattr(executor, "planner", plan_chunks)
+    tasks = planner(
         files,
         root,
         seen=seen,

@@ -12,7 +12,9 @@ Dtypes (pinned by ``tests/test_frames_schema.py``; change them like an API):
 * ``Categorical`` for open but repetitive text: ``source_file``, ``event``, titles, ``eco``,
   ``opening``, ``time_control``, ``termination``, ``variant``, ``first_error``.
 * ``UInt64`` for ``game_id`` (blake2b-64 of the whitespace-normalised game text, see
-  :func:`notation.tables.rows.game_id`) and ``position_key`` (the FIDE repetition key after the move).
+  :func:`notation.tables.rows.game_id`) and ``position_key`` (the FIDE repetition key after the move,
+  Polyglot-compatible: the Polyglot hash, except that the en passant file counts only when an en
+  passant capture is legal; see :meth:`notation.rules.position.Position.key`).
 * Small integers where the range is known: Elo ``Int16``, increment ``Int16``, mate distance
   ``Int16``, material ``Int16``, NAGs ``List(UInt8)``; plies and counts ``Int32``.
 * ``date`` is a ``Date`` only when the tag is a complete ``YYYY.MM.DD``; ``date_text`` keeps the

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+from collections.abc import Callable
 
 from notation.diagnostics import Diagnostic
 
@@ -158,20 +159,42 @@ def outcome(final: Position | None, claim: Claims, plies: int) -> Outcome:
 
 
 # --------------------------------------------------------------------------------- events
+class Mark(NamedTuple):
+    """Where a mainline ply was written: what a located diagnostic about it needs."""
+
+    ply: int
+    line: int | None
+    column: int | None
+    san: str
+    fullmove: int  # the move number of the ply
+    white: bool  # White made the move
+
+
+def mark(record: PlyRecord) -> Mark:
+    """The :class:`Mark` of a replayed ply."""
+    span = record.node.span
+    return Mark(record.ply, span.line, span.column, record.node.san, record.before.fullmove_number,
+                bool(record.before.turn))
+
+
 def claim_diagnostics(plies: list[PlyRecord], claim: Claims, perpetual: Perpetual | None) -> list[Diagnostic]:
     """Info diagnostics for the claim plies and warnings for moves played after automatic ends."""
-    out: list[Diagnostic] = []
     if not plies:
-        return out
+        return []
     offset = plies[0].ply
+    return located_claim_diagnostics(lambda ply: mark(plies[ply - offset]), plies[-1].ply, claim, perpetual)
+
+
+def located_claim_diagnostics(
+    locate: Callable[[int], Mark], last: int, claim: Claims, perpetual: Perpetual | None
+) -> list[Diagnostic]:
+    """:func:`claim_diagnostics` with the plies found by ``locate`` (``last``: the last ply)."""
+    out: list[Diagnostic] = []
 
     def at(ply: int, code: str, message: str) -> Diagnostic:
-        node = plies[ply - offset].node
-        return Diagnostic.make(
-            code, message, line=node.span.line, column=node.span.column, ply=ply, san=node.san
-        )
+        where = locate(ply)
+        return Diagnostic.make(code, message, line=where.line, column=where.column, ply=ply, san=where.san)
 
-    last = plies[-1].ply
     if claim.threefold is not None:
         out.append(at(claim.threefold, "claim.threefold", "threefold repetition: a draw could be claimed (10.10)"))
     if claim.fifty_moves is not None:
@@ -197,9 +220,8 @@ def claim_diagnostics(plies: list[PlyRecord], claim: Claims, perpetual: Perpetua
                    f"move played after the 75-move rule ended the game at ply {claim.seventyfive_moves}")
             )
     if perpetual is not None:
-        first = plies[perpetual.first - offset]
-        number = first.before.fullmove_number
-        label = f"{number}{'.' if first.before.turn else '...'} {first.node.san}"
+        first = locate(perpetual.first)
+        label = f"{first.fullmove}{'.' if first.white else '...'} {first.san}"
         out.append(
             at(perpetual.ply, "pattern.perpetual-check",
                f"perpetual check: {perpetual.side} checked with every move from {label} until the position "
@@ -209,8 +231,14 @@ def claim_diagnostics(plies: list[PlyRecord], claim: Claims, perpetual: Perpetua
 
 
 # --------------------------------------------------------------------------------- result
+class FinalPosition(Protocol):
+    """What the result checks ask of the final position."""
+
+    def only_king(self, colour: bool) -> bool: ...
+
+
 def result_diagnostics(
-    game: Game, final: Position | None, end: Outcome, replay_complete: bool, last: PlyRecord | None = None
+    game: Game, final: FinalPosition | None, end: Outcome, replay_complete: bool, last: Mark | None = None
 ) -> list[Diagnostic]:
     """Result tag vs marker, vs the final position, and wins on time with a bare king.
 
@@ -240,8 +268,7 @@ def result_diagnostics(
         return out
     at: dict[str, object] = {"line": line}
     if last is not None:
-        span = last.node.span
-        at = {"line": span.line, "column": span.column, "ply": last.ply, "san": last.node.san}
+        at = {"line": last.line, "column": last.column, "ply": last.ply, "san": last.san}
     if end.termination == "checkmate":
         expected = "1-0" if end.winner == "white" else "0-1"
         if result not in ("*", expected):

@@ -1,20 +1,12 @@
-"""``validate``: replay each game against the Laws and report, game by game, what is wrong.
+"""Game reports: replay one game against the Laws and report what is wrong with it.
 
-``validate(source)`` yields one :class:`GameReport` per game in input order; ``to_dict()`` is the
-jsonl contract of ``notation validate``. With ``jobs > 1`` games are read with
-:func:`notation.pgn.reader.split_games` and parsed and checked in a process pool
-(:func:`notation.pgn.reader.parse_raw_game` in the workers); reports still come out in file order and
-are identical to ``jobs=1``.
+:class:`GameReport` (``to_dict()`` is the jsonl contract of ``notation validate``) and
+:func:`check_game`, the pure-Python reference path. Driving a whole source, with the compiled
+core and worker processes, is :mod:`notation.validation.run`.
 """
 
 from __future__ import annotations
 
-import gc
-import os
-from collections import deque
-from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +15,7 @@ from notation.validation.checks import (
     Outcome,
     claim_diagnostics,
     claims,
+    mark,
     outcome,
     result_diagnostics,
     tag_diagnostics,
@@ -132,7 +125,7 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
         end = outcome(rep.final, claim, len(rep.plies))
         diagnostics.extend(claim_diagnostics(rep.plies, claim, perpetual))
         diagnostics.extend(
-            result_diagnostics(game, rep.final, end, rep.stopped_at is None, rep.plies[-1] if rep.plies else None)
+            result_diagnostics(game, rep.final, end, rep.stopped_at is None, mark(rep.plies[-1]) if rep.plies else None)
         )
     worst = worst_severity(diagnostics)
     if rep.unsupported is not None and (worst is None or SEVERITY_RANK[worst] < SEVERITY_RANK["error"]):
@@ -200,127 +193,3 @@ def _report(
         variation_plies=variation_plies,
         start_ply=start_ply,
     )
-
-
-# --------------------------------------------------------------------------------- driving
-def validate(source: Any, *, jobs: int = 1, file: str | None = None) -> Iterator[GameReport]:
-    """Reports for every game of ``source`` (a path, an open handle or ``-``-style stdin handle).
-
-    ``file`` overrides the file name used in reports. ``jobs > 1`` checks games in that many
-    processes; the reports are the same, in the same order.
-    """
-    yield from validate_sources([(source, file)], jobs=jobs)
-
-
-def validate_sources(
-    sources: Iterable[tuple[Any, str | None]],
-    *,
-    jobs: int = 1,
-    executor: ProcessPoolExecutor | None = None,
-) -> Iterator[GameReport]:
-    """Reports for several ``(source, display name)`` pairs, one pool for all of them.
-
-    ``executor`` (from :func:`process_pool`) lets a caller start the workers before it starts
-    threads of its own (a progress display), since workers are forked.
-    """
-    if executor is not None:
-        yield from _parallel(sources, executor, jobs)
-        return
-    if jobs <= 1:
-        from notation.pgn.reader import read_games
-
-        for source, name in sources:
-            for game in read_games(source):
-                yield check_game(game, file=name)
-        return
-    with process_pool(jobs) as pool:
-        yield from _parallel(sources, pool, jobs)
-
-
-# Batches sent to a worker: at most this many games or characters, whichever comes first.
-BATCH_GAMES = 256
-BATCH_CHARS = 256 * 1024
-
-
-def _batches(sources: Iterable[tuple[Any, str | None]]) -> Iterator[list[tuple[Any, str | None]]]:
-    from notation.pgn.reader import split_games
-
-    for source, name in sources:
-        batch: list[tuple[Any, str | None]] = []
-        size = 0
-        for raw in split_games(source):
-            batch.append((raw, name))
-            size += max(raw.size, len(raw.data))
-            if len(batch) >= BATCH_GAMES or size >= BATCH_CHARS:
-                yield batch
-                batch, size = [], 0
-        if batch:
-            yield batch
-
-
-def _work(batch: list[tuple[Any, str | None]]) -> list[GameReport]:
-    """Worker: parse and check a batch of raw games."""
-    from notation.pgn.reader import parse_raw_game
-
-    return [check_game(parse_raw_game(raw), file=name) for raw, name in batch]
-
-
-def _parallel(
-    sources: Iterable[tuple[Any, str | None]], executor: ProcessPoolExecutor, jobs: int
-) -> Iterator[GameReport]:
-    window = max(2, jobs * 3)
-    pending: deque[Future[list[GameReport]]] = deque()
-    try:
-        for batch in _batches(sources):
-            pending.append(executor.submit(_work, batch))
-            if len(pending) >= window:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
-    finally:
-        for future in pending:
-            future.cancel()
-
-
-@contextmanager
-def process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
-    """A started pool of ``jobs`` worker processes (forked after the parsers are built)."""
-    import multiprocessing
-
-    _warm_up()
-    gc.freeze()  # keep the collector from touching (and so copying) the parent's pages in workers
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(method))
-    try:
-        executor.submit(_noop).result()  # starts every worker now
-        yield executor
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-        gc.unfreeze()
-
-
-def _noop() -> None:
-    return None
-
-
-def _warm_up() -> None:
-    """Build the parsers in the parent so that forked workers inherit them."""
-    try:
-        import io
-
-        from notation.pgn.reader import read_games
-
-        for game in read_games(io.StringIO('[Result "*"]\n\n1. e4 e5 2. Nf3 O-O *\n')):
-            check_game(game)
-    except Exception:  # noqa: BLE001 - warm-up is an optimisation only
-        pass
-
-
-def default_jobs() -> int:
-    """The number of CPUs available to this process."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-

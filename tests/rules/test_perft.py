@@ -3,48 +3,15 @@ deep runs (depth >= 5 on the six standard positions, whole files) are marked slo
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from notation import Position, perft
-from conftest import corpus_path
+from conftest import corpus_path, epd_cases, scalachess_cases
 
 SMALL_CAP = 12_000  # nodes per position in the default run (many positions)
 SUNFISH_CAP = 5_000  # 127 positions: depth 2 always, deeper while under this cap
 SIX_CAP = 250_000  # nodes per position for the six standard positions in the default run
-
-
-def _epd_cases(path: Path) -> list[tuple[str, dict[int, int]]]:
-    """``FEN ;D1 n ;D2 n`` lines (sunfish / standard-perft-positions format)."""
-    cases = []
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        fen, *depths = line.split(";")
-        counts = {}
-        for d in depths:
-            name, value = d.split()
-            counts[int(name[1:])] = int(value)
-        cases.append((fen.strip(), counts))
-    return cases
-
-
-def _scalachess_cases(path: Path) -> list[tuple[str, str, dict[int, int]]]:
-    """``id`` / ``epd`` / ``perft d n`` blocks (scalachess format)."""
-    cases: list[tuple[str, str, dict[int, int]]] = []
-    ident = ""
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if line.startswith("id "):
-            ident = line[3:]
-        elif line.startswith("epd "):
-            cases.append((ident, line[4:], {}))
-        elif line.startswith("perft ") and cases:
-            _, d, n = line.split()
-            cases[-1][2][int(d)] = int(n)
-    return cases
 
 
 def _check(pos: Position, counts: dict[int, int], cap: int, label: str, min_depth: int = 1) -> int:
@@ -59,7 +26,7 @@ def _check(pos: Position, counts: dict[int, int], cap: int, label: str, min_dept
 
 @pytest.mark.parametrize("index", range(6))
 def test_six_standard_positions(index: int) -> None:
-    cases = _epd_cases(corpus_path("perft", "standard-perft-positions.txt"))
+    cases = epd_cases(corpus_path("perft", "standard-perft-positions.txt"))
     assert len(cases) == 6
     fen, counts = cases[index]
     assert _check(Position.from_fen(fen), counts, SIX_CAP, fen) >= 3
@@ -68,27 +35,27 @@ def test_six_standard_positions(index: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(6))
 def test_six_standard_positions_depth5(index: int) -> None:
-    cases = _epd_cases(corpus_path("perft", "standard-perft-positions.txt"))
+    cases = epd_cases(corpus_path("perft", "standard-perft-positions.txt"))
     fen, counts = cases[index]
     assert perft(Position.from_fen(fen), 5) == counts[5]
 
 
 def test_sunfish_suite() -> None:
-    cases = _epd_cases(corpus_path("perft", "sunfish-perft.epd"))
+    cases = epd_cases(corpus_path("perft", "sunfish-perft.epd"))
     assert len(cases) >= 126
     for fen, counts in cases:
         assert _check(Position.from_fen(fen), counts, SUNFISH_CAP, fen, min_depth=2) >= 2
 
 
 def test_scalachess_tricky() -> None:
-    cases = _scalachess_cases(corpus_path("perft", "scalachess", "tricky.perft"))
+    cases = scalachess_cases(corpus_path("perft", "scalachess", "tricky.perft"))
     assert len(cases) >= 15
     for ident, epd, counts in cases:
         assert _check(Position.from_fen(epd), counts, SIX_CAP // 4, ident, min_depth=2) >= 1
 
 
 def test_scalachess_chess960_first_120() -> None:
-    cases = _scalachess_cases(corpus_path("perft", "scalachess", "chess960.perft"))
+    cases = scalachess_cases(corpus_path("perft", "scalachess", "chess960.perft"))
     assert len(cases) >= 120
     for ident, epd, counts in cases[:120]:
         pos = Position.from_fen(epd, chess960=True)
@@ -97,14 +64,14 @@ def test_scalachess_chess960_first_120() -> None:
 
 @pytest.mark.slow
 def test_scalachess_chess960_all_deeper() -> None:
-    cases = _scalachess_cases(corpus_path("perft", "scalachess", "chess960.perft"))
+    cases = scalachess_cases(corpus_path("perft", "scalachess", "chess960.perft"))
     for ident, epd, counts in cases:
         _check(Position.from_fen(epd, chess960=True), counts, 500_000, f"960 {ident}")
 
 
 @pytest.mark.slow
 def test_sunfish_suite_deeper() -> None:
-    for fen, counts in _epd_cases(corpus_path("perft", "sunfish-perft.epd")):
+    for fen, counts in epd_cases(corpus_path("perft", "sunfish-perft.epd")):
         _check(Position.from_fen(fen), counts, 1_000_000, fen)
 
 

@@ -22,7 +22,8 @@ from notation.pgn.model import Game
 from notation.rules.position import Position
 from notation.pgn.reader import read_games
 from notation.validation.replay import replay
-from notation.validation.reports import GameReport, check_game, validate
+from notation.validation.reports import GameReport, check_game
+from notation.validation.run import validate
 
 HEAD = '[Event "t"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "W"]\n[Black "B"]\n'
 OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn",
@@ -230,7 +231,7 @@ def test_python_api_mirrors_the_command() -> None:
 
 def test_jobs_two_gives_identical_reports_in_file_order() -> None:
     paths = [SAMPLE_GAMES / name for name in OWN_SAMPLES]
-    from notation.validation.reports import validate_sources
+    from notation.validation.run import validate_sources
 
     one = [r.to_dict() for r in validate_sources([(p, None) for p in paths], jobs=1)]
     two = [r.to_dict() for r in validate_sources([(p, None) for p in paths], jobs=2)]
@@ -240,7 +241,7 @@ def test_jobs_two_gives_identical_reports_in_file_order() -> None:
 def test_parallel_on_a_corpus_slice_matches(tmp_path: object) -> None:
     from conftest import corpus_path
 
-    from notation.validation import reports as module
+    from notation.validation import run as module
 
     path = corpus_path("games", "lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz")
     old = module.BATCH_GAMES

@@ -19,7 +19,7 @@ from conftest import corpus_path
 from notation.rules.position import Position
 from notation.pgn.reader import read_games
 from notation.formats.san import SanError
-from notation.validation.reports import validate
+from notation.validation.run import validate
 
 GAMES = 30
 TARGET = 12  # the game that gets the fault

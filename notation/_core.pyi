@@ -1,0 +1,28 @@
+"""Types of the compiled core ``notation._core`` (Rust, built by maturin from ``src/``)."""
+
+from typing import Any
+
+class CorePanic(Exception):
+    """A bug in the compiled core (a Rust panic), caught at the boundary."""
+
+class CoreGame:
+    """One game replayed by the core (``notation.validation.core`` reads it)."""
+
+    plies: int
+    final_fen: str
+    termination: str | None
+    winner: str | None
+    threefold: int | None
+    fifty_moves: int | None
+    fivefold: int | None
+    seventyfive_moves: int | None
+    perpetual: tuple[str, int, int] | None
+    marks: list[tuple[int, int, int, str, int, bool]]
+    variation_plies: int
+    white_bare: bool
+    black_bare: bool
+
+def replay_game(fen: str | None, lines: list[Any], halfmove: int = 0, fullmove: int = 1) -> CoreGame | str: ...
+def perft(fen: str, depth: int, chess960: bool = False) -> int: ...
+def position_key(fen: str, shredder: bool = False) -> int: ...
+def split_run(run: str) -> list[tuple[str, str, int | None, str | None]] | None: ...

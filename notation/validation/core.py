@@ -1,0 +1,149 @@
+"""Validation through the compiled core (``notation._core``), with the Python reference behind it.
+
+Lark still parses every game (:func:`notation.pgn.parser.parse_game_outline`: tags, result,
+the reader's diagnostics, and the mainline's move runs and variations left whole); the core
+splits the runs, resolves and plays every move, and computes the claims, the rule-based end
+and the final FEN in one call, returning a few Python objects per game (never one per move).
+
+The core handles a game only when the pure-Python replay would have nothing to say about its
+moves. Otherwise it *declines* (a lenient spelling, an illegal or ambiguous move, a wrong
+suffix or move number, a null move, an unusual start position, text its scanner does not
+read), and :func:`check_raw` falls back to :func:`notation.validation.reports.check_game`
+on a full parse, which explains with located diagnostics. Reports are identical either way;
+a test compares both paths on every game of the corpus.
+
+``NOTATION_CORE=python`` (or ``0``) turns the core off for a process: everything goes through
+the reference. A panic inside the core becomes an ``internal.error`` diagnostic on that game.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from notation.diagnostics import SEVERITY_RANK, Diagnostic, worst_severity
+from notation.validation.checks import (
+    Claims,
+    Mark,
+    Outcome,
+    Perpetual,
+    located_claim_diagnostics,
+    result_diagnostics,
+    tag_diagnostics,
+)
+from notation.validation.replay import start_position
+from notation.validation.reports import GameReport, _report, check_game
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.pgn.model import Game
+    from notation.pgn.reader import RawGame
+
+#: Environment variable choosing the replay: ``python`` (or ``0``) for the pure-Python reference.
+CORE_VARIABLE = "NOTATION_CORE"
+
+
+@lru_cache(maxsize=1)
+def core_module() -> ModuleType | None:
+    """The compiled core, or None when it is not built or turned off (``NOTATION_CORE``)."""
+    if os.environ.get(CORE_VARIABLE, "").strip().lower() in ("0", "python", "off", "no"):
+        return None
+    try:
+        from notation import _core
+    except ImportError:
+        return None
+    return _core
+
+
+def core_available() -> bool:
+    """True when validation and import use the compiled core in this process."""
+    return core_module() is not None
+
+
+class _Final:
+    """The final position as the result checks see it (bare kings only)."""
+
+    __slots__ = ("bare",)
+
+    def __init__(self, white_bare: bool, black_bare: bool) -> None:
+        self.bare = (black_bare, white_bare)
+
+    def only_king(self, colour: bool) -> bool:
+        return self.bare[colour]
+
+
+def check_raw(raw: RawGame, name: str | None) -> GameReport:
+    """The report of one game chunk of :func:`notation.pgn.reader.split_games` (``name``: the
+    file name reports carry), through the core when it takes the game."""
+    from notation.pgn.reader import parse_raw_game
+
+    core = core_module()
+    if core is not None and raw.size != -1 and not raw.oversized and raw.io_error is None:
+        try:
+            report = _through_core(core, raw, name)
+        except core.CorePanic as exc:
+            return _panicked(raw, name, str(exc))
+        if report is not None:
+            return report
+    return check_game(parse_raw_game(raw), file=name)
+
+
+def _through_core(core: Any, raw: RawGame, name: str | None) -> GameReport | None:
+    from notation.pgn.parser import MAX_DIAGNOSTICS, parse_game_outline
+    from notation.pgn.sources import decode
+
+    data = raw.data
+    if isinstance(data, str):
+        text = data
+    else:
+        text, encoding, bad = decode(data)
+        if bad is not None or encoding != "utf-8":
+            return None
+    game, outline = parse_game_outline(text, file=raw.file, number=raw.number, line=raw.line, offset=raw.offset)
+    diagnostics = game.diagnostics
+    if len(diagnostics) >= MAX_DIAGNOSTICS // 2 or any(d.code == "pgn.syntax" for d in diagnostics):
+        return None  # junk may be a move the reference reads; a full cap may hide others
+    start, problems, unsupported, chess960 = start_position(game.tags)
+    if start is None or problems or unsupported is not None:
+        return None
+    fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in game.tags or chess960) else None
+    result = core.replay_game(fen, outline, start.halfmove_clock, start.fullmove_number)
+    if isinstance(result, str):
+        return None  # declined: the reference replays and explains
+    return _report_of(game, result, name if name is not None else (game.file or "<input>"),
+                      2 * (start.fullmove_number - 1) + (0 if start.turn else 1))
+
+
+def _report_of(game: Game, result: Any, name: str, start_ply: int) -> GameReport:
+    diagnostics = list(game.diagnostics)
+    diagnostics.extend(tag_diagnostics(game))
+    claim = Claims(result.threefold, result.fifty_moves, result.fivefold, result.seventyfive_moves)
+    perpetual = Perpetual(*result.perpetual) if result.perpetual is not None else None
+    end = Outcome(result.termination, result.winner)
+    marks = {m[0]: Mark(*m) for m in result.marks}
+    plies = result.plies
+    if plies:
+        diagnostics.extend(located_claim_diagnostics(marks.__getitem__, plies, claim, perpetual))
+    final = _Final(result.white_bare, result.black_bare)
+    diagnostics.extend(result_diagnostics(game, final, end, True, marks[plies] if plies else None))
+    worst = worst_severity(diagnostics)
+    if worst == "error":
+        status = "error"
+    elif worst == "warning":
+        status = "warning"
+    else:
+        status = "ok"
+    assert worst is None or SEVERITY_RANK[worst] >= 0
+    return _report(game, name, status, plies, result.final_fen, end, claim, diagnostics,
+                   result.variation_plies, start_ply)
+
+
+def _panicked(raw: RawGame, name: str | None, message: str) -> GameReport:
+    """A game on which the core failed (a bug): an ``internal.error`` at the game's first line."""
+    from notation.pgn.model import Game as GameModel
+
+    game = GameModel(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset)
+    diag = Diagnostic.make("internal.error", f"internal error in the compiled core: {message}", line=raw.line)
+    return _report(game, name if name is not None else (raw.file or "<input>"), "error", 0, None,
+                   Outcome(), Claims(), [diag], 0, 0)

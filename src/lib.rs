@@ -1,0 +1,23 @@
+//! The compiled core of the `notation` chess toolkit (`notation._core` in Python).
+//!
+//! It does the per-move work of one game in one call: it splits the movetext runs that
+//! `grammars/pgn.lark` found (`MOVES` tokens) into moves, comments and NAGs ([`scan`]), reads
+//! each move in standard SAN ([`san`]), resolves and plays it ([`replay`], move generation by
+//! the MIT-licensed `cozy-chess` crate), and computes what `notation validate` and
+//! `notation import` report: checks, mate, stalemate, dead positions, the repetition key
+//! ([`polyglot`]) and claim plies, the final FEN ([`fen`]), and per-ply columns.
+//!
+//! The core handles the common case exactly and *declines* anything else: a lenient spelling,
+//! an illegal, ambiguous or invalid move, a wrong `+`/`#` suffix or move number, a null move.
+//! A declined game is replayed by the pure-Python reference (`notation.validation.replay`),
+//! which explains what is wrong with located diagnostics. So both paths give one behaviour,
+//! and tests compare them over the whole corpus.
+
+pub mod fen;
+pub mod polyglot;
+pub mod replay;
+pub mod san;
+pub mod scan;
+
+#[cfg(feature = "python")]
+mod python;

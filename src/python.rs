@@ -1,0 +1,236 @@
+//! The Python module `notation._core` (PyO3). Results cross as a few Python objects per game,
+//! never one per move: a [`CoreGame`] for `validate`, and (for `import`) column buffers.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use cozy_chess::Board;
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::fen;
+use crate::replay::{self, Item, Pos, MAX_DEPTH};
+
+create_exception!(_core, CorePanic, PyException, "A bug in the compiled core (a Rust panic), caught.");
+
+/// One game replayed by the core (see `notation.validation.core`).
+#[pyclass(frozen, get_all, module = "notation._core")]
+pub struct CoreGame {
+    plies: u32,
+    final_fen: String,
+    termination: Option<&'static str>,
+    /// "white" or "black"
+    winner: Option<&'static str>,
+    threefold: Option<u32>,
+    fifty_moves: Option<u32>,
+    fivefold: Option<u32>,
+    seventyfive_moves: Option<u32>,
+    /// (side, first ply, repetition ply)
+    perpetual: Option<(&'static str, u32, u32)>,
+    /// (ply, line, column, SAN as written, move number, White moved) of the plies reports name
+    marks: Vec<(u32, u32, u32, String, u32, bool)>,
+    variation_plies: u32,
+    white_bare: bool,
+    black_bare: bool,
+}
+
+fn side(white: bool) -> &'static str {
+    if white {
+        "white"
+    } else {
+        "black"
+    }
+}
+
+/// The tree of runs and variations handed over by Python; None when nested too deep.
+fn items(list: &Bound<'_, PyList>, depth: usize) -> PyResult<Option<Vec<Item>>> {
+    if depth > MAX_DEPTH {
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for element in list.iter() {
+        if let Ok(run) = element.cast::<PyTuple>() {
+            let (text, line, column): (String, u32, u32) = run.extract()?;
+            out.push(Item::Run { text, line, column });
+        } else {
+            let sub = element.cast::<PyList>()?;
+            match items(sub, depth + 1)? {
+                Some(v) => out.push(Item::Variation(v)),
+                None => return Ok(None),
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+fn start(fen_text: Option<&str>, halfmove: u32, fullmove: u32) -> Option<Pos> {
+    let board = match fen_text {
+        None => Board::default(),
+        Some(text) => {
+            // counters are kept here, not in the engine's board (which caps them)
+            let fields: Vec<&str> = text.split(' ').collect();
+            if fields.len() < 4 {
+                return None;
+            }
+            let engine_fen = format!("{} {} {} {} 0 1", fields[0], fields[1], fields[2], fields[3]);
+            Board::from_fen(&engine_fen, true).ok()?
+        }
+    };
+    Some(Pos { board, halfmove, fullmove })
+}
+
+fn replay_game_inner(fen_text: Option<&str>, lines: Vec<Item>, halfmove: u32, fullmove: u32) -> Result<CoreGame, &'static str> {
+    let pos = start(fen_text, halfmove, fullmove).ok_or("start position the core does not read")?;
+    let game = replay::replay(pos, &lines, false)?;
+    let (claims, perpetual) = game.claims();
+    let (termination, winner) = game.outcome(&claims);
+    let last = game.plies.len() as u32;
+    let mut wanted: Vec<u32> = Vec::new();
+    for ply in [claims.threefold, claims.fifty_moves, claims.fivefold, claims.seventyfive_moves].into_iter().flatten() {
+        wanted.push(ply);
+        if ply < last {
+            wanted.push(ply + 1);
+        }
+    }
+    if let Some((_, first, ply)) = perpetual {
+        wanted.push(first);
+        wanted.push(ply);
+    }
+    if last > 0 {
+        wanted.push(last);
+    }
+    wanted.sort_unstable();
+    wanted.dedup();
+    let marks = wanted
+        .into_iter()
+        .filter_map(|ply| game.mark(ply))
+        .map(|m| (m.ply, m.line, m.column, m.san, m.fullmove, m.white))
+        .collect();
+    let board = &game.final_pos.board;
+    Ok(CoreGame {
+        plies: last,
+        final_fen: fen::format(board, game.final_pos.halfmove, game.final_pos.fullmove),
+        termination,
+        winner: winner.map(side),
+        threefold: claims.threefold,
+        fifty_moves: claims.fifty_moves,
+        fivefold: claims.fivefold,
+        seventyfive_moves: claims.seventyfive_moves,
+        perpetual: perpetual.map(|(white, first, ply)| (side(white), first, ply)),
+        marks,
+        variation_plies: game.variation_plies,
+        white_bare: replay::only_king(board, cozy_chess::Color::White),
+        black_bare: replay::only_king(board, cozy_chess::Color::Black),
+    })
+}
+
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_string()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Replay a game's mainline (a list of runs `(text, line, column)` and variation lists) from
+/// `fen` (Shredder-FEN; None for the standard start). Returns a `CoreGame`, or a `str` saying
+/// why the core declines the game (the Python reference then replays it).
+#[pyfunction]
+#[pyo3(signature = (fen, lines, halfmove = 0, fullmove = 1))]
+fn replay_game(py: Python<'_>, fen: Option<&str>, lines: &Bound<'_, PyList>, halfmove: u32, fullmove: u32) -> PyResult<Py<PyAny>> {
+    let Some(tree) = items(lines, 0)? else {
+        return Ok("variations nested too deep".into_pyobject(py)?.into_any().unbind());
+    };
+    let fen_owned = fen.map(str::to_owned);
+    let outcome = py.detach(move || catch_unwind(AssertUnwindSafe(|| replay_game_inner(fen_owned.as_deref(), tree, halfmove, fullmove))));
+    match outcome {
+        Ok(Ok(game)) => Ok(Py::new(py, game)?.into_any()),
+        Ok(Err(reason)) => Ok(reason.into_pyobject(py)?.into_any().unbind()),
+        Err(payload) => Err(CorePanic::new_err(panic_message(payload))),
+    }
+}
+
+/// Perft: leaf nodes at `depth` from `fen` (Shredder- or X-FEN with `chess960`).
+#[pyfunction]
+#[pyo3(signature = (fen, depth, chess960 = false))]
+fn perft(py: Python<'_>, fen: &str, depth: u32, chess960: bool) -> PyResult<u64> {
+    fn count(board: &Board, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut total = 0;
+        board.generate_moves(|moves| {
+            if depth == 1 {
+                total += moves.len() as u64;
+            } else {
+                for mv in moves {
+                    let mut next = board.clone();
+                    next.play_unchecked(mv);
+                    total += count(&next, depth - 1);
+                }
+            }
+            false
+        });
+        total
+    }
+    let _ = chess960; // castling rights are read from the rook squares either way
+    let board = read_fen(fen)?;
+    Ok(py.detach(move || count(&board, depth)))
+}
+
+/// A board from FEN or EPD (4 to 6 fields; X-FEN `KQkq` or Shredder-FEN `HAha` castling).
+fn read_fen(fen: &str) -> PyResult<Board> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let full = match fields.len() {
+        4 => format!("{} 0 1", fields.join(" ")),
+        5 => format!("{} 1", fields.join(" ")),
+        _ => fields.join(" "),
+    };
+    Board::from_fen(&full, false)
+        .or_else(|_| Board::from_fen(&full, true))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("invalid FEN {fen:?}: {e:?}")))
+}
+
+/// The Polyglot key of a position given as FEN (X-FEN or Shredder-FEN castling).
+#[pyfunction]
+#[pyo3(signature = (fen, shredder = false))]
+fn position_key(fen: &str, shredder: bool) -> PyResult<u64> {
+    let _ = shredder; // both castling notations are read
+    Ok(crate::polyglot::key(&read_fen(fen)?))
+}
+
+/// Split a `MOVES` run as the core reads it: a list of (kind, text) with kind "move"
+/// (text = SAN as written, with the move number as an int or None), "comment" or "nag";
+/// None when the core does not read the run. For the test that proves it splits as the grammar.
+#[pyfunction]
+fn split_run(py: Python<'_>, run: &str) -> PyResult<Py<PyAny>> {
+    use crate::scan::Token;
+    let Some(tokens) = crate::scan::scan(run) else { return Ok(py.None()) };
+    let out = PyList::empty(py);
+    for token in tokens {
+        let item = match token {
+            Token::Move { number, san, glyph, .. } => ("move", san.to_string(), number, glyph.map(str::to_string)).into_pyobject(py)?.into_any(),
+            Token::Comment(text) => ("comment", text.to_string(), None::<u64>, None::<String>).into_pyobject(py)?.into_any(),
+            Token::Nag(text) => ("nag", text.to_string(), None::<u64>, None::<String>).into_pyobject(py)?.into_any(),
+        };
+        out.append(item)?;
+    }
+    Ok(out.into_any().unbind())
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // A panic is reported to Python as CorePanic (and by notation as internal.error); the
+    // default hook would also print to stderr, which a library must not do.
+    std::panic::set_hook(Box::new(|_| {}));
+    m.add_class::<CoreGame>()?;
+    m.add("CorePanic", m.py().get_type::<CorePanic>())?;
+    m.add_function(wrap_pyfunction!(replay_game, m)?)?;
+    m.add_function(wrap_pyfunction!(perft, m)?)?;
+    m.add_function(wrap_pyfunction!(position_key, m)?)?;
+    m.add_function(wrap_pyfunction!(split_run, m)?)?;
+    Ok(())
+}

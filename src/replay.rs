@@ -1,0 +1,567 @@
+//! Replaying one game's movetext: resolve each standard SAN, play it, check its suffix and move
+//! number, keep the repetition keys, and compute the claims and the rule-based end exactly as
+//! `notation.validation.replay` and `notation.validation.checks` do (the Python reference).
+//!
+//! Any move the reference would remark on (an error, a lenient spelling, a wrong suffix or
+//! move number) makes [`replay`] return `Err(reason)`: the game is *declined*, and the
+//! reference replays it to explain.
+
+use cozy_chess::{Board, BitBoard, Color, File, Move, Piece, Rank, Square};
+use std::collections::HashMap;
+
+use crate::polyglot;
+use crate::san::SanMove;
+use crate::scan::{self, Token};
+
+/// Deepest variation nesting the core follows (deeper games go to the reference).
+pub const MAX_DEPTH: usize = 64;
+
+/// A line of movetext as the grammar parsed it: move runs (`MOVES` token text, with the
+/// file line and column where the token starts) and the variations after a run's last move.
+#[derive(Debug, Clone)]
+pub enum Item {
+    Run { text: String, line: u32, column: u32 },
+    Variation(Vec<Item>),
+}
+
+/// A position with the counters the engine's board does not keep exactly.
+#[derive(Clone)]
+pub struct Pos {
+    pub board: Board,
+    pub halfmove: u32,
+    pub fullmove: u32,
+}
+
+/// What one legal mainline ply recorded.
+#[derive(Debug, Clone)]
+pub struct Ply {
+    /// Repetition key of the position after the move.
+    pub key: u64,
+    /// The move gives check.
+    pub check: bool,
+    /// The move gives checkmate.
+    pub mate: bool,
+    /// White made the move.
+    pub white: bool,
+    /// Half-move clock after the move.
+    pub halfmove: u32,
+    /// Move number of the move.
+    pub fullmove: u32,
+    /// The side to move after it has a legal move (only computed when the clock reaches 100).
+    pub has_moves: bool,
+    /// Index of the mainline run, byte offset and length of the SAN as written.
+    pub run: u32,
+    pub at: u32,
+    pub len: u32,
+    /// The move (castling as king takes own rook), the piece and what it captured.
+    pub mv: Move,
+    pub piece: Piece,
+    pub captured: Option<Piece>,
+    pub castle: bool,
+    pub en_passant: bool,
+    /// Material after the move (P=1, N=B=3, R=5, Q=9), White and Black.
+    pub material: (i32, i32),
+    /// Comments and NAGs written after the move: index range into [`Game::notes`].
+    pub notes: (u32, u32),
+}
+
+/// A comment or NAG after a mainline move, as written.
+#[derive(Debug, Clone)]
+pub enum Note {
+    Comment(String),
+    Nag(String),
+}
+
+/// Where a ply was written, for located diagnostics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    pub ply: u32,
+    pub line: u32,
+    pub column: u32,
+    pub san: String,
+    pub fullmove: u32,
+    pub white: bool,
+}
+
+/// The four claim plies (first ply each happened).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Claims {
+    pub threefold: Option<u32>,
+    pub fifty_moves: Option<u32>,
+    pub fivefold: Option<u32>,
+    pub seventyfive_moves: Option<u32>,
+}
+
+/// One replayed game.
+pub struct Game {
+    pub plies: Vec<Ply>,
+    pub notes: Vec<Note>,
+    pub start_key: u64,
+    pub start_white: bool,
+    pub final_pos: Pos,
+    pub variation_plies: u32,
+    runs: Vec<(String, u32, u32)>,
+}
+
+fn has_moves(board: &Board) -> bool {
+    board.generate_moves(|_| true)
+}
+
+fn value(piece: Piece) -> i32 {
+    match piece {
+        Piece::Pawn => 1,
+        Piece::Knight | Piece::Bishop => 3,
+        Piece::Rook => 5,
+        Piece::Queen => 9,
+        Piece::King => 0,
+    }
+}
+
+/// Material of each side (P=1, N=B=3, R=5, Q=9).
+pub fn material(board: &Board) -> (i32, i32) {
+    let mut out = (0, 0);
+    for piece in Piece::ALL {
+        let v = value(piece);
+        out.0 += v * board.colored_pieces(Color::White, piece).len() as i32;
+        out.1 += v * board.colored_pieces(Color::Black, piece).len() as i32;
+    }
+    out
+}
+
+/// Legal origins of `piece` moves to `to`.
+fn origins(board: &Board, piece: Piece, to: Square) -> BitBoard {
+    let us = board.side_to_move();
+    let mut found = BitBoard::EMPTY;
+    board.generate_moves_for(board.colored_pieces(us, piece), |moves| {
+        if moves.piece == piece && moves.to.has(to) {
+            found |= moves.from.bitboard();
+        }
+        false
+    });
+    found
+}
+
+/// The disambiguation standard SAN needs for a move of `piece` from `from` to `to`, as
+/// (file, rank) written; `legal` holds every legal origin of such moves.
+fn needed(piece: Piece, from: Square, legal: BitBoard) -> (Option<File>, Option<Rank>) {
+    if piece == Piece::King {
+        return (None, None);
+    }
+    let others = legal & !from.bitboard();
+    if others.is_empty() {
+        (None, None)
+    } else if (others & from.file().bitboard()).is_empty() {
+        (Some(from.file()), None)
+    } else if (others & from.rank().bitboard()).is_empty() {
+        (None, Some(from.rank()))
+    } else {
+        (Some(from.file()), Some(from.rank()))
+    }
+}
+
+/// The legal move a standard SAN names when the reference would have nothing to remark on it.
+pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
+    let us = board.side_to_move();
+    let back = Rank::First.relative_to(us);
+    match *san {
+        SanMove::Castle { long } => {
+            let rights = board.castle_rights(us);
+            let rook = if long { rights.long } else { rights.short };
+            let rook = rook.ok_or("castling without the right")?;
+            let mv = Move { from: board.king(us), to: Square::new(rook, back), promotion: None };
+            if board.is_legal(mv) {
+                Ok(mv)
+            } else {
+                Err("illegal castling")
+            }
+        }
+        SanMove::Piece { piece, file, rank, capture, to } => {
+            if board.colors(us).has(to) {
+                return Err("target holds an own piece");
+            }
+            if capture != board.colors(!us).has(to) {
+                return Err("capture mark");
+            }
+            let legal = origins(board, piece, to);
+            let mut cands = legal;
+            if let Some(f) = file {
+                cands &= f.bitboard();
+            }
+            if let Some(r) = rank {
+                cands &= r.bitboard();
+            }
+            if cands.len() != 1 {
+                return Err("illegal or ambiguous");
+            }
+            let from = cands.next_square().expect("one candidate");
+            if needed(piece, from, legal) != (file, rank) {
+                return Err("disambiguation");
+            }
+            Ok(Move { from, to, promotion: None })
+        }
+        SanMove::Pawn { from_file, to, promotion } => {
+            let forward: i8 = if us == Color::White { 1 } else { -1 };
+            let from = match from_file {
+                Some(f) => Square::new(f, to.rank().try_offset(-forward).ok_or("pawn origin")?),
+                None => {
+                    if board.occupied().has(to) {
+                        return Err("push onto an occupied square");
+                    }
+                    let one = to.try_offset(0, -forward).ok_or("pawn origin")?;
+                    let pawns = board.colored_pieces(us, Piece::Pawn);
+                    if pawns.has(one) {
+                        one
+                    } else if to.rank() == Rank::Fourth.relative_to(us) && !board.occupied().has(one) {
+                        one.try_offset(0, -forward).ok_or("pawn origin")?
+                    } else {
+                        return Err("no pawn");
+                    }
+                }
+            };
+            if board.piece_on(from) != Some(Piece::Pawn) || board.color_on(from) != Some(us) {
+                return Err("no pawn");
+            }
+            let mv = Move { from, to, promotion };
+            if board.is_legal(mv) {
+                Ok(mv)
+            } else {
+                Err("illegal pawn move")
+            }
+        }
+    }
+}
+
+trait RankOffset {
+    fn try_offset(self, by: i8) -> Option<Rank>;
+}
+
+impl RankOffset for Rank {
+    fn try_offset(self, by: i8) -> Option<Rank> {
+        let r = self as i8 + by;
+        (0..8).contains(&r).then(|| Rank::index(r as usize))
+    }
+}
+
+/// Play `mv` (legal) on `pos`: the position after it and (piece, captured, castle, en passant).
+pub fn play(pos: &Pos, mv: Move) -> (Pos, Piece, Option<Piece>, bool, bool) {
+    let board = &pos.board;
+    let us = board.side_to_move();
+    let piece = board.piece_on(mv.from).expect("a legal move has a piece");
+    let castle = piece == Piece::King && board.colors(us).has(mv.to);
+    let mut captured = if castle { None } else { board.piece_on(mv.to) };
+    let mut en_passant = false;
+    if piece == Piece::Pawn && captured.is_none() && mv.from.file() != mv.to.file() {
+        en_passant = true;
+        captured = Some(Piece::Pawn);
+    }
+    let mut next = board.clone();
+    next.play_unchecked(mv);
+    let halfmove = if piece == Piece::Pawn || captured.is_some() { 0 } else { pos.halfmove + 1 };
+    let fullmove = if us == Color::Black { pos.fullmove + 1 } else { pos.fullmove };
+    (Pos { board: next, halfmove, fullmove }, piece, captured, castle, en_passant)
+}
+
+struct Replayer {
+    plies: Vec<Ply>,
+    notes: Vec<Note>,
+    runs: Vec<(String, u32, u32)>,
+    variation_plies: u32,
+    keep_notes: bool,
+}
+
+impl Replayer {
+    fn line(&mut self, items: &[Item], start: Pos, mainline: bool, depth: usize) -> Result<Pos, &'static str> {
+        if depth > MAX_DEPTH {
+            return Err("variations nested too deep");
+        }
+        let last_run = items.iter().rposition(|item| matches!(item, Item::Run { .. }));
+        let mut pos = start;
+        let mut before: Option<Pos> = None;
+        for (index, item) in items.iter().enumerate() {
+            match item {
+                Item::Run { text, line, column } => {
+                    let tokens = scan::scan(text).ok_or("movetext the core does not read")?;
+                    let moves = tokens.iter().filter(|t| matches!(t, Token::Move { .. })).count();
+                    let run_index = self.runs.len() as u32;
+                    if mainline {
+                        self.runs.push((text.clone(), *line, *column));
+                    }
+                    let mut seen = 0;
+                    for token in &tokens {
+                        match token {
+                            Token::Move { number, at, san, parsed, suffix, .. } => {
+                                seen += 1;
+                                let is_last = Some(index) == last_run && seen == moves;
+                                if let Some(n) = number {
+                                    if *n != u64::from(pos.fullmove) {
+                                        return Err("move number");
+                                    }
+                                }
+                                let mv = resolve(&pos.board, parsed)?;
+                                let (after, piece, captured, castle, en_passant) = play(&pos, mv);
+                                let check = !after.board.checkers().is_empty();
+                                let mate = check && !has_moves(&after.board);
+                                let ok = match suffix {
+                                    0 => !check,
+                                    b'+' => check && !mate,
+                                    _ => mate,
+                                };
+                                if !ok || (mate && !is_last) {
+                                    return Err("check suffix");
+                                }
+                                if mainline {
+                                    let has = after.halfmove < 100 || has_moves(&after.board);
+                                    let first = self.notes.len() as u32;
+                                    self.plies.push(Ply {
+                                        key: polyglot::key(&after.board),
+                                        check,
+                                        mate,
+                                        white: pos.board.side_to_move() == Color::White,
+                                        halfmove: after.halfmove,
+                                        fullmove: pos.fullmove,
+                                        has_moves: has,
+                                        run: run_index,
+                                        at: *at as u32,
+                                        len: san.len() as u32,
+                                        mv,
+                                        piece,
+                                        captured,
+                                        castle,
+                                        en_passant,
+                                        material: if self.keep_notes { material(&after.board) } else { (0, 0) },
+                                        notes: (first, first),
+                                    });
+                                } else {
+                                    self.variation_plies += 1;
+                                }
+                                before = Some(pos);
+                                pos = after;
+                            }
+                            Token::Comment(text) => {
+                                if mainline && self.keep_notes {
+                                    self.notes.push(Note::Comment((*text).to_string()));
+                                    if let Some(ply) = self.plies.last_mut() {
+                                        ply.notes.1 = self.notes.len() as u32;
+                                    }
+                                }
+                            }
+                            Token::Nag(text) => {
+                                if mainline && self.keep_notes {
+                                    self.notes.push(Note::Nag((*text).to_string()));
+                                    if let Some(ply) = self.plies.last_mut() {
+                                        ply.notes.1 = self.notes.len() as u32;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                Item::Variation(sub) => {
+                    let from = before.as_ref().ok_or("variation before any move")?;
+                    self.line(sub, from.clone(), false, depth + 1)?;
+                }
+            }
+        }
+        Ok(pos)
+    }
+}
+
+/// Replay a game from `start`; `Err(reason)` when the core declines it. `keep_notes` keeps
+/// the mainline comments, NAGs and material (for tables).
+pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game, &'static str> {
+    let start_key = polyglot::key(&start.board);
+    let start_white = start.board.side_to_move() == Color::White;
+    let mut replayer = Replayer { plies: Vec::new(), notes: Vec::new(), runs: Vec::new(), variation_plies: 0, keep_notes };
+    let final_pos = replayer.line(lines, start, true, 0)?;
+    Ok(Game {
+        plies: replayer.plies,
+        notes: replayer.notes,
+        start_key,
+        start_white,
+        final_pos,
+        variation_plies: replayer.variation_plies,
+        runs: replayer.runs,
+    })
+}
+
+/// A perpetual check: the side, the first checking ply and the repetition ply.
+pub type Perpetual = (bool, u32, u32);
+
+impl Game {
+    /// Claim plies and the first perpetual check (`notation.validation.checks.claims`).
+    pub fn claims(&self) -> (Claims, Option<Perpetual>) {
+        let mut seen: HashMap<u64, Vec<u32>> = HashMap::with_capacity(self.plies.len() + 1);
+        seen.insert(self.start_key, vec![0]);
+        let mut claims = Claims::default();
+        let mut perpetual = None;
+        for (index, record) in self.plies.iter().enumerate() {
+            let ply = index as u32 + 1;
+            let occurrences = seen.entry(record.key).or_default();
+            occurrences.push(ply);
+            let count = occurrences.len();
+            if count == 3 {
+                let first = occurrences[0];
+                if claims.threefold.is_none() {
+                    claims.threefold = Some(ply);
+                }
+                if perpetual.is_none() {
+                    perpetual = self.perpetual(first, ply);
+                }
+            } else if count == 5 && claims.fivefold.is_none() {
+                claims.fivefold = Some(ply);
+            }
+            let clock = record.halfmove;
+            if clock >= 100
+                && (claims.fifty_moves.is_none() || (clock >= 150 && claims.seventyfive_moves.is_none()))
+                && record.has_moves
+            {
+                if claims.fifty_moves.is_none() {
+                    claims.fifty_moves = Some(ply);
+                }
+                if clock >= 150 && claims.seventyfive_moves.is_none() {
+                    claims.seventyfive_moves = Some(ply);
+                }
+            }
+        }
+        (claims, perpetual)
+    }
+
+    fn perpetual(&self, first: u32, ply: u32) -> Option<Perpetual> {
+        let window = &self.plies[first as usize..ply as usize];
+        for side in [true, false] {
+            let own: Vec<(usize, &Ply)> = window
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.white == side)
+                .map(|(i, r)| (i + first as usize, r))
+                .collect();
+            if own.len() >= 2 && own.iter().all(|(_, r)| r.check) {
+                let mut start = own[0].0 as i64;
+                let mut index = start - 2;
+                while index >= 0 && self.plies[index as usize].check && self.plies[index as usize].white == side {
+                    start = index;
+                    index -= 2;
+                }
+                return Some((side, start as u32 + 1, ply));
+            }
+        }
+        None
+    }
+
+    /// How the mainline ended by rule (`notation.validation.checks.outcome`): termination and
+    /// winner (`Some(true)` White).
+    pub fn outcome(&self, claims: &Claims) -> (Option<&'static str>, Option<bool>) {
+        let board = &self.final_pos.board;
+        let checkmate = !board.checkers().is_empty() && !has_moves(board);
+        let mut automatic: Vec<(u32, &'static str)> = Vec::new();
+        if let Some(p) = claims.fivefold {
+            automatic.push((p, "fivefold_repetition"));
+        }
+        if let Some(p) = claims.seventyfive_moves {
+            automatic.push((p, "seventyfive_moves"));
+        }
+        if let Some(&(ply, name)) = automatic.iter().min() {
+            if (ply as usize) < self.plies.len() || !checkmate {
+                return (Some(name), None);
+            }
+        }
+        if checkmate {
+            return (Some("checkmate"), Some(board.side_to_move() == Color::Black));
+        }
+        if board.checkers().is_empty() && !has_moves(board) {
+            return (Some("stalemate"), None);
+        }
+        if dead_position(board) {
+            return (Some("dead_position"), None);
+        }
+        (None, None)
+    }
+
+    /// Where ply `ply` (1-based, mainline) was written.
+    pub fn mark(&self, ply: u32) -> Option<Mark> {
+        let record = self.plies.get((ply as usize).checked_sub(1)?)?;
+        let (text, line, column) = &self.runs[record.run as usize];
+        let at = record.at as usize;
+        let before = &text[..at];
+        let newlines = before.matches('\n').count() as u32;
+        let col = match before.rfind('\n') {
+            None => column + before.chars().count() as u32,
+            Some(nl) => before[nl + 1..].chars().count() as u32 + 1,
+        };
+        Some(Mark {
+            ply,
+            line: line + newlines,
+            column: col,
+            san: text[at..at + record.len as usize].to_string(),
+            fullmove: record.fullmove,
+            white: record.white,
+        })
+    }
+}
+
+/// Dead positions the reference recognises: K v K, K v K+minor, bishops only on one colour.
+pub fn dead_position(board: &Board) -> bool {
+    if !(board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen)).is_empty() {
+        return false;
+    }
+    let minors = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop);
+    if minors.len() <= 1 {
+        return true;
+    }
+    if !board.pieces(Piece::Knight).is_empty() {
+        return false;
+    }
+    let bishops = board.pieces(Piece::Bishop);
+    (bishops & BitBoard::LIGHT_SQUARES).is_empty() || (bishops & BitBoard::DARK_SQUARES).is_empty()
+}
+
+/// Whether `color` has only its king.
+pub fn only_king(board: &Board, color: Color) -> bool {
+    board.colors(color).len() == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Vec<Item> {
+        vec![Item::Run { text: text.to_string(), line: 1, column: 1 }]
+    }
+
+    fn start() -> Pos {
+        Pos { board: Board::default(), halfmove: 0, fullmove: 1 }
+    }
+
+    #[test]
+    fn scholars_mate() {
+        let game = replay(start(), &run("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# "), false).unwrap();
+        assert_eq!(game.plies.len(), 7);
+        let (claims, _) = game.claims();
+        assert_eq!(game.outcome(&claims), (Some("checkmate"), Some(true)));
+        assert_eq!(crate::fen::format(&game.final_pos.board, 0, 4), "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4");
+    }
+
+    #[test]
+    fn declines_what_needs_explaining() {
+        for text in ["1. e4 e5 2. Ke3 ", "1. e4 e5 2. Nf3+ ", "1. e4 2. e5 ", "1. Nf3 Nf6 2. Ngh3 ", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7+ "] {
+            assert!(replay(start(), &run(text), false).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn threefold_and_perpetual() {
+        let game = replay(start(), &run("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 "), false).unwrap();
+        let (claims, perpetual) = game.claims();
+        assert_eq!(claims.threefold, Some(8));
+        assert_eq!(perpetual, None);
+    }
+
+    #[test]
+    fn marks_count_lines_and_characters() {
+        let items = vec![Item::Run { text: "1. e4 {é}\ne5 ".to_string(), line: 3, column: 5 }];
+        let game = replay(start(), &items, false).unwrap();
+        assert_eq!(game.mark(1).unwrap().column, 8);
+        let second = game.mark(2).unwrap();
+        assert_eq!((second.line, second.column, second.san.as_str()), (4, 1, "e5"));
+    }
+}

@@ -1,0 +1,249 @@
+"""The compiled core (``notation._core``, Rust in ``src/``): the engine, the run scanner, keys,
+its own unit tests and lints, and never a panic on any input.
+
+The core is built by the README's install (maturin is the build backend), so its absence is a
+failure here, not a skip.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT, corpus_path, epd_cases, scalachess_cases
+from notation import Position
+from notation.pgn.parser import _split_run, parse_game_outline
+from notation.pgn.reader import split_games
+
+from notation import _core  # the core must be built: no skip
+
+
+# ------------------------------------------------------------------------------ perft
+def test_perft_standard_positions() -> None:
+    for fen, counts in epd_cases(corpus_path("perft", "standard-perft-positions.txt")):
+        for depth in (d for d in counts if d <= 4):
+            assert _core.perft(fen, depth) == counts[depth], (fen, depth)
+
+
+def test_perft_sunfish_suite() -> None:
+    for fen, counts in epd_cases(corpus_path("perft", "sunfish-perft.epd")):
+        for depth in (d for d in counts if d <= 3):
+            assert _core.perft(fen, depth) == counts[depth], (fen, depth)
+
+
+@pytest.mark.parametrize("name", ["tricky.perft", "chess960.perft", "random.perft"])
+def test_perft_scalachess_suites(name: str) -> None:
+    cases = [(fen, counts) for _, fen, counts in scalachess_cases(corpus_path("perft", "scalachess", name))]
+    assert cases
+    unread = []
+    for fen, counts in cases:
+        # X-FEN castling letters name rooks by position: the Python engine reads them, the core
+        # takes the Shredder-FEN it writes (as replay hands start positions over)
+        shredder = Position.from_fen(fen, chess960=True).fen(shredder=True, en_passant="fen")
+        try:
+            _core.perft(shredder, 0)
+        except ValueError:
+            # a position that cannot arise in a game (a check no last move explains): the
+            # move generator refuses it, and a game starting there is replayed by Python
+            unread.append(fen)
+            continue
+        for depth in (d for d in counts if counts[d] <= 2_000_000):
+            assert _core.perft(shredder, depth, chess960=True) == counts[depth], (fen, depth)
+    assert len(unread) <= max(2, len(cases) // 20), unread
+
+
+@pytest.mark.slow
+def test_perft_deep() -> None:
+    for fen, counts in epd_cases(corpus_path("perft", "standard-perft-positions.txt")):
+        for depth in (d for d in counts if counts[d] <= 200_000_000):
+            assert _core.perft(fen, depth) == counts[depth], (fen, depth)
+
+
+# ------------------------------------------------------------------------------ keys
+def test_position_key_is_polyglot() -> None:
+    assert _core.position_key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") == 0x463B96181691FC9C
+    # after 1. e4 d5 2. e5 f5: the en passant capture exf6 is legal, so its file counts
+    assert _core.position_key("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3") == 0x22A48B5A8E47FF78
+
+
+def test_position_key_equals_the_python_engine_on_corpus_positions() -> None:
+    path = corpus_path("games", "otb-pgnmentor", "Carlsen.pgn.gz")
+    from notation.validation.replay import replay
+    from notation.pgn.reader import read_games
+
+    checked = 0
+    for number, game in enumerate(read_games(path)):
+        if number >= 150:
+            break
+        rep = replay(game, variations=False, notes=False)
+        for record in rep.plies:
+            fen = record.after.fen(shredder=True, en_passant="fen")
+            assert _core.position_key(fen, shredder=True) == record.after.key(), fen
+            checked += 1
+    assert checked > 10_000
+
+
+# ------------------------------------------------------------------------------ the scanner
+def _grammar_split(run: str) -> list[tuple[str, str, int | None, str | None]]:
+    """How the grammar's terminals split a MOVES run (the parser's regex built from them)."""
+    out: list[tuple[str, str, int | None, str | None]] = []
+    for match in _split_run()(run):
+        number_text, san, glyph, after, comment, nag = match.groups()
+        if san is not None:
+            number = int(number_text.rstrip(" \t\r\n.…")) if number_text else None
+            out.append(("move", san, number, glyph))
+            if after is not None:
+                out.append(("comment", after, None, None))
+        elif comment is not None:
+            out.append(("comment", comment, None, None))
+        else:
+            out.append(("nag", nag, None, None))
+    return out
+
+
+def _runs(lines: list[object]) -> list[str]:
+    out: list[str] = []
+    for item in lines:
+        if isinstance(item, tuple):
+            out.append(item[0])
+        else:
+            out.extend(_runs(item))  # type: ignore[arg-type]
+    return out
+
+
+def _corpus_runs(limit: int | None) -> list[str]:
+    runs: list[str] = []
+    games = corpus_path("games")
+    for path in sorted(p for p in games.rglob("*") if p.is_file() and ".pgn" in p.name):
+        for number, raw in enumerate(split_games(path)):
+            if limit is not None and number >= limit:
+                break
+            text = raw.data if isinstance(raw.data, str) else raw.data.decode("utf-8", "replace")
+            _, outline = parse_game_outline(text)
+            runs.extend(_runs(outline))
+    return runs
+
+
+def _check_runs(runs: list[str]) -> int:
+    accepted = 0
+    for run in runs:
+        split = _core.split_run(run)
+        if split is not None:
+            # comments right after a move come out of the regex in the move's match: compare
+            # the sequence of pieces, which is what both produce
+            assert split == _grammar_split(run), run
+            accepted += 1
+    return accepted
+
+
+def test_scanner_splits_runs_as_the_grammar_on_corpus_games() -> None:
+    runs = _corpus_runs(limit=200)
+    accepted = _check_runs(runs)
+    assert accepted > 0.9 * len(runs), (accepted, len(runs))
+
+
+@pytest.mark.slow
+def test_scanner_splits_runs_as_the_grammar_on_the_whole_corpus() -> None:
+    runs = _corpus_runs(limit=None)
+    assert _check_runs(runs) > 0.9 * len(runs)
+
+
+_PIECES = st.sampled_from([
+    "1.", "12...", "3 …", "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4xe1", "O-O", "O-O-O", "e8=Q", "e8Q",
+    "0-0", "Nf3+", "Qxf7#", "Qh7++", "!", "?!", "$14", "+-", "=", "±", "{ [%clk 0:01:02] }", "{a}b}", "; x\n",
+    " ", "  ", "\n", "\t", "\r\n", "\xa0", "--", "Z0", "e.p.", "ed5", "♘f3", ":", "@", "Sf3", "1-0", "*", "(", ")",
+])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES, min_size=1, max_size=14))
+def test_scanner_agrees_with_the_grammar_on_generated_runs(pieces: list[str]) -> None:
+    run = "".join(pieces)
+    if not run.strip():
+        return
+    tokens = [t for t in _grammar_runs(run)]
+    for text in tokens:
+        split = _core.split_run(text)
+        if split is not None:
+            assert split == _grammar_split(text), text
+
+
+def _grammar_runs(text: str) -> list[str]:
+    _, outline = parse_game_outline(text + " *")
+    return _runs(outline)
+
+
+# ------------------------------------------------------------------------------ never a panic
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200), st.integers(0, 200), st.integers(1, 500))
+def test_any_text_never_panics(text: str, halfmove: int, fullmove: int) -> None:
+    result = _core.replay_game(None, [(text, 1, 1)], halfmove, fullmove)
+    assert isinstance(result, (str, _core.CoreGame))
+    split = _core.split_run(text)
+    assert split is None or isinstance(split, list)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_bytes_as_a_game_never_panic(data: bytes) -> None:
+    text = data.decode("latin-1")
+    result = _core.replay_game("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+                               [(text, 1, 1), [(text, 2, 1)]])
+    assert isinstance(result, (str, _core.CoreGame))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(1, 160), st.booleans())
+def test_random_legal_games_replay_like_the_python_engine(rng: object, length: int, chess960: bool) -> None:
+    import random
+
+    assert isinstance(rng, random.Random)
+    if chess960:
+        from notation.formats.fen import STARTING_FEN
+
+        pos = Position.from_fen(STARTING_FEN, chess960=True)
+    else:
+        pos = Position.initial()
+    start = pos
+    words = []
+    for _ in range(length):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        if pos.turn:
+            words.append(f"{pos.fullmove_number}.")
+        words.append(pos.san(move))
+        pos = pos.play(move)
+    if not words:
+        return
+    fen = start.fen(shredder=True, en_passant="fen") if chess960 else None
+    result = _core.replay_game(fen, [(" ".join(words) + " ", 1, 1)])
+    assert isinstance(result, _core.CoreGame), (result, words)
+    assert result.final_fen == pos.fen()
+    assert result.plies == sum(1 for w in words if not w.endswith("."))
+
+
+# ------------------------------------------------------------------------------ cargo
+def _cargo(*args: str) -> subprocess.CompletedProcess[str]:
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("cargo is not installed (the Rust toolchain builds the core)")
+    return subprocess.run([cargo, *args], cwd=ROOT, capture_output=True, text=True, timeout=900)
+
+
+def test_cargo_test() -> None:
+    run = _cargo("test", "--quiet")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+
+def test_cargo_clippy_is_clean() -> None:
+    probe = _cargo("clippy", "--version")
+    if probe.returncode != 0:
+        pytest.skip("cargo clippy is not installed")
+    run = _cargo("clippy", "--quiet", "--all-targets", "--features", "python", "--", "-D", "warnings")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]

@@ -1,0 +1,83 @@
+"""``notation validate`` through the compiled core equals the pure-Python reference, report for
+report (the jsonl lines byte for byte), and the core takes most real games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import SAMPLE_GAMES, corpus_game_files, corpus_path
+from notation.pgn.reader import parse_raw_game, split_games
+from notation.validation import core
+from notation.validation.reports import check_game
+
+
+def _both(path: Path) -> tuple[list[str], list[str], int]:
+    """(jsonl through the core, jsonl through the reference, games the core took)."""
+    fast, slow = [], []
+    taken = 0
+    module = core.core_module()
+    assert module is not None, "the compiled core is not built (pip install builds it)"
+    for raw in split_games(path):
+        if core._through_core(module, raw, None) is not None if raw.size != -1 and not raw.oversized else False:
+            taken += 1
+        fast.append(json.dumps(core.check_raw(raw, None).to_dict()))
+        slow.append(json.dumps(check_game(parse_raw_game(raw)).to_dict()))
+    return fast, slow, taken
+
+
+@pytest.mark.parametrize("parts", [
+    ("lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz"),
+    ("lichess", "chesscom_MagnusCarlsen_games.pgn.gz"),
+    ("classic", "London1851.pgn"),
+    ("classic", "tatamast22.pgn"),
+])
+def test_core_and_reference_agree_on_corpus_files(parts: tuple[str, str]) -> None:
+    fast, slow, taken = _both(corpus_path("games", *parts))
+    assert fast == slow
+    assert taken >= 0.5 * len(fast), (taken, len(fast))
+
+
+def test_core_and_reference_agree_on_own_sample_games() -> None:
+    for path in sorted(SAMPLE_GAMES.glob("*.pgn")):
+        fast, slow, _ = _both(path)
+        assert fast == slow, path.name
+
+
+@pytest.mark.slow
+def test_core_and_reference_agree_on_the_whole_corpus() -> None:
+    for path in corpus_game_files():
+        fast, slow, taken = _both(path)
+        assert fast == slow, path.name
+
+
+def test_the_core_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(core.CORE_VARIABLE, "python")
+    core.core_module.cache_clear()
+    try:
+        assert not core.core_available()
+    finally:
+        monkeypatch.delenv(core.CORE_VARIABLE)
+        core.core_module.cache_clear()
+    assert core.core_available()
+
+
+def test_a_panic_in_the_core_is_a_located_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = core.core_module()
+    assert module is not None
+
+    class Broken:
+        CorePanic = module.CorePanic
+
+        def replay_game(self, *args: Any) -> Any:
+            raise module.CorePanic("index out of bounds")
+
+    monkeypatch.setattr(core, "core_module", lambda: Broken())
+    raw = next(split_games(SAMPLE_GAMES / "classics.pgn"))
+    report = core.check_raw(raw, "classics.pgn")
+    assert report.status == "error"
+    (diag,) = report.diagnostics
+    assert diag.code == "internal.error" and diag.line == raw.line and diag.file == "classics.pgn"
