@@ -14,7 +14,7 @@ import time
 from contextlib import ExitStack
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import typer
 
@@ -57,6 +57,25 @@ def _sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
     return sources, problems
 
 
+class Rendered(NamedTuple):
+    """What the jsonl output keeps of a report (made in the worker processes)."""
+
+    file: str
+    status: str
+    plies: int
+    variation_plies: int
+    io_failure: bool
+    text: str
+
+
+def jsonl_line(report: Any) -> Rendered:
+    """A report as its jsonl line, with the facts the closing summary counts."""
+    return Rendered(
+        report.file, report.status, report.plies, report.variation_plies,
+        any(d.code == "pgn.io" for d in report.diagnostics), dumps(report.to_dict()),
+    )
+
+
 class Summary:
     """Counts for the closing summary."""
 
@@ -70,12 +89,15 @@ class Summary:
         self.stopped = False
 
     def add(self, report: Any) -> None:
-        self.files.add(report.file)
+        self.add_line(jsonl_line(report))
+
+    def add_line(self, line: Rendered) -> None:
+        self.files.add(line.file)
         self.games += 1
-        self.by_status[report.status] = self.by_status.get(report.status, 0) + 1
-        self.plies += report.plies
-        self.variation_plies += report.variation_plies
-        if any(d.code == "pgn.io" for d in report.diagnostics):
+        self.by_status[line.status] = self.by_status.get(line.status, 0) + 1
+        self.plies += line.plies
+        self.variation_plies += line.variation_plies
+        if line.io_failure:
             self.io_failure = True
 
     def to_dict(self, elapsed: float) -> dict[str, Any]:
@@ -146,14 +168,22 @@ def run_validate(
         # workers are forked before the progress display starts its thread
         executor = pool.enter_context(process_pool(jobs)) if jobs > 1 else None
         with progress("validating") as advance:
-            reports = validate_sources(sources, jobs=jobs, executor=executor)
+            jsonl = output is OutputFormat.jsonl
+            # jsonl: each report is rendered in the worker processes (less to send back)
+            reports = validate_sources(sources, jobs=jobs, executor=executor, render=jsonl_line if jsonl else None)
             try:
                 for report in reports:
+                    if jsonl:
+                        summary.add_line(report)
+                        advance(1)
+                        sys.stdout.write(report.text + "\n")  # (rich may proxy it)
+                        if max_errors and summary.by_status["error"] >= max_errors:
+                            summary.stopped = True
+                            break
+                        continue
                     summary.add(report)
                     advance(1)
-                    if output is OutputFormat.jsonl:
-                        sys.stdout.write(dumps(report.to_dict()) + "\n")  # (rich may proxy it)
-                    elif output is OutputFormat.json:
+                    if output is OutputFormat.json:
                         collected.append(report.to_dict())
                     else:
                         _print_text(report, quiet=quiet)

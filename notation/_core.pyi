@@ -22,7 +22,25 @@ class CoreGame:
     white_bare: bool
     black_bare: bool
 
-def replay_game(fen: str | None, lines: list[Any], halfmove: int = 0, fullmove: int = 1) -> CoreGame | str: ...
+class ArrowColumns:
+    """A struct array for the Arrow PyCapsule interface (``pl.DataFrame(columns)``), used once."""
+
+    def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
+
+class MovesBatch:
+    """Moves-table columns of the games the core took, in replay order."""
+
+    def __len__(self) -> int: ...
+    def take(self) -> ArrowColumns: ...
+
+def replay_game(
+    fen: str | None,
+    lines: list[Any],
+    halfmove: int = 0,
+    fullmove: int = 1,
+    moves: MovesBatch | None = None,
+    chess960: bool = False,
+) -> CoreGame | str: ...
 def perft(fen: str, depth: int, chess960: bool = False) -> int: ...
 def position_key(fen: str, shredder: bool = False) -> int: ...
 def split_run(run: str) -> list[tuple[str, str, int | None, str | None]] | None: ...

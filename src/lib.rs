@@ -20,4 +20,6 @@ pub mod san;
 pub mod scan;
 
 #[cfg(feature = "python")]
+mod columns;
+#[cfg(feature = "python")]
 mod python;

@@ -7,9 +7,10 @@ use cozy_chess::Board;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyCapsule, PyInt, PyList, PyString, PyTuple};
 
 use crate::fen;
+use crate::columns::MovesColumns;
 use crate::replay::{self, Item, Pos, MAX_DEPTH};
 
 create_exception!(_core, CorePanic, PyException, "A bug in the compiled core (a Rust panic), caught.");
@@ -53,6 +54,13 @@ fn items(list: &Bound<'_, PyList>, depth: usize) -> PyResult<Option<Vec<Item>>> 
         if let Ok(run) = element.cast::<PyTuple>() {
             let (text, line, column): (String, u32, u32) = run.extract()?;
             out.push(Item::Run { text, line, column });
+        } else if let Ok(text) = element.cast::<PyString>() {
+            out.push(Item::Comment(text.to_str()?.to_owned()));
+        } else if let Ok(value) = element.cast::<PyInt>() {
+            match value.extract::<u8>() {
+                Ok(nag) => out.push(Item::Nag(nag)),
+                Err(_) => return Ok(None), // a NAG beyond 255: the reference decides
+            }
         } else {
             let sub = element.cast::<PyList>()?;
             match items(sub, depth + 1)? {
@@ -80,9 +88,16 @@ fn start(fen_text: Option<&str>, halfmove: u32, fullmove: u32) -> Option<Pos> {
     Some(Pos { board, halfmove, fullmove })
 }
 
-fn replay_game_inner(fen_text: Option<&str>, lines: Vec<Item>, halfmove: u32, fullmove: u32) -> Result<CoreGame, &'static str> {
+fn replay_game_inner(
+    fen_text: Option<&str>,
+    lines: Vec<Item>,
+    halfmove: u32,
+    fullmove: u32,
+    moves: Option<&mut MovesColumns>,
+    chess960: bool,
+) -> Result<CoreGame, &'static str> {
     let pos = start(fen_text, halfmove, fullmove).ok_or("start position the core does not read")?;
-    let game = replay::replay(pos, &lines, false)?;
+    let game = replay::replay(pos, &lines, moves.is_some())?;
     let (claims, perpetual) = game.claims();
     let (termination, winner) = game.outcome(&claims);
     let last = game.plies.len() as u32;
@@ -108,7 +123,7 @@ fn replay_game_inner(fen_text: Option<&str>, lines: Vec<Item>, halfmove: u32, fu
         .map(|m| (m.ply, m.line, m.column, m.san, m.fullmove, m.white))
         .collect();
     let board = &game.final_pos.board;
-    Ok(CoreGame {
+    let result = CoreGame {
         plies: last,
         final_fen: fen::format(board, game.final_pos.halfmove, game.final_pos.fullmove),
         termination,
@@ -122,7 +137,12 @@ fn replay_game_inner(fen_text: Option<&str>, lines: Vec<Item>, halfmove: u32, fu
         variation_plies: game.variation_plies,
         white_bare: replay::only_king(board, cozy_chess::Color::White),
         black_bare: replay::only_king(board, cozy_chess::Color::Black),
-    })
+    };
+    // the table rows last: a game either adds all its rows or none
+    if let Some(columns) = moves {
+        columns.push(&game, chess960);
+    }
+    Ok(result)
 }
 
 fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
@@ -138,14 +158,29 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
 /// Replay a game's mainline (a list of runs `(text, line, column)` and variation lists) from
 /// `fen` (Shredder-FEN; None for the standard start). Returns a `CoreGame`, or a `str` saying
 /// why the core declines the game (the Python reference then replays it).
+///
+/// With `moves` (a `MovesBatch`), the game's mainline plies are appended to it as moves-table
+/// columns when the core takes the game (`chess960`: castling is written king-takes-rook).
 #[pyfunction]
-#[pyo3(signature = (fen, lines, halfmove = 0, fullmove = 1))]
-fn replay_game(py: Python<'_>, fen: Option<&str>, lines: &Bound<'_, PyList>, halfmove: u32, fullmove: u32) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (fen, lines, halfmove = 0, fullmove = 1, moves = None, chess960 = false))]
+fn replay_game(
+    py: Python<'_>,
+    fen: Option<&str>,
+    lines: &Bound<'_, PyList>,
+    halfmove: u32,
+    fullmove: u32,
+    moves: Option<&Bound<'_, MovesBatch>>,
+    chess960: bool,
+) -> PyResult<Py<PyAny>> {
     let Some(tree) = items(lines, 0)? else {
-        return Ok("variations nested too deep".into_pyobject(py)?.into_any().unbind());
+        return Ok("a variation nested too deep or a NAG beyond 255".into_pyobject(py)?.into_any().unbind());
     };
     let fen_owned = fen.map(str::to_owned);
-    let outcome = py.detach(move || catch_unwind(AssertUnwindSafe(|| replay_game_inner(fen_owned.as_deref(), tree, halfmove, fullmove))));
+    let mut batch = moves.map(|b| b.borrow_mut());
+    let columns = batch.as_mut().map(|b| &mut b.columns);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        replay_game_inner(fen_owned.as_deref(), tree, halfmove, fullmove, columns, chess960)
+    }));
     match outcome {
         Ok(Ok(game)) => Ok(Py::new(py, game)?.into_any()),
         Ok(Err(reason)) => Ok(reason.into_pyobject(py)?.into_any().unbind()),
@@ -221,8 +256,65 @@ fn split_run(py: Python<'_>, run: &str) -> PyResult<Py<PyAny>> {
     Ok(out.into_any().unbind())
 }
 
+/// Moves-table columns of the games the core took, in the order they were replayed. `take()`
+/// hands them over as one Arrow struct array (`pl.DataFrame(batch.take())`) and starts afresh.
+#[pyclass(module = "notation._core")]
+pub struct MovesBatch {
+    columns: MovesColumns,
+}
+
+#[pymethods]
+impl MovesBatch {
+    #[new]
+    fn new() -> Self {
+        MovesBatch { columns: MovesColumns::default() }
+    }
+
+    /// Rows held.
+    fn __len__(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// The rows so far as an object with `__arrow_c_array__` (a struct array); the batch empties.
+    fn take(&mut self) -> ArrowColumns {
+        ArrowColumns { array: Some(std::mem::take(&mut self.columns).finish()) }
+    }
+}
+
+/// A struct array for the Arrow PyCapsule interface (consumed once, by Polars).
+#[pyclass(module = "notation._core")]
+pub struct ArrowColumns {
+    array: Option<arrow_array::StructArray>,
+}
+
+#[pymethods]
+impl ArrowColumns {
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_array__<'py>(
+        &mut self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
+        use arrow_array::Array;
+        let _ = requested_schema; // the columns have one type each
+        let array = self
+            .array
+            .take()
+            .ok_or_else(|| pyo3::exceptions::PyValueError::new_err("the columns were already taken"))?;
+        let field = arrow_schema::Field::new("", array.data_type().clone(), false);
+        let schema = arrow_schema::ffi::FFI_ArrowSchema::try_from(&field)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let data = arrow_data::ffi::FFI_ArrowArray::new(&array.to_data());
+        let schema_capsule = PyCapsule::new_with_value(py, schema, c"arrow_schema")?;
+        let array_capsule = PyCapsule::new_with_value(py, data, c"arrow_array")?;
+        Ok((schema_capsule, array_capsule))
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<MovesBatch>()?;
+    m.add_class::<ArrowColumns>()?;
     // A panic is reported to Python as CorePanic (and by notation as internal.error); the
     // default hook would also print to stderr, which a library must not do.
     std::panic::set_hook(Box::new(|_| {}));

@@ -22,6 +22,10 @@ pub const MAX_DEPTH: usize = 64;
 pub enum Item {
     Run { text: String, line: u32, column: u32 },
     Variation(Vec<Item>),
+    /// A comment token outside a run (its text as the reader keeps it), after the line's last move.
+    Comment(String),
+    /// A NAG token outside a run, after the line's last move.
+    Nag(u8),
 }
 
 /// A position with the counters the engine's board does not keep exactly.
@@ -65,11 +69,62 @@ pub struct Ply {
     pub notes: (u32, u32),
 }
 
-/// A comment or NAG after a mainline move, as written.
+/// A comment (its text as the reader keeps it: whitespace runs collapsed) or a NAG after a
+/// mainline move.
 #[derive(Debug, Clone)]
 pub enum Note {
     Comment(String),
-    Nag(String),
+    Nag(u8),
+}
+
+/// Python's `str.isspace()` (Unicode White_Space plus the separators U+001C..U+001F).
+fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// The text the reader keeps of a `{...}` or `;...` comment: the body with whitespace runs
+/// collapsed to one space (`notation.pgn.parser._comment_text`).
+pub fn comment_text(token: &str) -> String {
+    let body = if let Some(rest) = token.strip_prefix('{') {
+        match rest.rfind('}') {
+            Some(end) => &rest[..end],
+            None => rest,
+        }
+    } else {
+        &token[1..]
+    };
+    let mut out = String::with_capacity(body.len());
+    for word in body.split(is_py_space).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The NAG a glyph or NAG text stands for (`$n`, `!`, `+-`, `±`, ...); None beyond 255.
+pub fn nag_value(text: &str) -> Option<u8> {
+    if let Some(digits) = text.strip_prefix('$') {
+        return digits.parse::<u8>().ok();
+    }
+    Some(match text {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        "=" => 10,
+        "∞" => 13,
+        "+=" | "⩲" | "+/=" => 14,
+        "=+" | "⩱" | "=/+" => 15,
+        "±" | "+/-" => 16,
+        "∓" | "-/+" => 17,
+        "+-" => 18,
+        "-+" => 19,
+        _ => return None,
+    })
 }
 
 /// Where a ply was written, for located diagnostics.
@@ -93,14 +148,14 @@ pub struct Claims {
 }
 
 /// One replayed game.
-pub struct Game {
+pub struct Game<'a> {
     pub plies: Vec<Ply>,
     pub notes: Vec<Note>,
     pub start_key: u64,
     pub start_white: bool,
     pub final_pos: Pos,
     pub variation_plies: u32,
-    runs: Vec<(String, u32, u32)>,
+    runs: Vec<(&'a str, u32, u32)>,
 }
 
 fn has_moves(board: &Board) -> bool {
@@ -261,16 +316,24 @@ pub fn play(pos: &Pos, mv: Move) -> (Pos, Piece, Option<Piece>, bool, bool) {
     (Pos { board: next, halfmove, fullmove }, piece, captured, castle, en_passant)
 }
 
-struct Replayer {
+struct Replayer<'a> {
     plies: Vec<Ply>,
     notes: Vec<Note>,
-    runs: Vec<(String, u32, u32)>,
+    runs: Vec<(&'a str, u32, u32)>,
     variation_plies: u32,
     keep_notes: bool,
 }
 
-impl Replayer {
-    fn line(&mut self, items: &[Item], start: Pos, mainline: bool, depth: usize) -> Result<Pos, &'static str> {
+impl<'a> Replayer<'a> {
+    /// A comment or NAG for the last mainline ply.
+    fn note(&mut self, note: Note) {
+        self.notes.push(note);
+        if let Some(ply) = self.plies.last_mut() {
+            ply.notes.1 = self.notes.len() as u32;
+        }
+    }
+
+    fn line(&mut self, items: &'a [Item], start: Pos, mainline: bool, depth: usize) -> Result<Pos, &'static str> {
         if depth > MAX_DEPTH {
             return Err("variations nested too deep");
         }
@@ -284,12 +347,12 @@ impl Replayer {
                     let moves = tokens.iter().filter(|t| matches!(t, Token::Move { .. })).count();
                     let run_index = self.runs.len() as u32;
                     if mainline {
-                        self.runs.push((text.clone(), *line, *column));
+                        self.runs.push((text.as_str(), *line, *column));
                     }
                     let mut seen = 0;
                     for token in &tokens {
                         match token {
-                            Token::Move { number, at, san, parsed, suffix, .. } => {
+                            Token::Move { number, at, san, parsed, suffix, glyph } => {
                                 seen += 1;
                                 let is_last = Some(index) == last_run && seen == moves;
                                 if let Some(n) = number {
@@ -331,6 +394,11 @@ impl Replayer {
                                         material: if self.keep_notes { material(&after.board) } else { (0, 0) },
                                         notes: (first, first),
                                     });
+                                    if self.keep_notes {
+                                        if let Some(g) = glyph {
+                                            self.note(Note::Nag(nag_value(g).ok_or("glyph")?));
+                                        }
+                                    }
                                 } else {
                                     self.variation_plies += 1;
                                 }
@@ -339,18 +407,12 @@ impl Replayer {
                             }
                             Token::Comment(text) => {
                                 if mainline && self.keep_notes {
-                                    self.notes.push(Note::Comment((*text).to_string()));
-                                    if let Some(ply) = self.plies.last_mut() {
-                                        ply.notes.1 = self.notes.len() as u32;
-                                    }
+                                    self.note(Note::Comment(comment_text(text)));
                                 }
                             }
                             Token::Nag(text) => {
                                 if mainline && self.keep_notes {
-                                    self.notes.push(Note::Nag((*text).to_string()));
-                                    if let Some(ply) = self.plies.last_mut() {
-                                        ply.notes.1 = self.notes.len() as u32;
-                                    }
+                                    self.note(Note::Nag(nag_value(text).ok_or("NAG beyond 255")?));
                                 }
                             }
                         }
@@ -360,6 +422,16 @@ impl Replayer {
                     let from = before.as_ref().ok_or("variation before any move")?;
                     self.line(sub, from.clone(), false, depth + 1)?;
                 }
+                Item::Comment(text) => {
+                    if mainline && self.keep_notes && before.is_some() {
+                        self.note(Note::Comment(text.clone()));
+                    }
+                }
+                Item::Nag(value) => {
+                    if mainline && self.keep_notes && before.is_some() {
+                        self.note(Note::Nag(*value));
+                    }
+                }
             }
         }
         Ok(pos)
@@ -368,7 +440,7 @@ impl Replayer {
 
 /// Replay a game from `start`; `Err(reason)` when the core declines it. `keep_notes` keeps
 /// the mainline comments, NAGs and material (for tables).
-pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game, &'static str> {
+pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, &'static str> {
     let start_key = polyglot::key(&start.board);
     let start_white = start.board.side_to_move() == Color::White;
     let mut replayer = Replayer { plies: Vec::new(), notes: Vec::new(), runs: Vec::new(), variation_plies: 0, keep_notes };
@@ -387,20 +459,41 @@ pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game, &'st
 /// A perpetual check: the side, the first checking ply and the repetition ply.
 pub type Perpetual = (bool, u32, u32);
 
-impl Game {
+/// A hasher for keys that are already uniformly random (Zobrist keys): the key itself.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type KeyMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+impl Game<'_> {
     /// Claim plies and the first perpetual check (`notation.validation.checks.claims`).
     pub fn claims(&self) -> (Claims, Option<Perpetual>) {
-        let mut seen: HashMap<u64, Vec<u32>> = HashMap::with_capacity(self.plies.len() + 1);
-        seen.insert(self.start_key, vec![0]);
+        // key -> (ply of its first occurrence, occurrences)
+        let mut seen: KeyMap<(u32, u32)> = KeyMap::with_capacity_and_hasher(self.plies.len() + 1, Default::default());
+        seen.insert(self.start_key, (0, 1));
         let mut claims = Claims::default();
         let mut perpetual = None;
         for (index, record) in self.plies.iter().enumerate() {
             let ply = index as u32 + 1;
-            let occurrences = seen.entry(record.key).or_default();
-            occurrences.push(ply);
-            let count = occurrences.len();
+            let entry = seen.entry(record.key).or_insert((ply, 0));
+            entry.1 += 1;
+            let count = entry.1;
             if count == 3 {
-                let first = occurrences[0];
+                let first = entry.0;
                 if claims.threefold.is_none() {
                     claims.threefold = Some(ply);
                 }
@@ -477,6 +570,12 @@ impl Game {
         (None, None)
     }
 
+    /// The SAN of a mainline ply as written (with its suffix; the core takes standard SAN only).
+    pub fn san(&self, ply: &Ply) -> &str {
+        let text = self.runs[ply.run as usize].0;
+        &text[ply.at as usize..(ply.at + ply.len) as usize]
+    }
+
     /// Where ply `ply` (1-based, mainline) was written.
     pub fn mark(&self, ply: u32) -> Option<Mark> {
         let record = self.plies.get((ply as usize).checked_sub(1)?)?;
@@ -534,7 +633,8 @@ mod tests {
 
     #[test]
     fn scholars_mate() {
-        let game = replay(start(), &run("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# "), false).unwrap();
+        let lines = run("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# ");
+        let game = replay(start(), &lines, false).unwrap();
         assert_eq!(game.plies.len(), 7);
         let (claims, _) = game.claims();
         assert_eq!(game.outcome(&claims), (Some("checkmate"), Some(true)));
@@ -550,7 +650,8 @@ mod tests {
 
     #[test]
     fn threefold_and_perpetual() {
-        let game = replay(start(), &run("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 "), false).unwrap();
+        let lines = run("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 ");
+        let game = replay(start(), &lines, false).unwrap();
         let (claims, perpetual) = game.claims();
         assert_eq!(claims.threefold, Some(8));
         assert_eq!(perpetual, None);

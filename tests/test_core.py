@@ -110,8 +110,9 @@ def _runs(lines: list[object]) -> list[str]:
     for item in lines:
         if isinstance(item, tuple):
             out.append(item[0])
-        else:
-            out.extend(_runs(item))  # type: ignore[arg-type]
+        elif isinstance(item, list):
+            out.extend(_runs(item))
+        # str / int items: comments and NAGs outside runs
     return out
 
 

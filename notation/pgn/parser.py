@@ -201,6 +201,12 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         """A run of well-formed tag pairs (one TAGS token), split with the tag pair regex."""
         tags, token = children
         run: str = token.value
+        pairs = tag_patterns().pair.findall(run)
+        if len(pairs) == len({name for name, _ in pairs}) and not any(name in tags for name, _ in pairs):
+            # the common case, no name given twice: one C-level regex pass
+            for name, string in pairs:
+                tags[name] = unquote(string)
+            return tags  # type: ignore[no-any-return]
         for match in tag_patterns().pair.finditer(run):
             name, value = match.group(1), unquote(match.group(2))
             if name in tags:
@@ -537,10 +543,11 @@ def _finish(game: Game, builder: GameBuilder, token: Any, has_moves: bool) -> No
 class OutlineBuilder(GameBuilder):
     """The same parse with the move runs left whole: each line is a list of ``(MOVES token
     text, file line, column)`` tuples and, after a run, the non-empty variation lists that
-    follow its last move. Comments and NAGs outside runs are dropped (they never change what a
-    game's moves are). Reader diagnostics are the full builder's, except those of the run split
-    (``pgn.lenient-token``): whoever reads the runs reports on them. Used by the compiled core
-    (:mod:`notation.validation.core`)."""
+    follow its last move, the comments (``str``, their text as the full builder keeps it) and
+    the NAGs (``int``) that follow it outside a run. Comments and NAGs before a line's first
+    move are left out (they are no move's). Reader diagnostics are the full builder's, except
+    those of the run split (``pgn.lenient-token``): whoever reads the runs reports on them. Used
+    by the compiled core (:mod:`notation.validation.core`)."""
 
     def line_moves(self, children: list[Any]) -> _Line:
         line, token = children
@@ -549,17 +556,24 @@ class OutlineBuilder(GameBuilder):
 
     def line_nag(self, children: list[Any]) -> _Line:
         line, token = children
-        if not line:
-            text = token.value.rstrip()
+        text = token.value.rstrip()
+        if line:
+            line.append(int(text[1:]) if text[0] == "$" else SYMBOL_NAGS[text])
+        else:
             self.diag("pgn.unexpected-token", f"annotation {text!r} before any move ignored", token, text)
         return line  # type: ignore[no-any-return]
 
     def line_comment(self, children: list[Any]) -> _Line:
-        return children[0]  # type: ignore[no-any-return]
+        line, token = children
+        if line:
+            line.append(_comment_text(token.value))
+        return line  # type: ignore[no-any-return]
 
     def line_unclosed_comment(self, children: list[Any]) -> _Line:
         line, token = children
         self.diag("pgn.unclosed-comment", "'{' comment is never closed; it runs to the end of the game", token, "{")
+        if line:
+            line.append(" ".join(token.value[1:].split()))
         return line  # type: ignore[no-any-return]
 
     def _add_variation(self, line: _Line, variation: _Line) -> None:

@@ -38,7 +38,9 @@ from notation.tables.schema import (
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.pgn.reader import RawGame
+    from notation.rules.position import Position
     from notation.validation.replay import Replay
+    from notation.validation.reports import GameReport
 
 #: rows per flushed batch (moves); games flush every ``BATCH_ROWS // 64`` games
 BATCH_ROWS = 65_536
@@ -82,7 +84,11 @@ def verdict(game: Game, rep: Replay) -> Verdict:
     (the same checks and status as ``notation validate``), without a second replay."""
     from notation.validation.reports import check_replayed
 
-    report = check_replayed(game, rep)
+    return verdict_of(check_replayed(game, rep))
+
+
+def verdict_of(report: GameReport) -> Verdict:
+    """What the games table keeps of a game's validation report."""
     errors = [d for d in report.diagnostics if d.severity == "error"]
     warnings = sum(1 for d in report.diagnostics if d.severity == "warning")
     return Verdict(
@@ -359,24 +365,42 @@ class MovesBuilder:
         self._frames: list[pl.DataFrame] = []
         self._g: dict[str, list[Any]] = {name: [] for name in self._GAME}
         self._p: dict[str, list[Any]] = {name: [] for name in self._PLY}
+        self._segments: list[pl.DataFrame] = []  # ply columns of earlier games, in order
+        self.core_batch: Any = None  # the compiled core's columns (notation._core.MovesBatch)
         self._rows = 0
         self.count = 0
+
+    def _game(self, gid: int, start: Position, plies: int) -> None:
+        mw0, mb0 = start.material()
+        g = self._g
+        g["game"].append(len(g["game"]))
+        g["game_id"].append(gid)
+        g["n"].append(plies)
+        g["white_first"].append(bool(start.turn))
+        g["fullmove"].append(start.fullmove_number)
+        g["mw0"].append(mw0)
+        g["mb0"].append(mb0)
+
+    def add_core(self, gid: int, start: Position, plies: int) -> None:
+        """Account for the ``plies`` rows the compiled core appended to :attr:`core_batch`."""
+        if not plies:
+            return
+        if self._p["san"]:
+            self._seal_python()
+        self._game(gid, start, plies)
+        self._rows += plies
+        self.count += plies
+        if self._rows >= self._batch:
+            self._flush()
 
     def add(self, gid: int, rep: Replay) -> None:
         """Append one row per legal mainline ply of ``rep``."""
         plies = rep.plies
         if not plies:
             return
-        start = plies[0].before
-        mw0, mb0 = start.material()
-        g = self._g
-        g["game"].append(len(g["game"]))
-        g["game_id"].append(gid)
-        g["n"].append(len(plies))
-        g["white_first"].append(bool(start.turn))
-        g["fullmove"].append(start.fullmove_number)
-        g["mw0"].append(mw0)
-        g["mb0"].append(mb0)
+        if self.core_batch is not None and len(self.core_batch):
+            self._segments.append(pl.DataFrame(self.core_batch.take()))
+        self._game(gid, plies[0].before, len(plies))
         p = self._p
         p["san"].extend([r.san for r in plies])
         p["from_sq"].extend([r.move.from_square for r in plies])
@@ -400,9 +424,20 @@ class MovesBuilder:
         if self._rows >= self._batch:
             self._flush()
 
+    def _seal_python(self) -> None:
+        """The Python-built ply columns so far become a segment."""
+        self._segments.append(pl.DataFrame(self._p, schema=_PLY_SCHEMA, strict=False))
+        self._p = {name: [] for name in self._PLY}
+
     def _flush(self) -> None:
         if not self._rows:
             return
+        if self._p["san"]:
+            self._seal_python()
+        if self.core_batch is not None and len(self.core_batch):
+            self._segments.append(pl.DataFrame(self.core_batch.take()))
+        plies = pl.concat(self._segments, how="vertical") if len(self._segments) > 1 else self._segments[0]
+        self._segments = []
         games = pl.DataFrame(
             self._g,
             schema={
@@ -415,27 +450,8 @@ class MovesBuilder:
                 "mb0": pl.Int16,
             },
         )
-        plies = pl.DataFrame(
-            self._p,
-            schema={
-                "san": pl.String,
-                "from_sq": pl.Int8,
-                "to_sq": pl.Int8,
-                "piece": pl.Int8,
-                "target": pl.Int8,
-                "promotion": pl.Int8,
-                "castle": pl.Boolean,
-                "check": pl.Boolean,
-                "mate": pl.Boolean,
-                "text": pl.String,
-                "nags": MOVES_SCHEMA["nags"],
-                "position_key": pl.UInt64,
-            },
-            strict=False,
-        )
         self._frames.append(_type_moves(games, plies))
         self._g = {name: [] for name in self._GAME}
-        self._p = {name: [] for name in self._PLY}
         self._rows = 0
 
     def finish(self) -> pl.DataFrame:
@@ -446,6 +462,23 @@ class MovesBuilder:
         frame = pl.concat(self._frames, how="vertical", rechunk=False)
         self._frames = [frame]
         return frame
+
+
+#: The raw ply columns (Python lists or the compiled core's Arrow arrays) before derivation.
+_PLY_SCHEMA = pl.Schema({
+    "san": pl.String(),
+    "from_sq": pl.Int8(),
+    "to_sq": pl.Int8(),
+    "piece": pl.Int8(),
+    "target": pl.Int8(),
+    "promotion": pl.Int8(),
+    "castle": pl.Boolean(),
+    "check": pl.Boolean(),
+    "mate": pl.Boolean(),
+    "text": pl.String(),
+    "nags": pl.List(pl.UInt8()),  # MOVES_SCHEMA["nags"]
+    "position_key": pl.UInt64(),
+})
 
 
 def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
@@ -571,22 +604,54 @@ class TableBuilder:
 
         rep = replay(game)
         v = verdict(game, rep)
-        start = rep.start
-        start_fen = None
-        if "FEN" in game.tags:  # no FEN tag: the standard start (also for Chess960 games)
-            if start is not None:
-                fen = start.fen()
-                start_fen = None if fen == STARTING_FEN else fen
-            else:
-                start_fen = _text(game.tags, "FEN")
-        self.games.add(gid, source_file, game, len(rep.plies), start_fen, v)
+        self.games.add(gid, source_file, game, len(rep.plies), _start_fen(game, rep.start), v)
         if self.moves is not None:
             self.moves.add(gid, rep)
         return v
 
+    def add_raw(self, gid: int, raw: RawGame, source_file: str | None) -> Verdict:
+        """Like :meth:`add_game` for a chunk of the reader: through the compiled core when it
+        takes the game (its columns go straight to Arrow), else parsed and replayed in Python."""
+        from notation.pgn.reader import parse_raw_game
+        from notation.validation import core
+
+        module = core.core_module()
+        if module is not None and raw.size != -1 and not raw.oversized and raw.io_error is None:
+            batch = None
+            if self.moves is not None:
+                if self.moves.core_batch is None:
+                    self.moves.core_batch = module.MovesBatch()
+                batch = self.moves.core_batch
+            try:
+                taken = core.take(module, raw, batch)
+            except module.CorePanic:
+                taken = None  # a bug in the core: the reference decides (its columns are not used)
+            if taken is not None:
+                game, result, start = taken
+                name = source_file if source_file is not None else _basename(game.file)
+                v = verdict_of(core.report_of(game, result, game.file or "<input>", start))
+                self.games.add(gid, name, game, result.plies, _start_fen(game, start), v)
+                if self.moves is not None:
+                    self.moves.add_core(gid, start, result.plies)
+                return v
+        game = parse_raw_game(raw)
+        name = source_file if source_file is not None else _basename(game.file)
+        return self.add_game(gid, game, name)
+
     def finish(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         moves = self.moves.finish() if self.moves is not None else empty_moves()
         return self.games.finish(), moves
+
+
+def _start_fen(game: Game, start: Position | None) -> str | None:
+    """The games table's ``start_fen``: None for the standard start (no FEN tag, also for
+    Chess960 games), the FEN as the engine writes it, or the tag as written when unreadable."""
+    if "FEN" not in game.tags:
+        return None
+    if start is not None:
+        fen = start.fen()
+        return None if fen == STARTING_FEN else fen
+    return _text(game.tags, "FEN")
 
 
 def raw_games(source: Any) -> Iterator[tuple[int, Any]]:
@@ -616,14 +681,10 @@ def tabulate_raw(
     items: Iterable[tuple[int, Any]], *, moves: bool = True, source_file: str | None = None
 ) -> tuple[pl.DataFrame, pl.DataFrame, list[Verdict]]:
     """Parse, replay and tabulate ``(game_id, raw_game)`` pairs (the work of one chunk)."""
-    from notation.pgn.reader import parse_raw_game
-
     builder = TableBuilder.new(moves=moves)
     verdicts: list[Verdict] = []
     for gid, raw in items:
-        game = parse_raw_game(raw)
-        name = source_file if source_file is not None else _basename(game.file)
-        verdicts.append(builder.add_game(gid, game, name))
+        verdicts.append(builder.add_raw(gid, raw, source_file))
     games, plies = builder.finish()
     return games, plies, verdicts
 

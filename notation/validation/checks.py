@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 from collections.abc import Callable
 
@@ -327,6 +328,7 @@ def tag_diagnostics(game: Game) -> list[Diagnostic]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def valid_date(text: str) -> bool:
     """A PGN date ``YYYY.MM.DD`` with ``????``/``??`` for unknown parts, and a real calendar date."""
     match = _DATE.match(text.strip())

@@ -39,6 +39,7 @@ from notation.validation.reports import GameReport, _report, check_game
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.pgn.reader import RawGame
+    from notation.rules.position import Position
 
 #: Environment variable choosing the replay: ``python`` (or ``0``) for the pure-Python reference.
 CORE_VARIABLE = "NOTATION_CORE"
@@ -90,6 +91,16 @@ def check_raw(raw: RawGame, name: str | None) -> GameReport:
 
 
 def _through_core(core: Any, raw: RawGame, name: str | None) -> GameReport | None:
+    taken = take(core, raw)
+    if taken is None:
+        return None
+    game, result, start = taken
+    return report_of(game, result, name if name is not None else (game.file or "<input>"), start)
+
+
+def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Position] | None:
+    """``(game without moves, core result, start position)`` when the core takes ``raw``, else
+    None. ``moves`` (a ``MovesBatch``) receives the game's moves-table columns."""
     from notation.pgn.parser import MAX_DIAGNOSTICS, parse_game_outline
     from notation.pgn.sources import decode
 
@@ -108,14 +119,15 @@ def _through_core(core: Any, raw: RawGame, name: str | None) -> GameReport | Non
     if start is None or problems or unsupported is not None:
         return None
     fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in game.tags or chess960) else None
-    result = core.replay_game(fen, outline, start.halfmove_clock, start.fullmove_number)
+    result = core.replay_game(fen, outline, start.halfmove_clock, start.fullmove_number, moves, bool(start.chess960))
     if isinstance(result, str):
         return None  # declined: the reference replays and explains
-    return _report_of(game, result, name if name is not None else (game.file or "<input>"),
-                      2 * (start.fullmove_number - 1) + (0 if start.turn else 1))
+    return game, result, start
 
 
-def _report_of(game: Game, result: Any, name: str, start_ply: int) -> GameReport:
+def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport:
+    """The report of a game the core took (the same checks as the reference path)."""
+    start_ply = 2 * (start.fullmove_number - 1) + (0 if start.turn else 1)
     diagnostics = list(game.diagnostics)
     diagnostics.extend(tag_diagnostics(game))
     claim = Claims(result.threefold, result.fifty_moves, result.fivefold, result.seventyfive_moves)

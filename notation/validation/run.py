@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
@@ -36,24 +36,28 @@ def validate_sources(
     *,
     jobs: int = 1,
     executor: ProcessPoolExecutor | None = None,
-) -> Iterator[GameReport]:
+    render: Callable[[GameReport], Any] | None = None,
+) -> Iterator[Any]:
     """Reports for several ``(source, display name)`` pairs, one pool for all of them.
 
     ``executor`` (from :func:`process_pool`) lets a caller start the workers before it starts
-    threads of its own (a progress display), since workers are forked.
+    threads of its own (a progress display), since workers are forked. ``render`` (a module-level
+    function) turns each report into what the caller keeps of it, in the workers: then those
+    values are yielded instead of the reports (and only they cross between processes).
     """
     if executor is not None:
-        yield from _parallel(sources, executor, jobs)
+        yield from _parallel(sources, executor, jobs, render)
         return
     if jobs <= 1:
         from notation.pgn.reader import split_games
 
         for source, name in sources:
             for raw in split_games(source):
-                yield check_raw(raw, name)
+                report = check_raw(raw, name)
+                yield report if render is None else render(report)
         return
     with process_pool(jobs) as pool:
-        yield from _parallel(sources, pool, jobs)
+        yield from _parallel(sources, pool, jobs, render)
 
 
 # Batches sent to a worker: at most this many games or characters, whichever comes first.
@@ -77,19 +81,24 @@ def _batches(sources: Iterable[tuple[Any, str | None]]) -> Iterator[list[tuple[A
             yield batch
 
 
-def _work(batch: list[tuple[Any, str | None]]) -> list[GameReport]:
-    """Worker: parse and check a batch of raw games."""
-    return [check_raw(raw, name) for raw, name in batch]
+def _work(batch: list[tuple[Any, str | None]], render: Callable[[GameReport], Any] | None) -> list[Any]:
+    """Worker: parse and check a batch of raw games (and render the reports)."""
+    if render is None:
+        return [check_raw(raw, name) for raw, name in batch]
+    return [render(check_raw(raw, name)) for raw, name in batch]
 
 
 def _parallel(
-    sources: Iterable[tuple[Any, str | None]], executor: ProcessPoolExecutor, jobs: int
-) -> Iterator[GameReport]:
+    sources: Iterable[tuple[Any, str | None]],
+    executor: ProcessPoolExecutor,
+    jobs: int,
+    render: Callable[[GameReport], Any] | None = None,
+) -> Iterator[Any]:
     window = max(2, jobs * 3)
-    pending: deque[Future[list[GameReport]]] = deque()
+    pending: deque[Future[list[Any]]] = deque()
     try:
         for batch in _batches(sources):
-            pending.append(executor.submit(_work, batch))
+            pending.append(executor.submit(_work, batch, render))
             if len(pending) >= window:
                 yield from pending.popleft().result()
         while pending:

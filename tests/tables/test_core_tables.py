@@ -1,0 +1,72 @@
+"""``import`` through the compiled core equals the pure-Python reference: the same games and
+moves tables, row for row, whichever path each game took (the core's columns reach Polars
+through the Arrow C data interface)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from conftest import SAMPLE_GAMES, corpus_game_files, corpus_path
+from notation.tables.rows import tabulate_source
+from notation.validation import core
+
+
+def _reference(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[pl.DataFrame, pl.DataFrame]:
+    monkeypatch.setenv(core.CORE_VARIABLE, "python")
+    core.core_module.cache_clear()
+    try:
+        return tabulate_source(path)
+    finally:
+        monkeypatch.delenv(core.CORE_VARIABLE)
+        core.core_module.cache_clear()
+
+
+def _check(path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    assert core.core_available(), "the compiled core is not built (pip install builds it)"
+    games, moves = tabulate_source(path)
+    ref_games, ref_moves = _reference(path, monkeypatch)
+    assert games.equals(ref_games), path.name
+    assert moves.equals(ref_moves), path.name
+    assert moves.schema == ref_moves.schema
+    return len(moves)
+
+
+@pytest.mark.parametrize("parts", [
+    ("lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz"),
+    ("lichess", "chesscom_MagnusCarlsen_games.pgn.gz"),
+    ("classic", "London1851.pgn"),
+])
+def test_core_and_reference_build_the_same_tables(parts: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _check(corpus_path("games", *parts), monkeypatch) > 5000
+
+
+def test_own_sample_games_mix_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files where some games are declined (errors, lenient spellings) and some are taken: the
+    rows stay in file order across the two paths."""
+    for path in sorted(SAMPLE_GAMES.glob("*.pgn")):
+        _check(path, monkeypatch)
+
+
+def test_comments_nags_and_castling_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (
+        '[Event "T"]\n[Result "*"]\n\n1. e4 {[%clk 0:03:00]  first\n line} $1 e5!? 2. Nf3 (2. f4 exf4) '
+        '{after the variation} $14 Nc6 3. Bc4 Bc5 4. O-O {} Nf6 ; to the end\n5. d4 exd4 6. e5 d5 7. exd6 *\n'
+    )
+    path = tmp_path / "g.pgn"
+    path.write_text(text)
+    _check(path, monkeypatch)
+    _, moves = tabulate_source(path)
+    first, third, seventh = moves.row(0, named=True), moves.row(2, named=True), moves.row(6, named=True)
+    assert first["clock_seconds"] == 180.0 and first["comment"] == "first line" and first["nags"] == [1]
+    assert third["comment"] == "after the variation" and third["nags"] == [14]
+    assert seventh["uci"] == "e1g1" and seventh["is_castle"]
+    assert moves.row(12, named=True)["is_en_passant"]
+
+
+@pytest.mark.slow
+def test_core_and_reference_build_the_same_tables_on_the_whole_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    for path in corpus_game_files():
+        _check(path, monkeypatch)
