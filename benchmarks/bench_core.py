@@ -34,15 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT.parent / "shared" / "corpus" / "games" / "lichess" / "lichess-jishanshaikh4.pgn.gz"
 
-_PYTHON_CHESS_VALIDATE = """
-import gzip, sys, chess.pgn
-path = sys.argv[1]
-handle = gzip.open(path, "rt", encoding="utf-8", errors="replace") if path.endswith(".gz") else open(path, encoding="utf-8", errors="replace")
-count = 0
-while chess.pgn.read_game(handle) is not None:
-    count += 1
-print(count)
-"""
+# the read_game loop of bench_validate.py (this folder is on sys.path when a script here runs)
+from bench_validate import _PYTHON_CHESS_LOOP as _PYTHON_CHESS_VALIDATE  # noqa: E402
 
 _PYTHON_CHESS_IMPORT = r"""
 import gzip, re, sys, chess, chess.pgn, chess.polyglot, polars as pl
@@ -65,7 +58,8 @@ while True:
     h = game.headers
     board = game.board()
     ply = 0
-    for node in game.mainline():
+    # other variants (Atomic, Crazyhouse, ...) get a games row without moves, as in notation
+    for node in game.mainline() if board.uci_variant == "chess" else ():
         move = node.move
         ply += 1
         moves["game"].append(number); moves["ply"].append(ply)
@@ -107,8 +101,10 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, float, int]:
     """(CPU seconds, wall seconds, peak RSS KiB) of ``argv`` under /usr/bin/time."""
     report = tempfile.NamedTemporaryFile(suffix=".time", delete=False)
     report.close()
-    subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%U %S %e %M", *argv], cwd=cwd,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    done = subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%U %S %e %M", *argv], cwd=cwd,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    if done.returncode not in (0, 1):  # 1: notation found problems in the games
+        raise RuntimeError(f"{argv[:3]} failed: {done.stderr[-2000:].decode(errors='replace')}")
     user, system, wall, rss = Path(report.name).read_text().split()[-4:]
     os.unlink(report.name)
     return float(user) + float(system), float(wall), int(rss)
