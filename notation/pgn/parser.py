@@ -201,12 +201,13 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         """A run of well-formed tag pairs (one TAGS token), split with the tag pair regex."""
         tags, token = children
         run: str = token.value
-        pairs = tag_patterns().pair.findall(run)
-        if len(pairs) == len({name for name, _ in pairs}) and not any(name in tags for name, _ in pairs):
-            # the common case, no name given twice: one C-level regex pass
-            for name, string in pairs:
-                tags[name] = unquote(string)
-            return tags  # type: ignore[no-any-return]
+        if not tags:
+            # the common case, the game's first run of tags: one C-level regex pass, and the
+            # dict's size tells whether a name was given twice
+            pairs = tag_patterns().pair.findall(run)
+            found = {name: string[1:-1] if "\\" not in string else unquote(string) for name, string in pairs}
+            if len(found) == len(pairs):
+                return found
         for match in tag_patterns().pair.finditer(run):
             name, value = match.group(1), unquote(match.group(2))
             if name in tags:
