@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{BooleanBuilder, Int8Builder, ListBuilder, StringBuilder, UInt64Builder, UInt8Builder};
+use arrow_array::builder::{
+    BooleanBuilder, Int8Builder, ListBuilder, StringBuilder, UInt64Builder, UInt8Builder,
+};
 use arrow_array::{ArrayRef, StructArray};
 use arrow_schema::{Field, Fields};
 use cozy_chess::{File, Piece, Square};
@@ -64,7 +66,11 @@ impl MovesColumns {
             self.san.append_value(game.san(ply));
             let mut to = ply.mv.to;
             if ply.castle && !chess960 {
-                let file = if to.file() > ply.mv.from.file() { File::G } else { File::C };
+                let file = if to.file() > ply.mv.from.file() {
+                    File::G
+                } else {
+                    File::C
+                };
                 to = Square::new(file, ply.mv.from.rank());
             }
             self.from_sq.append_value(ply.mv.from as i8);
@@ -75,7 +81,8 @@ impl MovesColumns {
             } else {
                 self.target.append_value(ply.captured.map_or(0, piece_type));
             }
-            self.promotion.append_option(ply.mv.promotion.map(piece_type));
+            self.promotion
+                .append_option(ply.mv.promotion.map(piece_type));
             self.castle.append_value(ply.castle);
             self.check.append_value(ply.check);
             self.mate.append_value(ply.mate);

@@ -66,7 +66,10 @@ pub fn castling(board: &Board) -> String {
         // rights on corner rooks only: short is the h-file rook, long the a-file rook
         for (color, upper) in [(Color::White, true), (Color::Black, false)] {
             let rights = board.castle_rights(color);
-            for (present, c) in [(rights.short == Some(File::H), 'k'), (rights.long == Some(File::A), 'q')] {
+            for (present, c) in [
+                (rights.short == Some(File::H), 'k'),
+                (rights.long == Some(File::A), 'q'),
+            ] {
                 if present {
                     out.push(if upper { c.to_ascii_uppercase() } else { c });
                 }
@@ -94,7 +97,11 @@ pub fn castling(board: &Board) -> String {
                 } else {
                     'q'
                 };
-                out.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
+                out.push(if color == Color::White {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                });
             }
         }
     }
@@ -108,7 +115,11 @@ pub fn castling(board: &Board) -> String {
 pub fn format(board: &Board, halfmove: u32, fullmove: u32) -> String {
     let ep = if legal_en_passant(board) {
         let file = board.en_passant().expect("checked");
-        let rank = if board.side_to_move() == Color::White { '6' } else { '3' };
+        let rank = if board.side_to_move() == Color::White {
+            '6'
+        } else {
+            '3'
+        };
         format!("{}{}", file_letter(file), rank)
     } else {
         "-".to_string()
@@ -116,7 +127,11 @@ pub fn format(board: &Board, halfmove: u32, fullmove: u32) -> String {
     format!(
         "{} {} {} {} {} {}",
         placement(board),
-        if board.side_to_move() == Color::White { "w" } else { "b" },
+        if board.side_to_move() == Color::White {
+            "w"
+        } else {
+            "b"
+        },
         castling(board),
         ep,
         halfmove,
@@ -130,7 +145,10 @@ mod tests {
 
     #[test]
     fn start_position() {
-        assert_eq!(format(&Board::default(), 0, 1), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert_eq!(
+            format(&Board::default(), 0, 1),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
     }
 
     #[test]

@@ -20,7 +20,8 @@ pub fn table() -> &'static [u64; 781] {
             }
             let digits = line.trim_start_matches("0x");
             assert!(count < 781, "polyglot.txt holds more than 781 numbers");
-            out[count] = u64::from_str_radix(digits, 16).expect("polyglot.txt: a hex number per line");
+            out[count] =
+                u64::from_str_radix(digits, 16).expect("polyglot.txt: a hex number per line");
             count += 1;
         }
         assert_eq!(count, 781, "polyglot.txt must hold exactly 781 numbers");
@@ -34,7 +35,9 @@ fn piece_kind(piece: Piece, color: Color) -> usize {
 
 /// Whether the side to move has a legal en passant capture.
 pub fn legal_en_passant(board: &Board) -> bool {
-    let Some(file) = board.en_passant() else { return false };
+    let Some(file) = board.en_passant() else {
+        return false;
+    };
     let us = board.side_to_move();
     let target = Square::new(file, Rank::Sixth.relative_to(us));
     let pawns = board.colored_pieces(us, Piece::Pawn);
@@ -103,8 +106,17 @@ mod tests {
         assert_eq!(key(&after(&["e2e4"])), 0x823c9b50fd114196);
         assert_eq!(key(&after(&["e2e4", "d7d5"])), 0x0756b94461c50fb0);
         assert_eq!(key(&after(&["e2e4", "d7d5", "e4e5"])), 0x662fafb965db29d4);
-        assert_eq!(key(&after(&["e2e4", "d7d5", "e4e5", "f7f5"])), 0x22a48b5a8e47ff78);
-        assert_eq!(key(&after(&["e2e4", "d7d5", "e4e5", "f7f5", "e1e2"])), 0x652a607ca3f242c1);
-        assert_eq!(key(&after(&["e2e4", "d7d5", "e4e5", "f7f5", "e1e2", "e8f7"])), 0x00fdd303c946bdd9);
+        assert_eq!(
+            key(&after(&["e2e4", "d7d5", "e4e5", "f7f5"])),
+            0x22a48b5a8e47ff78
+        );
+        assert_eq!(
+            key(&after(&["e2e4", "d7d5", "e4e5", "f7f5", "e1e2"])),
+            0x652a607ca3f242c1
+        );
+        assert_eq!(
+            key(&after(&["e2e4", "d7d5", "e4e5", "f7f5", "e1e2", "e8f7"])),
+            0x00fdd303c946bdd9
+        );
     }
 }

@@ -9,11 +9,16 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyInt, PyList, PyString, PyTuple};
 
-use crate::fen;
 use crate::columns::MovesColumns;
+use crate::fen;
 use crate::replay::{self, Item, Pos, MAX_DEPTH};
 
-create_exception!(_core, CorePanic, PyException, "A bug in the compiled core (a Rust panic), caught.");
+create_exception!(
+    _core,
+    CorePanic,
+    PyException,
+    "A bug in the compiled core (a Rust panic), caught."
+);
 
 /// One game replayed by the core (see `notation.validation.core`).
 #[pyclass(frozen, get_all, module = "notation._core")]
@@ -81,11 +86,18 @@ fn start(fen_text: Option<&str>, halfmove: u32, fullmove: u32) -> Option<Pos> {
             if fields.len() < 4 {
                 return None;
             }
-            let engine_fen = format!("{} {} {} {} 0 1", fields[0], fields[1], fields[2], fields[3]);
+            let engine_fen = format!(
+                "{} {} {} {} 0 1",
+                fields[0], fields[1], fields[2], fields[3]
+            );
             Board::from_fen(&engine_fen, true).ok()?
         }
     };
-    Some(Pos { board, halfmove, fullmove })
+    Some(Pos {
+        board,
+        halfmove,
+        fullmove,
+    })
 }
 
 fn replay_game_inner(
@@ -102,7 +114,15 @@ fn replay_game_inner(
     let (termination, winner) = game.outcome(&claims);
     let last = game.plies.len() as u32;
     let mut wanted: Vec<u32> = Vec::new();
-    for ply in [claims.threefold, claims.fifty_moves, claims.fivefold, claims.seventyfive_moves].into_iter().flatten() {
+    for ply in [
+        claims.threefold,
+        claims.fifty_moves,
+        claims.fivefold,
+        claims.seventyfive_moves,
+    ]
+    .into_iter()
+    .flatten()
+    {
         wanted.push(ply);
         if ply < last {
             wanted.push(ply + 1);
@@ -173,13 +193,23 @@ fn replay_game(
     chess960: bool,
 ) -> PyResult<Py<PyAny>> {
     let Some(tree) = items(lines, 0)? else {
-        return Ok("a variation nested too deep or a NAG beyond 255".into_pyobject(py)?.into_any().unbind());
+        return Ok("a variation nested too deep or a NAG beyond 255"
+            .into_pyobject(py)?
+            .into_any()
+            .unbind());
     };
     let fen_owned = fen.map(str::to_owned);
     let mut batch = moves.map(|b| b.borrow_mut());
     let columns = batch.as_mut().map(|b| &mut b.columns);
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        replay_game_inner(fen_owned.as_deref(), tree, halfmove, fullmove, columns, chess960)
+        replay_game_inner(
+            fen_owned.as_deref(),
+            tree,
+            halfmove,
+            fullmove,
+            columns,
+            chess960,
+        )
     }));
     match outcome {
         Ok(Ok(game)) => Ok(Py::new(py, game)?.into_any()),
@@ -243,13 +273,23 @@ fn position_key(fen: &str, shredder: bool) -> PyResult<u64> {
 #[pyfunction]
 fn split_run(py: Python<'_>, run: &str) -> PyResult<Py<PyAny>> {
     use crate::scan::Token;
-    let Some(tokens) = crate::scan::scan(run) else { return Ok(py.None()) };
+    let Some(tokens) = crate::scan::scan(run) else {
+        return Ok(py.None());
+    };
     let out = PyList::empty(py);
     for token in tokens {
         let item = match token {
-            Token::Move { number, san, glyph, .. } => ("move", san.to_string(), number, glyph.map(str::to_string)).into_pyobject(py)?.into_any(),
-            Token::Comment(text) => ("comment", text.to_string(), None::<u64>, None::<String>).into_pyobject(py)?.into_any(),
-            Token::Nag(text) => ("nag", text.to_string(), None::<u64>, None::<String>).into_pyobject(py)?.into_any(),
+            Token::Move {
+                number, san, glyph, ..
+            } => ("move", san.to_string(), number, glyph.map(str::to_string))
+                .into_pyobject(py)?
+                .into_any(),
+            Token::Comment(text) => ("comment", text.to_string(), None::<u64>, None::<String>)
+                .into_pyobject(py)?
+                .into_any(),
+            Token::Nag(text) => ("nag", text.to_string(), None::<u64>, None::<String>)
+                .into_pyobject(py)?
+                .into_any(),
         };
         out.append(item)?;
     }
@@ -267,7 +307,9 @@ pub struct MovesBatch {
 impl MovesBatch {
     #[new]
     fn new() -> Self {
-        MovesBatch { columns: MovesColumns::default() }
+        MovesBatch {
+            columns: MovesColumns::default(),
+        }
     }
 
     /// Rows held.
@@ -277,7 +319,9 @@ impl MovesBatch {
 
     /// The rows so far as an object with `__arrow_c_array__` (a struct array); the batch empties.
     fn take(&mut self) -> ArrowColumns {
-        ArrowColumns { array: Some(std::mem::take(&mut self.columns).finish()) }
+        ArrowColumns {
+            array: Some(std::mem::take(&mut self.columns).finish()),
+        }
     }
 }
 
@@ -297,10 +341,9 @@ impl ArrowColumns {
     ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
         use arrow_array::Array;
         let _ = requested_schema; // the columns have one type each
-        let array = self
-            .array
-            .take()
-            .ok_or_else(|| pyo3::exceptions::PyValueError::new_err("the columns were already taken"))?;
+        let array = self.array.take().ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err("the columns were already taken")
+        })?;
         let field = arrow_schema::Field::new("", array.data_type().clone(), false);
         let schema = arrow_schema::ffi::FFI_ArrowSchema::try_from(&field)
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;

@@ -6,7 +6,7 @@
 //! move number) makes [`replay`] return `Err(reason)`: the game is *declined*, and the
 //! reference replays it to explain.
 
-use cozy_chess::{Board, BitBoard, Color, File, Move, Piece, Rank, Square};
+use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
 use std::collections::HashMap;
 
 use crate::polyglot;
@@ -20,7 +20,11 @@ pub const MAX_DEPTH: usize = 64;
 /// file line and column where the token starts) and the variations after a run's last move.
 #[derive(Debug, Clone)]
 pub enum Item {
-    Run { text: String, line: u32, column: u32 },
+    Run {
+        text: String,
+        line: u32,
+        column: u32,
+    },
     Variation(Vec<Item>),
     /// A comment token outside a run (its text as the reader keeps it), after the line's last move.
     Comment(String),
@@ -223,14 +227,24 @@ pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
             let rights = board.castle_rights(us);
             let rook = if long { rights.long } else { rights.short };
             let rook = rook.ok_or("castling without the right")?;
-            let mv = Move { from: board.king(us), to: Square::new(rook, back), promotion: None };
+            let mv = Move {
+                from: board.king(us),
+                to: Square::new(rook, back),
+                promotion: None,
+            };
             if board.is_legal(mv) {
                 Ok(mv)
             } else {
                 Err("illegal castling")
             }
         }
-        SanMove::Piece { piece, file, rank, capture, to } => {
+        SanMove::Piece {
+            piece,
+            file,
+            rank,
+            capture,
+            to,
+        } => {
             if board.colors(us).has(to) {
                 return Err("target holds an own piece");
             }
@@ -252,9 +266,17 @@ pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
             if needed(piece, from, legal) != (file, rank) {
                 return Err("disambiguation");
             }
-            Ok(Move { from, to, promotion: None })
+            Ok(Move {
+                from,
+                to,
+                promotion: None,
+            })
         }
-        SanMove::Pawn { from_file, to, promotion } => {
+        SanMove::Pawn {
+            from_file,
+            to,
+            promotion,
+        } => {
             let forward: i8 = if us == Color::White { 1 } else { -1 };
             let from = match from_file {
                 Some(f) => Square::new(f, to.rank().try_offset(-forward).ok_or("pawn origin")?),
@@ -266,7 +288,9 @@ pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
                     let pawns = board.colored_pieces(us, Piece::Pawn);
                     if pawns.has(one) {
                         one
-                    } else if to.rank() == Rank::Fourth.relative_to(us) && !board.occupied().has(one) {
+                    } else if to.rank() == Rank::Fourth.relative_to(us)
+                        && !board.occupied().has(one)
+                    {
                         one.try_offset(0, -forward).ok_or("pawn origin")?
                     } else {
                         return Err("no pawn");
@@ -276,7 +300,11 @@ pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
             if board.piece_on(from) != Some(Piece::Pawn) || board.color_on(from) != Some(us) {
                 return Err("no pawn");
             }
-            let mv = Move { from, to, promotion };
+            let mv = Move {
+                from,
+                to,
+                promotion,
+            };
             if board.is_legal(mv) {
                 Ok(mv)
             } else {
@@ -311,9 +339,27 @@ pub fn play(pos: &Pos, mv: Move) -> (Pos, Piece, Option<Piece>, bool, bool) {
     }
     let mut next = board.clone();
     next.play_unchecked(mv);
-    let halfmove = if piece == Piece::Pawn || captured.is_some() { 0 } else { pos.halfmove + 1 };
-    let fullmove = if us == Color::Black { pos.fullmove + 1 } else { pos.fullmove };
-    (Pos { board: next, halfmove, fullmove }, piece, captured, castle, en_passant)
+    let halfmove = if piece == Piece::Pawn || captured.is_some() {
+        0
+    } else {
+        pos.halfmove + 1
+    };
+    let fullmove = if us == Color::Black {
+        pos.fullmove + 1
+    } else {
+        pos.fullmove
+    };
+    (
+        Pos {
+            board: next,
+            halfmove,
+            fullmove,
+        },
+        piece,
+        captured,
+        castle,
+        en_passant,
+    )
 }
 
 struct Replayer<'a> {
@@ -333,18 +379,29 @@ impl<'a> Replayer<'a> {
         }
     }
 
-    fn line(&mut self, items: &'a [Item], start: Pos, mainline: bool, depth: usize) -> Result<Pos, &'static str> {
+    fn line(
+        &mut self,
+        items: &'a [Item],
+        start: Pos,
+        mainline: bool,
+        depth: usize,
+    ) -> Result<Pos, &'static str> {
         if depth > MAX_DEPTH {
             return Err("variations nested too deep");
         }
-        let last_run = items.iter().rposition(|item| matches!(item, Item::Run { .. }));
+        let last_run = items
+            .iter()
+            .rposition(|item| matches!(item, Item::Run { .. }));
         let mut pos = start;
         let mut before: Option<Pos> = None;
         for (index, item) in items.iter().enumerate() {
             match item {
                 Item::Run { text, line, column } => {
                     let tokens = scan::scan(text).ok_or("movetext the core does not read")?;
-                    let moves = tokens.iter().filter(|t| matches!(t, Token::Move { .. })).count();
+                    let moves = tokens
+                        .iter()
+                        .filter(|t| matches!(t, Token::Move { .. }))
+                        .count();
                     let run_index = self.runs.len() as u32;
                     if mainline {
                         self.runs.push((text.as_str(), *line, *column));
@@ -352,7 +409,14 @@ impl<'a> Replayer<'a> {
                     let mut seen = 0;
                     for token in &tokens {
                         match token {
-                            Token::Move { number, at, san, parsed, suffix, glyph } => {
+                            Token::Move {
+                                number,
+                                at,
+                                san,
+                                parsed,
+                                suffix,
+                                glyph,
+                            } => {
                                 seen += 1;
                                 let is_last = Some(index) == last_run && seen == moves;
                                 if let Some(n) = number {
@@ -391,7 +455,11 @@ impl<'a> Replayer<'a> {
                                         captured,
                                         castle,
                                         en_passant,
-                                        material: if self.keep_notes { material(&after.board) } else { (0, 0) },
+                                        material: if self.keep_notes {
+                                            material(&after.board)
+                                        } else {
+                                            (0, 0)
+                                        },
                                         notes: (first, first),
                                     });
                                     if self.keep_notes {
@@ -443,7 +511,13 @@ impl<'a> Replayer<'a> {
 pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, &'static str> {
     let start_key = polyglot::key(&start.board);
     let start_white = start.board.side_to_move() == Color::White;
-    let mut replayer = Replayer { plies: Vec::new(), notes: Vec::new(), runs: Vec::new(), variation_plies: 0, keep_notes };
+    let mut replayer = Replayer {
+        plies: Vec::new(),
+        notes: Vec::new(),
+        runs: Vec::new(),
+        variation_plies: 0,
+        keep_notes,
+    };
     let final_pos = replayer.line(lines, start, true, 0)?;
     Ok(Game {
         plies: replayer.plies,
@@ -483,7 +557,8 @@ impl Game<'_> {
     /// Claim plies and the first perpetual check (`notation.validation.checks.claims`).
     pub fn claims(&self) -> (Claims, Option<Perpetual>) {
         // key -> (ply of its first occurrence, occurrences)
-        let mut seen: KeyMap<(u32, u32)> = KeyMap::with_capacity_and_hasher(self.plies.len() + 1, Default::default());
+        let mut seen: KeyMap<(u32, u32)> =
+            KeyMap::with_capacity_and_hasher(self.plies.len() + 1, Default::default());
         seen.insert(self.start_key, (0, 1));
         let mut claims = Claims::default();
         let mut perpetual = None;
@@ -505,7 +580,8 @@ impl Game<'_> {
             }
             let clock = record.halfmove;
             if clock >= 100
-                && (claims.fifty_moves.is_none() || (clock >= 150 && claims.seventyfive_moves.is_none()))
+                && (claims.fifty_moves.is_none()
+                    || (clock >= 150 && claims.seventyfive_moves.is_none()))
                 && record.has_moves
             {
                 if claims.fifty_moves.is_none() {
@@ -531,7 +607,10 @@ impl Game<'_> {
             if own.len() >= 2 && own.iter().all(|(_, r)| r.check) {
                 let mut start = own[0].0 as i64;
                 let mut index = start - 2;
-                while index >= 0 && self.plies[index as usize].check && self.plies[index as usize].white == side {
+                while index >= 0
+                    && self.plies[index as usize].check
+                    && self.plies[index as usize].white == side
+                {
                     start = index;
                     index -= 2;
                 }
@@ -559,7 +638,10 @@ impl Game<'_> {
             }
         }
         if checkmate {
-            return (Some("checkmate"), Some(board.side_to_move() == Color::Black));
+            return (
+                Some("checkmate"),
+                Some(board.side_to_move() == Color::Black),
+            );
         }
         if board.checkers().is_empty() && !has_moves(board) {
             return (Some("stalemate"), None);
@@ -600,7 +682,9 @@ impl Game<'_> {
 
 /// Dead positions the reference recognises: K v K, K v K+minor, bishops only on one colour.
 pub fn dead_position(board: &Board) -> bool {
-    if !(board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen)).is_empty() {
+    if !(board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen))
+        .is_empty()
+    {
         return false;
     }
     let minors = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop);
@@ -624,11 +708,19 @@ mod tests {
     use super::*;
 
     fn run(text: &str) -> Vec<Item> {
-        vec![Item::Run { text: text.to_string(), line: 1, column: 1 }]
+        vec![Item::Run {
+            text: text.to_string(),
+            line: 1,
+            column: 1,
+        }]
     }
 
     fn start() -> Pos {
-        Pos { board: Board::default(), halfmove: 0, fullmove: 1 }
+        Pos {
+            board: Board::default(),
+            halfmove: 0,
+            fullmove: 1,
+        }
     }
 
     #[test]
@@ -638,12 +730,21 @@ mod tests {
         assert_eq!(game.plies.len(), 7);
         let (claims, _) = game.claims();
         assert_eq!(game.outcome(&claims), (Some("checkmate"), Some(true)));
-        assert_eq!(crate::fen::format(&game.final_pos.board, 0, 4), "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4");
+        assert_eq!(
+            crate::fen::format(&game.final_pos.board, 0, 4),
+            "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+        );
     }
 
     #[test]
     fn declines_what_needs_explaining() {
-        for text in ["1. e4 e5 2. Ke3 ", "1. e4 e5 2. Nf3+ ", "1. e4 2. e5 ", "1. Nf3 Nf6 2. Ngh3 ", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7+ "] {
+        for text in [
+            "1. e4 e5 2. Ke3 ",
+            "1. e4 e5 2. Nf3+ ",
+            "1. e4 2. e5 ",
+            "1. Nf3 Nf6 2. Ngh3 ",
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7+ ",
+        ] {
             assert!(replay(start(), &run(text), false).is_err(), "{text}");
         }
     }
@@ -659,10 +760,17 @@ mod tests {
 
     #[test]
     fn marks_count_lines_and_characters() {
-        let items = vec![Item::Run { text: "1. e4 {é}\ne5 ".to_string(), line: 3, column: 5 }];
+        let items = vec![Item::Run {
+            text: "1. e4 {é}\ne5 ".to_string(),
+            line: 3,
+            column: 5,
+        }];
         let game = replay(start(), &items, false).unwrap();
         assert_eq!(game.mark(1).unwrap().column, 8);
         let second = game.mark(2).unwrap();
-        assert_eq!((second.line, second.column, second.san.as_str()), (4, 1, "e5"));
+        assert_eq!(
+            (second.line, second.column, second.san.as_str()),
+            (4, 1, "e5")
+        );
     }
 }

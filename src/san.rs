@@ -11,17 +11,31 @@ pub enum SanMove {
     /// `O-O` (`long` false) or `O-O-O`.
     Castle { long: bool },
     /// `Nf3`, `Nbd7`, `R1e2`, `Qh4xe1`: the file and rank written before the target.
-    Piece { piece: Piece, file: Option<File>, rank: Option<Rank>, capture: bool, to: Square },
+    Piece {
+        piece: Piece,
+        file: Option<File>,
+        rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+    },
     /// `e4`, `exd5`, `e8=Q`: `from_file` is the file of a capturing pawn.
-    Pawn { from_file: Option<File>, to: Square, promotion: Option<Piece> },
+    Pawn {
+        from_file: Option<File>,
+        to: Square,
+        promotion: Option<Piece>,
+    },
 }
 
 fn file_of(c: u8) -> Option<File> {
-    (b'a'..=b'h').contains(&c).then(|| File::index(usize::from(c - b'a')))
+    (b'a'..=b'h')
+        .contains(&c)
+        .then(|| File::index(usize::from(c - b'a')))
 }
 
 fn rank_of(c: u8) -> Option<Rank> {
-    (b'1'..=b'8').contains(&c).then(|| Rank::index(usize::from(c - b'1')))
+    (b'1'..=b'8')
+        .contains(&c)
+        .then(|| Rank::index(usize::from(c - b'1')))
 }
 
 fn square(f: u8, r: u8) -> Option<Square> {
@@ -78,7 +92,16 @@ pub fn parse(b: &[u8]) -> Option<(SanMove, usize)> {
         if piece == Piece::King && (file.is_some() || rank.is_some()) {
             return None;
         }
-        return Some((SanMove::Piece { piece, file, rank, capture, to }, 1 + s.len()));
+        return Some((
+            SanMove::Piece {
+                piece,
+                file,
+                rank,
+                capture,
+                to,
+            },
+            1 + s.len(),
+        ));
     }
     file_of(first)?;
     let s = body(b);
@@ -105,7 +128,14 @@ pub fn parse(b: &[u8]) -> Option<(SanMove, usize)> {
     if last != promotion.is_some() {
         return None;
     }
-    Some((SanMove::Pawn { from_file, to, promotion }, len))
+    Some((
+        SanMove::Pawn {
+            from_file,
+            to,
+            promotion,
+        },
+        len,
+    ))
 }
 
 #[cfg(test)]
@@ -114,20 +144,93 @@ mod tests {
 
     #[test]
     fn reads_standard_san() {
-        assert!(matches!(parse(b"e4"), Some((SanMove::Pawn { from_file: None, .. }, 2))));
-        assert!(matches!(parse(b"exd5+"), Some((SanMove::Pawn { from_file: Some(File::E), .. }, 4))));
-        assert!(matches!(parse(b"e8=Q#"), Some((SanMove::Pawn { promotion: Some(Piece::Queen), .. }, 4))));
-        assert!(matches!(parse(b"Nbd7"), Some((SanMove::Piece { file: Some(File::B), rank: None, .. }, 4))));
-        assert!(matches!(parse(b"R1xe2"), Some((SanMove::Piece { rank: Some(Rank::First), capture: true, .. }, 5))));
-        assert!(matches!(parse(b"Qh4xe1"), Some((SanMove::Piece { file: Some(File::H), rank: Some(Rank::Fourth), .. }, 6))));
+        assert!(matches!(
+            parse(b"e4"),
+            Some((
+                SanMove::Pawn {
+                    from_file: None,
+                    ..
+                },
+                2
+            ))
+        ));
+        assert!(matches!(
+            parse(b"exd5+"),
+            Some((
+                SanMove::Pawn {
+                    from_file: Some(File::E),
+                    ..
+                },
+                4
+            ))
+        ));
+        assert!(matches!(
+            parse(b"e8=Q#"),
+            Some((
+                SanMove::Pawn {
+                    promotion: Some(Piece::Queen),
+                    ..
+                },
+                4
+            ))
+        ));
+        assert!(matches!(
+            parse(b"Nbd7"),
+            Some((
+                SanMove::Piece {
+                    file: Some(File::B),
+                    rank: None,
+                    ..
+                },
+                4
+            ))
+        ));
+        assert!(matches!(
+            parse(b"R1xe2"),
+            Some((
+                SanMove::Piece {
+                    rank: Some(Rank::First),
+                    capture: true,
+                    ..
+                },
+                5
+            ))
+        ));
+        assert!(matches!(
+            parse(b"Qh4xe1"),
+            Some((
+                SanMove::Piece {
+                    file: Some(File::H),
+                    rank: Some(Rank::Fourth),
+                    ..
+                },
+                6
+            ))
+        ));
         assert_eq!(parse(b"O-O-O"), Some((SanMove::Castle { long: true }, 5)));
         assert_eq!(parse(b"O-O+"), Some((SanMove::Castle { long: false }, 3)));
     }
 
     #[test]
     fn leaves_lenient_spellings() {
-        for text in [&b"0-0"[..], b"ed5", b"e2e4", b"e8Q", b"e8", b"e7=Q", b"Pe4", b"exe5", b"Kef1", b"Z0", b"--"] {
-            assert!(parse(text).is_none_or(|(_, n)| n < text.len()), "{:?}", std::str::from_utf8(text));
+        for text in [
+            &b"0-0"[..],
+            b"ed5",
+            b"e2e4",
+            b"e8Q",
+            b"e8",
+            b"e7=Q",
+            b"Pe4",
+            b"exe5",
+            b"Kef1",
+            b"Z0",
+            b"--",
+        ] {
+            assert!(
+                parse(text).is_none_or(|(_, n)| n < text.len()),
+                "{:?}",
+                std::str::from_utf8(text)
+            );
         }
     }
 }

@@ -51,7 +51,11 @@ fn nag_len(rest: &str) -> Option<usize> {
         return if digits > 0 { Some(1 + digits) } else { None };
     }
     if first == b'!' || first == b'?' {
-        return Some(if b.len() > 1 && (b[1] == b'!' || b[1] == b'?') { 2 } else { 1 });
+        return Some(if b.len() > 1 && (b[1] == b'!' || b[1] == b'?') {
+            2
+        } else {
+            1
+        });
     }
     for text in ["+/=", "=/+", "+/-", "-/+", "+-", "-+", "=+", "+="] {
         if rest.starts_with(text) {
@@ -61,7 +65,10 @@ fn nag_len(rest: &str) -> Option<usize> {
     if first == b'=' {
         return Some(1);
     }
-    NAG_SYMBOLS.iter().find(|s| rest.starts_with(*s)).map(|s| s.len())
+    NAG_SYMBOLS
+        .iter()
+        .find(|s| rest.starts_with(*s))
+        .map(|s| s.len())
 }
 
 /// Whether the text at `i` may follow a move (pgn.lark's MOVE_END: not `\w`, `@` or `=`).
@@ -146,14 +153,25 @@ pub fn scan(run: &str) -> Option<Vec<Token<'_>>> {
             let san_text = &run[at..j];
             let mut glyph = None;
             if j < b.len() && (b[j] == b'!' || b[j] == b'?') {
-                let g = if j + 1 < b.len() && (b[j + 1] == b'!' || b[j + 1] == b'?') { 2 } else { 1 };
+                let g = if j + 1 < b.len() && (b[j + 1] == b'!' || b[j + 1] == b'?') {
+                    2
+                } else {
+                    1
+                };
                 glyph = Some(&run[j..j + g]);
                 j += g;
             }
             if !move_end_ok(run, j) {
                 return None;
             }
-            out.push(Token::Move { number, san: san_text, at, parsed, suffix, glyph });
+            out.push(Token::Move {
+                number,
+                san: san_text,
+                at,
+                parsed,
+                suffix,
+                glyph,
+            });
             seen_move = true;
             i = skip_blanks(b, j);
             continue;
@@ -181,8 +199,15 @@ mod tests {
             tokens
                 .iter()
                 .map(|t| match t {
-                    Token::Move { number, san, glyph, .. } => {
-                        format!("{}|{}|{}", number.map_or(String::new(), |n| n.to_string()), san, glyph.unwrap_or(""))
+                    Token::Move {
+                        number, san, glyph, ..
+                    } => {
+                        format!(
+                            "{}|{}|{}",
+                            number.map_or(String::new(), |n| n.to_string()),
+                            san,
+                            glyph.unwrap_or("")
+                        )
                     }
                     Token::Comment(c) => format!("C{c}"),
                     Token::Nag(n) => format!("N{n}"),
@@ -193,7 +218,10 @@ mod tests {
 
     #[test]
     fn plain_moves() {
-        assert_eq!(shape("1. e4 e5 2.Nf3 "), Some(vec!["1|e4|".into(), "|e5|".into(), "2|Nf3|".into()]));
+        assert_eq!(
+            shape("1. e4 e5 2.Nf3 "),
+            Some(vec!["1|e4|".into(), "|e5|".into(), "2|Nf3|".into()])
+        );
         assert_eq!(shape("12... Qxd8+! "), Some(vec!["12|Qxd8+|!".into()]));
         assert_eq!(shape("1 … e4"), Some(vec!["1|e4|".into()]));
     }
@@ -201,12 +229,18 @@ mod tests {
     #[test]
     fn annotations() {
         let got = shape("e4 {[%clk 0:03:00]} $1 ; line\n e5 +- ").unwrap();
-        assert_eq!(got, vec!["|e4|", "C{[%clk 0:03:00]}", "N$1", "C; line", "|e5|", "N+-"]);
+        assert_eq!(
+            got,
+            vec!["|e4|", "C{[%clk 0:03:00]}", "N$1", "C; line", "|e5|", "N+-"]
+        );
     }
 
     #[test]
     fn declines_lenient_and_odd_text() {
-        for run in ["0-0 ", "e8Q ", "Qh7++ ", "ed5 ", "e2e4 ", "Nf3: ", "1-0", "♘f3 ", "e4 e.p. ", "-- ", "0000 "] {
+        for run in [
+            "0-0 ", "e8Q ", "Qh7++ ", "ed5 ", "e2e4 ", "Nf3: ", "1-0", "♘f3 ", "e4 e.p. ", "-- ",
+            "0000 ",
+        ] {
             assert_eq!(scan(run), None, "{run}");
         }
     }

@@ -248,3 +248,11 @@ def test_cargo_clippy_is_clean() -> None:
         pytest.skip("cargo clippy is not installed")
     run = _cargo("clippy", "--quiet", "--all-targets", "--features", "python", "--", "-D", "warnings")
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+
+def test_cargo_fmt_is_clean() -> None:
+    probe = _cargo("fmt", "--version")
+    if probe.returncode != 0:
+        pytest.skip("rustfmt is not installed")
+    run = _cargo("fmt", "--check")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]

@@ -23,7 +23,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from notation.diagnostics import SEVERITY_RANK, Diagnostic, worst_severity
+from notation.diagnostics import Diagnostic, worst_severity
 from notation.validation.checks import (
     Claims,
     Mark,
@@ -33,7 +33,7 @@ from notation.validation.checks import (
     result_diagnostics,
     tag_diagnostics,
 )
-from notation.validation.replay import start_position
+from notation.validation.replay import plies_before, start_position
 from notation.validation.reports import GameReport, _report, check_game
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -127,7 +127,6 @@ def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Positio
 
 def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport:
     """The report of a game the core took (the same checks as the reference path)."""
-    start_ply = 2 * (start.fullmove_number - 1) + (0 if start.turn else 1)
     diagnostics = list(game.diagnostics)
     diagnostics.extend(tag_diagnostics(game))
     claim = Claims(result.threefold, result.fifty_moves, result.fivefold, result.seventyfive_moves)
@@ -140,15 +139,9 @@ def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport
     final = _Final(result.white_bare, result.black_bare)
     diagnostics.extend(result_diagnostics(game, final, end, True, marks[plies] if plies else None))
     worst = worst_severity(diagnostics)
-    if worst == "error":
-        status = "error"
-    elif worst == "warning":
-        status = "warning"
-    else:
-        status = "ok"
-    assert worst is None or SEVERITY_RANK[worst] >= 0
+    status = worst if worst in ("error", "warning") else "ok"
     return _report(game, name, status, plies, result.final_fen, end, claim, diagnostics,
-                   result.variation_plies, start_ply)
+                   result.variation_plies, plies_before(start))
 
 
 def _panicked(raw: RawGame, name: str | None, message: str) -> GameReport:

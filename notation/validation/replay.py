@@ -104,9 +104,12 @@ class Replay:
     @property
     def start_ply(self) -> int:
         """Plies before the start position counted from move 1 with White (for move labels)."""
-        if self.start is None:
-            return 0
-        return 2 * (self.start.fullmove_number - 1) + (0 if self.start.turn else 1)
+        return 0 if self.start is None else plies_before(self.start)
+
+
+def plies_before(start: Position) -> int:
+    """Plies before ``start`` counted from move 1 with White (its move number and side to move)."""
+    return 2 * (start.fullmove_number - 1) + (0 if start.turn else 1)
 
 
 def start_position(tags: dict[str, str]) -> tuple[Position | None, list[Diagnostic], str | None, bool]:
