@@ -14,6 +14,7 @@
 //! and tests compare them over the whole corpus.
 
 pub mod fen;
+pub mod lex;
 pub mod polyglot;
 pub mod replay;
 pub mod san;

@@ -354,8 +354,47 @@ impl ArrowColumns {
     }
 }
 
+/// The fields of the Lark tokens of a whole game (`grammars/pgn.lark`'s `TAGS`, `MOVES` and
+/// `RESULT` terminals, see `lex.rs`): a list of (type, value, start_pos, line, column,
+/// end_line, end_column, end_pos), positions in characters as Lark counts them; None when the
+/// game must be lexed by Lark itself.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn lex_game(
+    text: &str,
+) -> Option<Vec<(&'static str, &str, usize, usize, usize, usize, usize, usize)>> {
+    let tokens = crate::lex::lex_game(text)?;
+    let mut out = Vec::with_capacity(tokens.len());
+    let (mut line, mut char_pos, mut line_start) = (1usize, 0usize, 0usize);
+    for token in tokens {
+        let value = &text[token.start..token.end];
+        let (start_pos, start_line, start_column) = (char_pos, line, char_pos - line_start + 1);
+        let mut chars = 0;
+        for (index, c) in value.chars().enumerate() {
+            if c == '\n' {
+                line += 1;
+                line_start = char_pos + index + 1;
+            }
+            chars += 1;
+        }
+        char_pos += chars;
+        out.push((
+            token.kind,
+            value,
+            start_pos,
+            start_line,
+            start_column,
+            line,
+            char_pos - line_start + 1,
+            char_pos,
+        ));
+    }
+    Some(out)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(lex_game, m)?)?;
     m.add_class::<MovesBatch>()?;
     m.add_class::<ArrowColumns>()?;
     // A panic is reported to Python as CorePanic (and by notation as internal.error); the

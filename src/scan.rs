@@ -114,29 +114,47 @@ fn move_number(run: &str, i: usize) -> Option<(u64, usize)> {
     Some((value, skip_blanks(b, j)))
 }
 
+/// A piece of movetext that the core does not read (the grammar's own reading is needed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotRead;
+
 /// Split a whole `MOVES` token; None when some part of it is not read by the core.
 pub fn scan(run: &str) -> Option<Vec<Token<'_>>> {
+    match scan_prefix(run) {
+        Ok((tokens, stop)) if stop == run.len() && !tokens.is_empty() => Some(tokens),
+        _ => None,
+    }
+}
+
+/// Read moves, comments and NAGs from the start of `text` for as long as they are the core's:
+/// `Ok((pieces, stop))` where `stop` is the first byte where no move, comment or NAG starts
+/// (a move must come first); `Err` where a piece starts that the core does not read (then the
+/// grammar's own reading of the text is needed).
+pub fn scan_prefix(text: &str) -> Result<(Vec<Token<'_>>, usize), NotRead> {
+    let run = text;
     let b = run.as_bytes();
     let mut out = Vec::with_capacity(b.len() / 6 + 1);
     let mut i = 0;
     let mut seen_move = false;
     while i < b.len() {
         let c = b[i];
-        if c == b'{' {
-            let close = run[i + 1..].find('}')? + i + 1;
+        if seen_move && c == b'{' {
+            let close = run[i + 1..].find('}').ok_or(NotRead)? + i + 1;
             out.push(Token::Comment(&run[i..=close]));
             i = skip_blanks(b, close + 1);
             continue;
         }
-        if c == b';' {
+        if seen_move && c == b';' {
             let end = run[i..].find('\n').map_or(b.len(), |k| k + i);
             out.push(Token::Comment(&run[i..end]));
             i = skip_blanks(b, end);
             continue;
         }
         let (number, at) = if c.is_ascii_digit() {
-            let (value, next) = move_number(run, i)?;
-            (Some(value), next)
+            match move_number(run, i) {
+                Some((value, next)) => (Some(value), next),
+                None => return Ok((out, i)),
+            }
         } else {
             (None, i)
         };
@@ -147,7 +165,7 @@ pub fn scan(run: &str) -> Option<Vec<Token<'_>>> {
                 suffix = b[j];
                 j += 1;
                 if j < b.len() && (b[j] == b'+' || b[j] == b'#') {
-                    return None; // '++', '+#': lenient, read by Python
+                    return Err(NotRead); // '++', '+#': lenient, read by Python
                 }
             }
             let san_text = &run[at..j];
@@ -162,7 +180,7 @@ pub fn scan(run: &str) -> Option<Vec<Token<'_>>> {
                 j += g;
             }
             if !move_end_ok(run, j) {
-                return None;
+                return Err(NotRead);
             }
             out.push(Token::Move {
                 number,
@@ -176,18 +194,18 @@ pub fn scan(run: &str) -> Option<Vec<Token<'_>>> {
             i = skip_blanks(b, j);
             continue;
         }
-        if number.is_some() || !seen_move {
-            return None;
+        if number.is_some() {
+            return Err(NotRead);
         }
-        let len = nag_len(&run[i..])?;
-        out.push(Token::Nag(&run[i..i + len]));
-        i = skip_blanks(b, i + len);
+        match nag_len(&run[i..]) {
+            Some(len) if seen_move => {
+                out.push(Token::Nag(&run[i..i + len]));
+                i = skip_blanks(b, i + len);
+            }
+            _ => return Ok((out, i)),
+        }
     }
-    if seen_move {
-        Some(out)
-    } else {
-        None
-    }
+    Ok((out, i))
 }
 
 #[cfg(test)]

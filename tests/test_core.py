@@ -256,3 +256,63 @@ def test_cargo_fmt_is_clean() -> None:
         pytest.skip("rustfmt is not installed")
     run = _cargo("fmt", "--check")
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+
+# ------------------------------------------------------------------------------ the lexer
+def _lark_tokens(text: str) -> list[tuple[object, ...]]:
+    """The tokens Lark's own (contextual) lexer cuts from a game, as the parser receives them."""
+    from notation.pgn.parser import _outline_parser
+
+    parser, builder = _outline_parser(False)
+    builder.reset()
+    interactive = parser.parse_interactive(text)
+    return [
+        (t.type, str(t), t.start_pos, t.line, t.column, t.end_line, t.end_column, t.end_pos)
+        for t in interactive.iter_parse() if t.type != "$END"
+    ]
+
+
+def _check_lexed(texts: list[str]) -> int:
+    cut = 0
+    for text in texts:
+        fields = _core.lex_game(text)
+        if fields is not None:
+            assert [tuple(f) for f in fields] == _lark_tokens(text), text[:300]
+            cut += 1
+    return cut
+
+
+def _corpus_texts(limit: int | None) -> list[str]:
+    texts = []
+    for path in sorted(p for p in corpus_path("games").rglob("*") if p.is_file() and ".pgn" in p.name):
+        for number, raw in enumerate(split_games(path)):
+            if limit is not None and number >= limit:
+                break
+            if raw.size != -1 and not raw.oversized:
+                texts.append(raw.data if isinstance(raw.data, str) else raw.data.decode("utf-8", "replace"))
+    return texts
+
+
+def test_the_core_cuts_tokens_as_lark_does_on_corpus_games() -> None:
+    texts = _corpus_texts(limit=150)
+    assert _check_lexed(texts) > 0.5 * len(texts)
+
+
+@pytest.mark.slow
+def test_the_core_cuts_tokens_as_lark_does_on_the_whole_corpus() -> None:
+    texts = _corpus_texts(limit=None)
+    assert _check_lexed(texts) > 0.5 * len(texts)
+
+
+_TAGS = st.sampled_from([
+    '[Event "x"]\n', '[Site "a \\"b\\" c"]\n', '[White "é"]  \n', '[Black "x"] [Round "1"]\n', "[Bad tag]\n",
+    '[Event "x"\n', '[ Date  "2020.01.01" ]\r\n', "\n", '[X "\\\\"]\n', '[Y "tab\there"]\n',
+])
+_ENDS = st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "½-½", "", "1-0 junk", "*\n\n", "1-0x", "0-1\xa0", "(1. d4) *"])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_TAGS, max_size=4), st.lists(_PIECES, max_size=12), _ENDS)
+def test_the_core_cuts_tokens_as_lark_does_on_generated_games(tags: list[str], pieces: list[str], end: str) -> None:
+    text = "".join(tags) + "\n" + "".join(pieces) + " " + end
+    _check_lexed([text])

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from collections.abc import Iterator
 from typing import Any
 
-from lark import Lark, Transformer
+from lark import Lark, Token, Transformer
+from lark.lexer import Lexer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
+from notation.compiled import core_module
 from notation.diagnostics import Diagnostic
 from notation.formats.san import SanError, parse_san_syntax
 from notation.grammars import build_parser, lark_cython_available, terminal_patterns
@@ -588,16 +591,47 @@ def _outline_parser(use_cython: bool) -> tuple[Lark, OutlineBuilder]:
     return parser, builder
 
 
+class _CoreTokens(Lexer):
+    """A Lark lexer that hands over the tokens the compiled core cut for the game being parsed
+    (``notation._core.lex_game``: ``TAGS``, ``MOVES``, ``RESULT``, the grammar's terminals)."""
+
+    __future_interface__ = 2
+    tokens: list[Token] = []
+
+    def __init__(self, conf: Any) -> None:
+        pass
+
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
+        return iter(_CoreTokens.tokens)
+
+
+@lru_cache(maxsize=1)
+def _core_lexed_parser() -> tuple[Lark, OutlineBuilder]:
+    builder = OutlineBuilder()
+    parser = build_parser("pgn", use_cython=False, lexer=_CoreTokens, transformer=builder)
+    return parser, builder
+
+
 def parse_game_outline(
     text: str, *, file: str | None = None, number: int = 1, line: int = 1, offset: int = 0,
     encoding: str = "utf-8", use_cython: bool | None = None,
 ) -> tuple[Game, list[Any]]:
     """Parse one game chunk like :func:`parse_game_text`, leaving the move runs unsplit: the
     :class:`Game` (tags, result, reader diagnostics; no moves) and the outline of its mainline
-    (see :class:`OutlineBuilder`). Never raises."""
-    if use_cython is None:
-        use_cython = lark_cython_available()
-    parser, builder = _outline_parser(use_cython)
+    (see :class:`OutlineBuilder`). Never raises.
+
+    When the compiled core can cut the game's tokens (a game of tag pairs, moves in standard
+    SAN with comments and NAGs, and a result), Lark parses the tokens it cut; otherwise Lark
+    lexes the game itself. Tests prove both give the same tokens."""
+    core = core_module()
+    fields = core.lex_game(text) if core is not None else None
+    if fields is not None:
+        parser, builder = _core_lexed_parser()
+        _CoreTokens.tokens = [Token(*field) for field in fields]
+    else:
+        if use_cython is None:
+            use_cython = lark_cython_available()
+        parser, builder = _outline_parser(use_cython)
     builder.reset(file, number, line, offset)
     try:
         tags, mainline, result_token = parser.parse(text, on_error=builder.on_error)  # type: ignore[misc]

@@ -612,10 +612,11 @@ class TableBuilder:
     def add_raw(self, gid: int, raw: RawGame, source_file: str | None) -> Verdict:
         """Like :meth:`add_game` for a chunk of the reader: through the compiled core when it
         takes the game (its columns go straight to Arrow), else parsed and replayed in Python."""
+        from notation.compiled import core_module
         from notation.pgn.reader import parse_raw_game
         from notation.validation import core
 
-        module = core.core_module()
+        module = core_module()
         if module is not None and raw.size != -1 and not raw.oversized and raw.io_error is None:
             batch = None
             if self.moves is not None:

@@ -12,17 +12,15 @@ read), and :func:`check_raw` falls back to :func:`notation.validation.reports.ch
 on a full parse, which explains with located diagnostics. Reports are identical either way;
 a test compares both paths on every game of the corpus.
 
-``NOTATION_CORE=python`` (or ``0``) turns the core off for a process: everything goes through
-the reference. A panic inside the core becomes an ``internal.error`` diagnostic on that game.
+``NOTATION_CORE=python`` (or ``0``) turns the core off for a process (:mod:`notation.compiled`):
+everything goes through the reference. A panic inside the core becomes an ``internal.error`` diagnostic on that game.
 """
 
 from __future__ import annotations
 
-import os
-from functools import lru_cache
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from notation.compiled import core_module
 from notation.diagnostics import Diagnostic, worst_severity
 from notation.validation.checks import (
     Claims,
@@ -40,22 +38,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.pgn.reader import RawGame
     from notation.rules.position import Position
-
-#: Environment variable choosing the replay: ``python`` (or ``0``) for the pure-Python reference.
-CORE_VARIABLE = "NOTATION_CORE"
-
-
-@lru_cache(maxsize=1)
-def core_module() -> ModuleType | None:
-    """The compiled core, or None when it is not built or turned off (``NOTATION_CORE``)."""
-    if os.environ.get(CORE_VARIABLE, "").strip().lower() in ("0", "python", "off", "no"):
-        return None
-    try:
-        from notation import _core
-    except ImportError:
-        return None
-    return _core
-
 
 def core_available() -> bool:
     """True when validation and import use the compiled core in this process."""

@@ -11,17 +11,18 @@ import pytest
 
 from conftest import SAMPLE_GAMES, corpus_game_files, corpus_path
 from notation.tables.rows import tabulate_source
+from notation import compiled
 from notation.validation import core
 
 
 def _reference(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[pl.DataFrame, pl.DataFrame]:
-    monkeypatch.setenv(core.CORE_VARIABLE, "python")
-    core.core_module.cache_clear()
+    monkeypatch.setenv(compiled.CORE_VARIABLE, "python")
+    compiled.core_module.cache_clear()
     try:
         return tabulate_source(path)
     finally:
-        monkeypatch.delenv(core.CORE_VARIABLE)
-        core.core_module.cache_clear()
+        monkeypatch.delenv(compiled.CORE_VARIABLE)
+        compiled.core_module.cache_clear()
 
 
 def _check(path: Path, monkeypatch: pytest.MonkeyPatch) -> int:

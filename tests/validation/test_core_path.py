@@ -11,6 +11,7 @@ import pytest
 
 from conftest import SAMPLE_GAMES, corpus_game_files, corpus_path
 from notation.pgn.reader import parse_raw_game, split_games
+from notation import compiled
 from notation.validation import core
 from notation.validation.reports import check_game
 
@@ -55,13 +56,13 @@ def test_core_and_reference_agree_on_the_whole_corpus() -> None:
 
 
 def test_the_core_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(core.CORE_VARIABLE, "python")
-    core.core_module.cache_clear()
+    monkeypatch.setenv(compiled.CORE_VARIABLE, "python")
+    compiled.core_module.cache_clear()
     try:
         assert not core.core_available()
     finally:
-        monkeypatch.delenv(core.CORE_VARIABLE)
-        core.core_module.cache_clear()
+        monkeypatch.delenv(compiled.CORE_VARIABLE)
+        compiled.core_module.cache_clear()
     assert core.core_available()
 
 
