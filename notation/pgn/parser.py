@@ -608,7 +608,7 @@ class _CoreTokens(Lexer):
 @lru_cache(maxsize=1)
 def _core_lexed_parser() -> tuple[Lark, OutlineBuilder]:
     builder = OutlineBuilder()
-    parser = build_parser("pgn", use_cython=False, lexer=_CoreTokens, transformer=builder)
+    parser = build_parser("pgn", use_cython=False, lexer=_CoreTokens, transformer=builder, cache=True)
     return parser, builder
 
 

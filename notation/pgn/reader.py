@@ -62,6 +62,12 @@ class RawGame:
     oversized: bool = False
     io_error: str | None = None
 
+    def __reduce__(self) -> tuple[type[RawGame], tuple[Any, ...]]:
+        # pickled as its fields: half the cost of a slots dataclass's default (games cross to
+        # worker processes in batches)
+        return (RawGame, (self.data, self.file, self.number, self.line, self.offset, self.size,
+                          self.oversized, self.io_error))
+
     @property
     def text(self) -> str:
         """The game text (decoded)."""
@@ -151,7 +157,7 @@ def split_range(
 
 
 #: How much is read from the source at a time.
-BLOCK = 1 << 20
+BLOCK = 1 << 18
 
 #: A line longer than this (without a newline yet) is taken as movetext piece by piece.
 LONG_LINE = 1 << 20
