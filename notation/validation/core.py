@@ -44,6 +44,10 @@ def core_available() -> bool:
     return core_module() is not None
 
 
+#: Half-move clocks and move numbers the core takes (it keeps them in 32 bits and counts on).
+_COUNTER_LIMIT = 1 << 30
+
+
 class _Final:
     """The final position as the result checks see it (bare kings only)."""
 
@@ -100,6 +104,8 @@ def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Positio
     start, problems, unsupported, chess960 = start_position(game.tags)
     if start is None or problems or unsupported is not None:
         return None
+    if not (0 <= start.halfmove_clock < _COUNTER_LIMIT and 0 < start.fullmove_number < _COUNTER_LIMIT):
+        return None  # counters beyond the core's (32-bit) range: the reference handles them
     fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in game.tags or chess960) else None
     result = core.replay_game(fen, outline, start.halfmove_clock, start.fullmove_number, moves, bool(start.chess960))
     if isinstance(result, str):

@@ -82,3 +82,11 @@ def test_a_panic_in_the_core_is_a_located_internal_error(monkeypatch: pytest.Mon
     assert report.status == "error"
     (diag,) = report.diagnostics
     assert diag.code == "internal.error" and diag.line == raw.line and diag.file == "classics.pgn"
+
+
+@pytest.mark.parametrize("counters", ["0 2147483648", "0 99999999999999999999", "4294967296 1", "99 1"])
+def test_huge_fen_counters_never_crash_and_agree(tmp_path: Path, counters: str) -> None:
+    path = tmp_path / "counters.pgn"
+    path.write_text(f'[Event "T"]\n[Result "*"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/R3K3 w Q - {counters}"]\n\n1. Ra8+ Kd7 *\n')
+    fast, slow, _ = _both(path)
+    assert fast == slow
