@@ -218,10 +218,10 @@ fn replay_game(
     }
 }
 
-/// Perft: leaf nodes at `depth` from `fen` (Shredder- or X-FEN with `chess960`).
+/// Perft: leaf nodes at `depth` from `fen` (X-FEN or Shredder-FEN castling; Chess960
+/// castling rights are read from the rook files either way).
 #[pyfunction]
-#[pyo3(signature = (fen, depth, chess960 = false))]
-fn perft(py: Python<'_>, fen: &str, depth: u32, chess960: bool) -> PyResult<u64> {
+fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
     fn count(board: &Board, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
@@ -241,7 +241,6 @@ fn perft(py: Python<'_>, fen: &str, depth: u32, chess960: bool) -> PyResult<u64>
         });
         total
     }
-    let _ = chess960; // castling rights are read from the rook squares either way
     let board = read_fen(fen)?;
     Ok(py.detach(move || count(&board, depth)))
 }
@@ -261,9 +260,7 @@ fn read_fen(fen: &str) -> PyResult<Board> {
 
 /// The Polyglot key of a position given as FEN (X-FEN or Shredder-FEN castling).
 #[pyfunction]
-#[pyo3(signature = (fen, shredder = false))]
-fn position_key(fen: &str, shredder: bool) -> PyResult<u64> {
-    let _ = shredder; // both castling notations are read
+fn position_key(fen: &str) -> PyResult<u64> {
     Ok(crate::polyglot::key(&read_fen(fen)?))
 }
 

@@ -52,7 +52,7 @@ def test_perft_scalachess_suites(name: str) -> None:
             unread.append(fen)
             continue
         for depth in (d for d in counts if counts[d] <= 2_000_000):
-            assert _core.perft(shredder, depth, chess960=True) == counts[depth], (fen, depth)
+            assert _core.perft(shredder, depth) == counts[depth], (fen, depth)
     assert len(unread) <= max(2, len(cases) // 20), unread
 
 
@@ -82,7 +82,7 @@ def test_position_key_equals_the_python_engine_on_corpus_positions() -> None:
         rep = replay(game, variations=False, notes=False)
         for record in rep.plies:
             fen = record.after.fen(shredder=True, en_passant="fen")
-            assert _core.position_key(fen, shredder=True) == record.after.key(), fen
+            assert _core.position_key(fen) == record.after.key(), fen
             checked += 1
     assert checked > 10_000
 
