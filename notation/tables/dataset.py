@@ -255,34 +255,16 @@ def plan_chunks(
     Sequential and deterministic: the same files and sizes give the same chunks whatever
     engine runs them. A chunk never spans two files.
     """
-    from notation.tables.rows import raw_games, raw_text
+    from notation.tables.rows import raw_text
 
     index = 0
     for path in files:
-        stats.files += 1
-        is_stdin = path == STDIN
-        name = STDIN_NAME if is_stdin else path.name
+        name = STDIN_NAME if path == STDIN else path.name
         items: list[tuple[int, Any]] = []
         size = 0
-        games = raw_games(sys.stdin.buffer if is_stdin else path)
-        while True:
-            try:
-                gid, raw = next(games)
-            except StopIteration:
-                break
-            except Exception as exc:  # noqa: BLE001 - e.g. a truncated .gz: keep what was read
-                message = f"cannot read past game {stats.games_read}: {type(exc).__name__}: {exc}"
-                stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
-                break
-            if getattr(raw, "size", 0) < 0:  # the reader could not read (more of) the file
-                message = f"cannot read: {raw.data}" if raw.data else "cannot read the file"
-                stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
+        for gid, raw, new in planned_games(path, seen, stats):
+            if not new:
                 continue
-            stats.games_read += 1
-            if gid in seen:
-                stats.duplicates += 1
-                continue
-            seen.add(gid)
             items.append((gid, raw))
             size += len(raw_text(raw))
             if len(items) >= chunk_games or size >= chunk_bytes:
@@ -292,6 +274,37 @@ def plan_chunks(
         if items:
             yield ChunkTask(index, name, str(out_dir), items, options, size, batch)
             index += 1
+
+
+def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tuple[int, Any, bool]]:
+    """``(game id, raw game, new)`` for every game of one input, in file order, as the planners
+    see them: read errors become ``pgn.io`` diagnostics in ``stats`` (keeping what was read),
+    ``stats`` counts files, games and duplicates, and ``new`` is False for a game whose id is
+    in ``seen`` (which it extends)."""
+    from notation.tables.rows import raw_games
+
+    stats.files += 1
+    games = raw_games(sys.stdin.buffer if path == STDIN else path)
+    while True:
+        try:
+            gid, raw = next(games)
+        except StopIteration:
+            return
+        except Exception as exc:  # noqa: BLE001 - e.g. a truncated .gz: keep what was read
+            message = f"cannot read past game {stats.games_read}: {type(exc).__name__}: {exc}"
+            stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
+            return
+        if getattr(raw, "size", 0) < 0:  # the reader could not read (more of) the file
+            message = f"cannot read: {raw.data}" if raw.data else "cannot read the file"
+            stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
+            continue
+        stats.games_read += 1
+        if gid in seen:
+            stats.duplicates += 1
+            yield gid, raw, False
+            continue
+        seen.add(gid)
+        yield gid, raw, True
 
 
 # -------------------------------------------------------------------------------- working

@@ -39,7 +39,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from notation.diagnostics import Diagnostic
 from notation.pgn.sources import is_plain_file
 from notation.tables.dataset import (
     CHUNK_BYTES,
@@ -51,9 +50,10 @@ from notation.tables.dataset import (
     PlanStats,
     WriteOptions,
     plan_chunks,
+    planned_games,
     run_chunk,
 )
-from notation.tables.rows import game_id, raw_games, raw_text
+from notation.tables.rows import game_id, raw_text
 
 
 class EngineUnavailable(RuntimeError):
@@ -177,7 +177,6 @@ def _plan_file(
 ) -> Iterator[RangeTask]:
     """The range tasks of one uncompressed file: one pass of the reader's split, one game held
     at a time (its id and location kept, its text dropped)."""
-    stats.files += 1
     where = os.path.abspath(path)
 
     def close(current: _OpenRange, io_error: str | None = None) -> RangeTask:
@@ -202,27 +201,11 @@ def _plan_file(
         )
 
     current: _OpenRange | None = None
-    games = raw_games(path)
-    while True:  # the error handling of plan_chunks, game for game
-        try:
-            gid, raw = next(games)
-        except StopIteration:
-            break
-        except Exception as exc:  # noqa: BLE001 - keep what was read
-            message = f"cannot read past game {stats.games_read}: {type(exc).__name__}: {exc}"
-            stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
-            break
-        if raw.size < 0:
-            message = f"cannot read: {raw.data}" if raw.data else "cannot read the file"
-            stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
-            continue
-        stats.games_read += 1
-        if gid in seen:
-            stats.duplicates += 1
+    for gid, raw, new in planned_games(path, seen, stats):
+        if not new:
             if current is not None:
                 current.pending.append(raw.number)
             continue
-        seen.add(gid)
         if current is None:
             current = _OpenRange(raw)
         current.add(gid, raw)
