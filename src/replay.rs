@@ -67,8 +67,6 @@ pub struct Ply {
     pub captured: Option<Piece>,
     pub castle: bool,
     pub en_passant: bool,
-    /// Material after the move (P=1, N=B=3, R=5, Q=9), White and Black.
-    pub material: (i32, i32),
     /// Comments and NAGs written after the move: index range into [`Game::notes`].
     pub notes: (u32, u32),
 }
@@ -164,27 +162,6 @@ pub struct Game<'a> {
 
 fn has_moves(board: &Board) -> bool {
     board.generate_moves(|_| true)
-}
-
-fn value(piece: Piece) -> i32 {
-    match piece {
-        Piece::Pawn => 1,
-        Piece::Knight | Piece::Bishop => 3,
-        Piece::Rook => 5,
-        Piece::Queen => 9,
-        Piece::King => 0,
-    }
-}
-
-/// Material of each side (P=1, N=B=3, R=5, Q=9).
-pub fn material(board: &Board) -> (i32, i32) {
-    let mut out = (0, 0);
-    for piece in Piece::ALL {
-        let v = value(piece);
-        out.0 += v * board.colored_pieces(Color::White, piece).len() as i32;
-        out.1 += v * board.colored_pieces(Color::Black, piece).len() as i32;
-    }
-    out
 }
 
 /// Legal origins of `piece` moves to `to`.
@@ -455,11 +432,6 @@ impl<'a> Replayer<'a> {
                                         captured,
                                         castle,
                                         en_passant,
-                                        material: if self.keep_notes {
-                                            material(&after.board)
-                                        } else {
-                                            (0, 0)
-                                        },
                                         notes: (first, first),
                                     });
                                     if self.keep_notes {
@@ -507,7 +479,7 @@ impl<'a> Replayer<'a> {
 }
 
 /// Replay a game from `start`; `Err(reason)` when the core declines it. `keep_notes` keeps
-/// the mainline comments, NAGs and material (for tables).
+/// the mainline comments and NAGs (for tables).
 pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, &'static str> {
     let start_key = polyglot::key(&start.board);
     let start_white = start.board.side_to_move() == Color::White;
