@@ -2,7 +2,9 @@
 
 A reader of ``path`` sees either the old file or the complete new one, never a half-written
 file, even if the process is killed mid-write (``os.replace`` is atomic on POSIX and Windows
-within one file system).
+within one file system). The file gets the permissions any new file would (``0666`` less the
+umask, so ``0644`` usually), not the private ``0600`` of a temporary file: an HTML scoresheet
+or a CSV table is meant to be shared.
 """
 
 from __future__ import annotations
@@ -14,12 +16,23 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+def current_umask() -> int:
+    """The process's file-mode creation mask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """A temporary path in the target's folder; renamed onto ``path`` when the block succeeds."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     handle, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        os.fchmod(handle, 0o666 & ~current_umask())
+    except (OSError, AttributeError):  # pragma: no cover - file systems without modes, Windows
+        pass
     os.close(handle)
     tmp = Path(tmp_name)
     try:

@@ -3,7 +3,14 @@
 Parse options -> one library call (:func:`notation.tables.dataset.import_files`) -> render the summary
 -> exit code: 0 imported and no game with errors, 1 imported but some games have errors (they
 are in the dataset with ``status = 'error'``), 2 usage or I/O failure (missing input, unknown
-engine, dask not installed, scheduler unreachable, output not writable).
+engine, dask not installed, scheduler unreachable, output not writable, output folder not a
+dataset of ours, dataset locked by another import past ``--lock-timeout``, unreadable part).
+
+A missing input is a usage error found before anything is written: nothing is imported and the
+output folder is not created. Values a column cannot hold are warnings on stderr
+(``table.value-out-of-range``: the game is imported, that value is null); they do not change
+the exit code. A second import into a dataset that another import is writing waits for it
+(``--lock-timeout`` bounds the wait) and then adds only the games the first did not.
 """
 
 from __future__ import annotations
@@ -48,6 +55,14 @@ def import_command(
     chunk_games: Annotated[
         int, typer.Option("--chunk-games", min=1, help="Games per chunk (one Parquet part each).")
     ] = 2000,
+    lock_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--lock-timeout",
+            min=0,
+            help="Seconds to wait while another import writes the same dataset (default: wait; 0: do not wait).",
+        ),
+    ] = None,
     json_summary: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
@@ -58,10 +73,31 @@ def import_command(
     Games already in the dataset (same game_id, a hash of the game text) are skipped.
 
     Parts appear atomically: an interrupted import leaves only whole parts; run it again.
+
+    DIR must be new, empty or a dataset written by notation import (other files are never
+    touched). Imports into one dataset run one after the other (see --lock-timeout).
     """
-    from notation.tables.dataset import WriteOptions, import_files, run_local, run_processes
+    from notation.tables.dataset import (
+        DatasetError,
+        WriteOptions,
+        check_writable,
+        expand_inputs,
+        import_files,
+        run_local,
+        run_processes,
+    )
 
     err = typer.echo
+    _, missing = expand_inputs((p for p in paths if str(p) != "-"), unreadable=[])  # unreadable: exit 2 later
+    for diag in missing:  # a usage error: nothing is created, nothing imported
+        err(diag.render(), err=True)
+    if missing:
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        check_writable(out.absolute())
+    except DatasetError as exc:
+        err(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     if engine not in ENGINES:
         err(f"error: unknown engine {engine!r} (choose local or dask)", err=True)
         raise typer.Exit(EXIT_USAGE)
@@ -92,7 +128,12 @@ def import_command(
                 executor=executor,
                 chunk_games=chunk_games,
                 on_result=lambda result: advance(result.games),
+                lock_timeout=lock_timeout,
+                on_wait=lambda: err(f"waiting for another import into {out} to finish ...", err=True),
             )
+    except DatasetError as exc:
+        err(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     except Exception as exc:  # noqa: BLE001 - I/O failures and engine failures -> exit 2
         from notation.tables.distributed import EngineUnavailable
 
@@ -101,6 +142,8 @@ def import_command(
         raise typer.Exit(EXIT_USAGE) from None
     for diag in summary.diagnostics:
         err(diag.render(), err=True)
+    for diag in summary.warnings:
+        err(diag.render(f"game {diag.game}" if diag.game is not None else None), err=True)
     if json_summary:
         typer.echo(json.dumps(summary.to_dict()))
     else:
@@ -123,7 +166,8 @@ def _render(summary: Any, out: Path) -> str:
                 f"imported {summary.games_imported} games ({summary.plies} plies) from "
                 f"{summary.files} file(s) into {out}"
             ),
-            f"  games read {summary.games_read}, duplicates skipped {summary.duplicates}",
+            f"  games read {summary.games_read}, duplicates skipped {summary.duplicates}"
+            + (f", values out of range {len(summary.warnings)}" if summary.warnings else ""),
             "  " + ", ".join(f"{status} {s.get(status, 0)}" for status in STATUSES),
             (
                 f"  {summary.parts} part(s), {summary.bytes_written / 1e6:.1f} MB written, "

@@ -3,7 +3,10 @@
 Used by ``notation stats``, ``standings`` and ``ledger``. Each input is, in this order:
 
 * a **dataset** directory written by ``notation import`` (it has a ``games/`` folder): read
-  lazily with :func:`notation.tables.frames.scan` (nothing is loaded until the query runs);
+  lazily with :func:`notation.tables.frames.scan` (nothing is loaded until the query runs),
+  after a check of every part's footer: a part that is not readable Parquet of its table is a
+  ``dataset.bad-part`` diagnostic naming it (the command exits 2). Damage inside a part's data
+  pages shows only when the query runs: :func:`read_failures` then names the part;
 * a **folder**: every PGN file below it (``*.pgn``, ``*.pgn.gz``, ``*.pgn.bz2``, ``*.pgn.zst``;
   recursive, as ``notation validate`` and ``import`` search), in path order;
 * ``-``: standard input, read as PGN;
@@ -17,7 +20,8 @@ with different category sets concatenate.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 from pathlib import Path
 
 import polars as pl
@@ -42,8 +46,13 @@ def _strings(lazy: pl.LazyFrame) -> pl.LazyFrame:
 def load_games(paths: Sequence[str | Path]) -> tuple[pl.LazyFrame | None, list[Diagnostic]]:
     """A lazy games table over all `paths` (None when no input could be read) and I/O findings.
 
-    Every unreadable input becomes a ``pgn.io`` diagnostic; the others are still read.
+    Every unreadable input becomes a ``pgn.io`` diagnostic; the others are still read. So does
+    an input that cannot be read to the end (a truncated ``.gz``; a folder or file below a folder
+    argument that cannot be read), located where reading stopped: the games read whole before
+    it are in the table. Commands print the diagnostics, do their work on what was read, and
+    exit 2.
     """
+    from notation.tables.dataset import check_parts
     from notation.tables.frames import scan, to_frames
 
     parts: list[pl.LazyFrame] = []
@@ -52,21 +61,26 @@ def load_games(paths: Sequence[str | Path]) -> tuple[pl.LazyFrame | None, list[D
         path = Path(given)
         try:
             if str(given) == "-":
-                parts.append(_strings(to_frames(sys.stdin.buffer, moves=False)[0].lazy()))
+                parts.append(_strings(to_frames(sys.stdin.buffer, moves=False, problems=diagnostics)[0].lazy()))
             elif not path.exists():
                 diagnostics.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(given)))
             elif is_dataset(path):
-                parts.append(_strings(scan(path)[0]))
+                bad = check_parts(path)
+                diagnostics.extend(bad)
+                if not bad:
+                    parts.append(_strings(scan(path)[0]))
             elif path.is_dir():
-                files = find_pgn_files(path)
-                if not files:
+                unreadable: list[Diagnostic] = []  # folders and files the search could not read
+                files = find_pgn_files(path, unreadable)
+                diagnostics.extend(unreadable)
+                if not files and not unreadable:
                     diagnostics.append(
                         Diagnostic.make("pgn.io", "neither a dataset nor a folder with PGN files", file=str(given))
                     )
                 for file in files:
-                    parts.append(_strings(to_frames(file, moves=False)[0].lazy()))
+                    parts.append(_strings(to_frames(file, moves=False, problems=diagnostics)[0].lazy()))
             else:
-                parts.append(_strings(to_frames(path, moves=False)[0].lazy()))
+                parts.append(_strings(to_frames(path, moves=False, problems=diagnostics)[0].lazy()))
         except OSError as exc:
             diagnostics.append(Diagnostic.make("pgn.io", f"cannot read: {exc.strerror or exc}", file=str(given)))
     if not parts:
@@ -74,3 +88,42 @@ def load_games(paths: Sequence[str | Path]) -> tuple[pl.LazyFrame | None, list[D
     if len(parts) == 1:
         return parts[0], diagnostics
     return pl.concat(parts, how="diagonal_relaxed"), diagnostics
+
+
+#: what running a query over damaged Parquet parts raises (a Polars error, I/O, a reader panic)
+READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException)
+
+
+def read_failures(paths: Sequence[str | Path], exc: BaseException) -> list[Diagnostic]:
+    """Why a query over ``paths`` failed with ``exc`` (one of :data:`READ_ERRORS`): the dataset
+    parts that cannot be read whole (``dataset.bad-part``, each naming its part), else one
+    ``pgn.io`` diagnostic quoting the error."""
+    from notation.tables.dataset import check_parts
+
+    found: list[Diagnostic] = []
+    for given in paths:
+        if str(given) != "-" and is_dataset(Path(given)):
+            found.extend(check_parts(Path(given), full=True))
+    if found:
+        return found
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return [Diagnostic.make("pgn.io", f"cannot read the inputs: {text}")]
+
+
+T = TypeVar("T")
+
+
+def computed(paths: Sequence[str | Path], compute: Callable[[], T]) -> T:
+    """``compute()`` over games loaded from ``paths``; a dataset part damaged inside the data
+    (found only when the query runs) is named on standard error and ends the command (exit 2)."""
+    import typer
+
+    from notation.cli.render import EXIT_USAGE, error
+    from notation.cli.table_output import diagnostic_text
+
+    try:
+        return compute()
+    except READ_ERRORS as exc:
+        for diag in read_failures(paths, exc):
+            error(diagnostic_text(diag))
+        raise typer.Exit(EXIT_USAGE) from None

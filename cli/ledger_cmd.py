@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from notation.cli.render import error
 from notation.cli.table_output import csv_text, diagnostic_text, json_rows, rich_table
 
 LEDGER_HELP = (
@@ -23,7 +24,8 @@ LEDGER_HELP = (
     "(10 + d/10)/2 (d < 100) or d/4. Lower side wins: 10, 10 + d/10 or d/2. Higher side wins: "
     "10, 10 - d/12.5, 2 (d < 200) or 0.\n\n"
     "Levels: below 100 points 'unranked', then 30 (100-199.99) up to 1 (3000 and more). Points "
-    "are exact decimals (every digit is printed unless --places is given). Games without a known date are applied after all dated games.\n\n"
+    "are exact decimals; they are shown rounded to 2 decimals (--places N to choose, --exact for every "
+    "digit). Games without a known date are applied after all dated games.\n\n"
     "Exit status: 0 done, 1 no decisive or drawn game found, 2 usage error, unreadable input or "
     "bad --initial file."
 )
@@ -35,8 +37,7 @@ class LedgerFormat(str, Enum):
     json = "json"
 
 
-def _err(message: str) -> None:
-    typer.echo(message, err=True)
+_err = error
 
 
 def ledger_command(
@@ -53,19 +54,23 @@ def ledger_command(
         bool, typer.Option("--history", help="One row per applied game instead of one per player.")
     ] = False,
     places: Annotated[
-        int | None,
+        int,
         typer.Option(
             "--places",
             min=0,
-            help="Show points rounded (half to even) to this many decimals; the ledger itself stays exact. "
-            "Default: every decimal.",
+            max=100,
+            metavar="N",
+            help="Show points rounded (half to even) to N decimals; the ledger itself stays exact.",
         ),
-    ] = None,
+    ] = 2,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Show every decimal of the exact points (they can run to thousands).")
+    ] = False,
 ) -> None:
     """Apply every decisive and drawn game, in date order, to the club level-and-points ledger."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
     from notation.diagnostics import Diagnostic
-    from notation.cli.inputs import load_games
+    from notation.cli.inputs import computed, load_games
     from notation.tables.ledger import (
         HISTORY_COLUMNS,
         PLAYER_COLUMNS,
@@ -87,12 +92,10 @@ def ledger_command(
     games, io_problems = load_games(paths)
     for diag in io_problems:
         _err(diagnostic_text(diag))
-    if io_problems:
-        raise typer.Exit(EXIT_USAGE)
-    if games is None:  # pragma: no cover - load_games reports why
+    if games is None:  # nothing could be read (an input read only in part still counts: exit 2 below)
         raise typer.Exit(EXIT_USAGE)
 
-    result = ledger(games, initial=start, history=history)
+    result = computed(paths, lambda: ledger(games, initial=start, history=history))
     diags: list[Diagnostic] = result.diagnostics
     for diag in diags:
         _err(diagnostic_text(diag))
@@ -100,7 +103,7 @@ def ledger_command(
         _err("not applied: " + ", ".join(f"{n} {reason}" for reason, n in sorted(result.skipped.items())))
 
     def shown(value: Decimal) -> Decimal:
-        return value if places is None else round_points(value, places)
+        return value if exact else round_points(value, places)
 
     if history:
         columns: tuple[str, ...] = HISTORY_COLUMNS
@@ -119,7 +122,7 @@ def ledger_command(
 
     if fmt is LedgerFormat.table:
         title = "Ledger history" if history else "Ledger"
-        typer.echo(rich_table(columns, rows, title=title, right=right), nl=False)
+        typer.echo(rich_table(columns, rows, title=title, right=right, keys=3 if history else 1), nl=False)
     elif fmt is LedgerFormat.csv:
         typer.echo(csv_text(columns, rows), nl=False)
     else:
@@ -127,6 +130,9 @@ def ledger_command(
 
     if not result.applied:
         _err("no decisive or drawn game to apply")
+    if io_problems:  # the ledger covers the games that could be read
+        raise typer.Exit(EXIT_USAGE)
+    if not result.applied:
         raise typer.Exit(EXIT_PROBLEMS)
 
 

@@ -7,6 +7,7 @@ Library code returns data; commands render it here and pick the exit code:
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +18,44 @@ from notation.diagnostics import Diagnostic, ply_label
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
+
+
+#: Characters a terminal may act on instead of showing: C0 controls (tab and line ends too: a
+#: diagnostic or a cell is one line), DEL, C1 controls (8-bit CSI/OSC), and the Unicode line,
+#: paragraph and bidirectional-override controls that can make text read differently than it is.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as a visible escape (``ESC`` -> ``\\x1b``),
+    so that input text (tag values, moves as written, file names) printed to a terminal can
+    neither move the cursor, retitle the window, hide itself nor break a line."""
+    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+
+
+#: Cell starts that make spreadsheets read a CSV cell as a formula (the OWASP CSV-injection rule).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A CSV text cell that no spreadsheet runs as a formula: one that starts with ``= + - @``,
+    a tab or a carriage return gets a leading apostrophe. A plain number (``-3``, ``+0.5``) and a
+    lone sign (the crosstable's forfeit marks ``+`` and ``-``) compute nothing and stay as they are."""
+    if not text.startswith(_FORMULA_START) or len(text) == 1 or _PLAIN_NUMBER.fullmatch(text):
+        return text
+    return "'" + text
+
+
+def error(message: str) -> None:
+    """Print one message line to standard error, control characters escaped."""
+    sys.stderr.write(printable(message) + "\n")
+    sys.stderr.flush()
 
 
 def dumps(value: Any, *, pretty: bool = False) -> str:
@@ -47,7 +86,7 @@ def diagnostic_line(diag: Diagnostic, context: str | None = None, start_ply: int
     parts = [p for p in (context, ply_label(diag.ply, diag.san, start_ply)) if p]
     if parts:
         head += " " + ", ".join(parts)
-    return f"{head}: {diag.message}"
+    return printable(f"{head}: {diag.message}")
 
 
 class _Advance(Protocol):

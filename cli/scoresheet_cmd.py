@@ -1,13 +1,17 @@
 """`notation scoresheet INPUT`: reconstruct a game from a sloppy or damaged scoresheet.
 
 Options -> one library call (:func:`notation.scoresheet.reconstruct.reconstruct`) -> render -> exit code:
-0 reconstructed (read as written, or only confident corrections), 1 a human must look
-(low-confidence corrections or no legal reading), 2 usage or I/O failure.
+0 reconstructed (read as written, or only confident corrections: no other complete reading
+scores within the margin of the best, see :mod:`notation.scoresheet.readings`), 1 a human must
+look (rival readings, listed likeliest first with their probabilities, or no legal reading),
+2 usage or I/O failure (a bad option, a ``--tags`` entry that is no ``Name=value`` pair with
+a PGN tag name).
 
 Without ``--out`` the PGN goes to stdout and the corrections to stderr (compiler style).
 ``--out`` picks the rendering by suffix (repeatable): ``.pgn``, ``.txt`` (FIDE-style
 two-column sheet), ``.html`` (printable page with SVG diagrams), ``.svg`` (final position or
-the first ``--diagram``), ``.json`` (the reconstruction as data).
+the first ``--diagram``), ``.json`` (the reconstruction as data, its ``readings`` ranked);
+``--format json`` prints that JSON to stdout instead of the PGN.
 """
 
 from __future__ import annotations
@@ -44,11 +48,17 @@ def scoresheet(
     max_cost: float = typer.Option(12.0, "--max-cost", min=0.0, help="Largest total edit cost accepted."),
     diagram: list[str] = typer.Option([], "--diagram", help="Diagram after a move, e.g. 24w or 24b (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list corrections on stderr."),
+    format: str = typer.Option("pgn", "--format", help="What goes to stdout without --out: pgn or json "
+                               "(the reconstruction with its readings ranked, each with moves, cost, "
+                               "probability and corrections)."),
 ) -> None:
     """Reconstruct the game written on a scoresheet: lenient multi-language input, least-cost repair."""
     from notation.scoresheet.render import diagrams_for, render_html, render_text
     from notation.scoresheet.reconstruct import reconstruct
 
+    if format not in ("pgn", "json"):
+        typer.echo("error: --format must be pgn or json", err=True)
+        raise typer.Exit(EXIT_USAGE)
     if lang not in LANGUAGE_CHOICES:
         typer.echo(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}", err=True)
         raise typer.Exit(EXIT_USAGE)
@@ -61,6 +71,14 @@ def scoresheet(
     except OSError as exc:
         typer.echo(f"error: {input}: {exc.strerror or exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    if tags is not None:
+        from notation.scoresheet.reconstruct import parse_tags
+
+        _, bad = parse_tags(tags)
+        if bad:
+            typer.echo(f"error: --tags: {bad[0]!r} is no Name=value pair with a PGN tag name "
+                       "(letters, digits, _ + # = : - ; no spaces)", err=True)
+            raise typer.Exit(EXIT_USAGE)
     if fen is not None:
         from notation.formats.fen import FenError
         from notation.rules.position import Position
@@ -110,7 +128,9 @@ def scoresheet(
     except OSError as exc:
         typer.echo(f"error: cannot write: {exc.strerror or exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
-    if not out and rec.sans:
+    if not out and format == "json":
+        typer.echo(dumps(rec.to_dict(), pretty=True))
+    elif not out and rec.sans:
         typer.echo(rec.pgn(), nl=False)
     raise typer.Exit(EXIT_PROBLEMS if rec.needs_human else EXIT_OK)
 

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from notation.cli.render import error
 from notation.cli.table_output import csv_text, diagnostic_text, json_object, rich_table
 
 STANDINGS_HELP = (
@@ -43,8 +44,7 @@ class TiebreakName(str, Enum):
 _SHORT = {"sonneborn-berger": "SB", "buchholz": "BH", "wins": "W"}
 
 
-def _err(message: str) -> None:
-    typer.echo(message, err=True)
+_err = error
 
 
 def standings_command(
@@ -63,18 +63,18 @@ def standings_command(
 ) -> None:
     """The final table of a tournament."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
-    from notation.cli.inputs import load_games
+    from notation.cli.inputs import computed, load_games
     from notation.tables.scoring import format_half
     from notation.tables.standings import CROSSTABLE_MAX_PLAYERS, DEFAULT_TIEBREAKS, standings
 
     games, io_problems = load_games(paths)
     for diag in io_problems:
         _err(diagnostic_text(diag))
-    if io_problems or games is None:
+    if games is None:  # nothing could be read (an input read only in part still counts: exit 2 below)
         raise typer.Exit(EXIT_USAGE)
 
     order = tuple(t.value for t in tiebreak) if tiebreak else DEFAULT_TIEBREAKS
-    result = standings(games, event=event, tiebreaks=order)  # type: ignore[arg-type]
+    result = computed(paths, lambda: standings(games, event=event, tiebreaks=order))  # type: ignore[arg-type]
     for diag in result.diagnostics:
         _err(diagnostic_text(diag))
     if result.unfinished:
@@ -84,7 +84,7 @@ def standings_command(
             _err(f"no games of event {event!r}; events found: " + (", ".join(repr(e) for e in result.events) or "none"))
         else:
             _err("no finished game between two named players")
-        raise typer.Exit(EXIT_PROBLEMS)
+        raise typer.Exit(EXIT_USAGE if io_problems else EXIT_PROBLEMS)
 
     frame = result.table()
     if not result.has_crosstable_columns:
@@ -105,7 +105,9 @@ def standings_command(
             rows.append([r.place, r.player, *cells, r.games, format_half(r.score), *breaks])
         right = ["#", "games", "score", *[_SHORT[t] for t in result.tiebreaks]]
         legend = "SB Sonneborn-Berger, BH Buchholz, W wins; + / - forfeit, * unfinished"
-        typer.echo(rich_table(columns, rows, title=result.event or "Standings", right=right, caption=legend), nl=False)
+        typer.echo(
+            rich_table(columns, rows, title=result.event or "Standings", right=right, caption=legend, keys=2), nl=False
+        )
     elif fmt is StandingsFormat.csv:
         typer.echo(csv_text(frame.columns, frame.iter_rows()), nl=False)
     else:
@@ -119,6 +121,8 @@ def standings_command(
             + body
             + "\n  ]\n}"
         )
+    if io_problems:  # the table covers the games that could be read
+        raise typer.Exit(EXIT_USAGE)
 
 
 def register(app: typer.Typer) -> None:

@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from notation.cli.render import error
 from notation.cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
 from notation.cli.atomic import write_text_atomic, write_with_atomic
 
@@ -21,13 +22,19 @@ STATS_HELP = (
     "Statistics over PGN files or imported datasets, computed with Polars (lazily over a "
     "dataset). Sections (--by, repeatable; default all): result (score rates and length summary), "
     "elo-band (score by White-minus-Black rating band, with the Elo expectation), eco, opening, "
-    "termination, event (frequencies with score rates), length (full moves in bands of ten), "
-    "player (games, wins, draws, losses, score, average opponent rating, performance = average "
-    "opponent rating + 400 x (wins - losses) / games against rated opponents).\n\n"
+    "termination (the Termination tag, else how the replay ended the game), event (frequencies with "
+    "score rates), time-control (bullet, blitz, rapid, classical, correspondence: Lichess's classes "
+    "by base + 40 x increment), length (full moves in bands of ten), player (games, wins, draws, "
+    "losses, score, average opponent rating, performance = average opponent rating + 400 x "
+    "(wins - losses) / games against rated opponents), color (the record of each colour; with "
+    "--player, that player's record split by colour).\n\n"
+    "Selection: --player (a part of a name, any case, accents ignored), --color (the player's "
+    "colour), --since/--until (dates: 2019, 2019-03 or 2019-03-14, both ends included), --event "
+    "(a part of the event name), --time-control.\n\n"
     "Formats: table (rich text; --limit rows per section, default 20), json (an object of "
     "sections), csv (one section to standard output, or with --out DIR one FILE per section: "
-    "DIR/<section>.csv), parquet (needs --out: a FILE for one section, a DIR holding "
-    "<section>.parquet for several). With --out, table and json are written to the file.\n\n"
+    "DIR/SECTION.csv), parquet (needs --out: a FILE for one section, a DIR holding "
+    "SECTION.parquet for several). With --out, table and json are written to the file.\n\n"
     "Exit status: 0 done, 1 no games in the inputs, 2 usage error or unreadable input."
 )
 
@@ -48,13 +55,27 @@ class Section(str, Enum):
     elo_band = "elo-band"
     termination = "termination"
     length = "length"
+    color = "color"
+    time_control = "time-control"
+
+
+class ColorChoice(str, Enum):
+    white = "white"
+    black = "black"
+
+
+class TimeControlClass(str, Enum):
+    bullet = "bullet"
+    blitz = "blitz"
+    rapid = "rapid"
+    classical = "classical"
+    correspondence = "correspondence"
 
 
 DEFAULT_TABLE_LIMIT = 20
 
 
-def _err(message: str) -> None:
-    typer.echo(message, err=True)
+_err = error
 
 
 def stats_command(
@@ -73,14 +94,50 @@ def stats_command(
         int | None,
         typer.Option("--limit", min=0, help="Rows per section (0 = all). Default: 20 for table, all otherwise."),
     ] = None,
+    player: Annotated[
+        str | None, typer.Option("--player", metavar="NAME", help="Only games of this player (a part of the name).")
+    ] = None,
+    color: Annotated[
+        ColorChoice | None, typer.Option("--color", help="With --player: only games where the player had this colour.")
+    ] = None,
+    since: Annotated[str | None, typer.Option("--since", metavar="DATE", help="Only games on or after DATE.")] = None,
+    until: Annotated[str | None, typer.Option("--until", metavar="DATE", help="Only games on or before DATE.")] = None,
+    event: Annotated[
+        str | None, typer.Option("--event", metavar="TEXT", help="Only games of events whose name contains TEXT.")
+    ] = None,
+    time_control: Annotated[
+        TimeControlClass | None, typer.Option("--time-control", help="Only games of this time-control class.")
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", metavar="FILE", help="Also draw the chart of the first section that has one (elo-band: "
+                     "score by rating difference, the default; eco, opening, length, time-control) to FILE.svg, .png or "
+                     ".html (needs notation\\[charts])."),
+    ] = None,
 ) -> None:
     """Statistics over games."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
-    from notation.cli.inputs import load_games
+    from notation.cli.inputs import computed, load_games
     from notation.tables.stats import SECTIONS, stats
+
+    from notation.tables.selection import Selection, parse_day
+
+    try:
+        where = Selection(
+            player=player, color=color.value if color else None,
+            since=parse_day(since) if since else None, until=parse_day(until, end=True) if until else None,
+            event=event, time_control=time_control.value if time_control else None,
+        )
+    except ValueError as exc:
+        _err(f"notation stats: error: {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
 
     wanted = [s.value for s in by] if by else list(SECTIONS)
     several = len(wanted) > 1
+    if plot is not None:  # the chart's output and libraries are checked before any work
+        from notation.cli.chart_cmd import precheck_plot
+
+        precheck_plot(plot)
     if fmt is StatsFormat.parquet and out is None:
         _err("--format parquet needs --out (a file for one section, a directory for several)")
         raise typer.Exit(EXIT_USAGE)
@@ -91,10 +148,10 @@ def stats_command(
     games, io_problems = load_games(paths)
     for diag in io_problems:
         _err(diagnostic_text(diag))
-    if io_problems or games is None:
+    if games is None:  # nothing could be read (an input read only in part still counts: exit 2 below)
         raise typer.Exit(EXIT_USAGE)
 
-    tables = stats(games, by=wanted)
+    tables = computed(paths, lambda: stats(games, by=wanted, where=where))
     total = sum(df.height for df in tables.values())
     if limit is None:
         limit = DEFAULT_TABLE_LIMIT if fmt is StatsFormat.table else 0
@@ -129,9 +186,16 @@ def stats_command(
         _err(f"{out}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(EXIT_USAGE) from None
 
+    if plot is not None and total:
+        from notation.cli.chart_cmd import plot_stats
+
+        plot_stats(plot, wanted, games if where.empty else where.apply(games))
     games_count = _game_count(tables, total)
     if games_count == 0:
         _err("no games in the inputs")
+    if io_problems:  # the statistics cover the games that could be read
+        raise typer.Exit(EXIT_USAGE)
+    if games_count == 0:
         raise typer.Exit(EXIT_PROBLEMS)
 
 

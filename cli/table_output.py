@@ -3,7 +3,9 @@
 Text tables go through rich. On a terminal they fit its width; when standard output is not a
 terminal (pipes, files, tests) the width is unlimited, so the output never wraps and is the
 same on every machine. Cells: null -> empty, floats by Python's shortest repr (no binary
-noise), dates ISO. JSON is an array of row objects, one object per line; values that are
+noise), dates ISO. Text from the input is shown, never acted on: control characters are escaped
+(:func:`notation.cli.render.printable`), rich markup in a value is printed as written, and a CSV
+text cell that a spreadsheet would run as a formula is neutralised. JSON is an array of row objects, one object per line; values that are
 exact decimals (`decimal.Decimal`) are written as JSON numbers with all their digits.
 """
 
@@ -43,6 +45,15 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
+def _csv_cell(value: Any) -> str:
+    from notation.cli.render import printable, spreadsheet_safe
+
+    text = printable(cell_text(value))
+    if isinstance(value, (str, Decimal)) or value is None:
+        return spreadsheet_safe(text) if isinstance(value, str) else text
+    return text
+
+
 def _console_width() -> int:
     if sys.stdout.isatty():
         return shutil.get_terminal_size((120, 24)).columns
@@ -56,20 +67,76 @@ def rich_table(
     title: str | None = None,
     right: Iterable[str] = (),
     caption: str | None = None,
+    keys: int = 1,
 ) -> str:
-    """A rich text table as a string (no colour, no trailing spaces)."""
+    """A rich text table as a string (no colour, no trailing spaces) that never cuts a value.
+
+    A table wider than the terminal is shown as several tables, each with the first ``keys``
+    columns (the row's name: a player, an ECO code) and as many further columns as fit; a
+    value wider than the terminal by itself is folded onto several lines, never truncated.
+    """
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    from notation.cli.render import printable
+
+    def text(value: Any) -> Text:  # a Text is never read as rich markup
+        return Text(printable(cell_text(value)))
+
+    width = _console_width()
+    header = [text(name) for name in columns]
+    body = [[text(value) for value in row] for row in rows]
+    widths = [cell_len(h.plain) for h in header]
+    for row in body:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], cell_len(cell.plain))
+    keys = max(0, min(keys, len(columns) - 1))
+    groups = _column_groups(widths, keys, width)
+    right_set = set(right)
+    parts: list[str] = []
+    for number, group in enumerate(groups):
+        chosen = list(range(keys)) + group
+        heading = title if number == 0 or title is None else f"{title} (continued)"
+        parts.append(_render(
+            [header[i] for i in chosen], [[row[i] for i in chosen] for row in body],
+            [columns[i] in right_set for i in chosen],
+            None if heading is None else text(heading),
+            None if caption is None or number < len(groups) - 1 else text(caption),
+            width,
+        ))
+    return "\n".join(parts)
+
+
+def _column_groups(widths: Sequence[int], keys: int, width: int) -> list[list[int]]:
+    """The non-key columns in runs that fit ``width`` beside the key columns (a rich table with
+    n columns of widths w takes sum(w) + 3n + 1 cells); at least one column a run."""
+    fixed = 1 + sum(w + 3 for w in widths[:keys])
+    groups: list[list[int]] = []
+    used = fixed
+    for index in range(keys, len(widths)):
+        need = widths[index] + 3
+        if groups and groups[-1] and used + need <= width:
+            groups[-1].append(index)
+            used += need
+        else:
+            groups.append([index])
+            used = fixed + need
+    return groups or [[]]
+
+
+def _render(header: list[Any], body: list[list[Any]], right: list[bool], title: Any, caption: Any,
+            width: int) -> str:
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    right_set = set(right)
     table = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, title_justify="left", caption_justify="left")
-    for name in columns:
-        table.add_column(name, justify="right" if name in right_set else "left", no_wrap=True, overflow="fold")
-    for row in rows:
-        table.add_row(*(cell_text(v) for v in row))
+    for name, is_right in zip(header, right):
+        table.add_column(name, justify="right" if is_right else "left", overflow="fold")
+    for row in body:
+        table.add_row(*row)
     buffer = io.StringIO()
-    console = Console(file=buffer, width=_console_width(), color_system=None, force_terminal=False, legacy_windows=False)
+    console = Console(file=buffer, width=width, color_system=None, force_terminal=False, legacy_windows=False)
     console.print(table)
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
 
@@ -84,9 +151,9 @@ def csv_text(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     """CSV with a header row (``\\n`` line ends)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
+    writer.writerow([_csv_cell(name) for name in columns])
     for row in rows:
-        writer.writerow([cell_text(v) for v in row])
+        writer.writerow([_csv_cell(v) for v in row])
     return buffer.getvalue()
 
 
@@ -133,9 +200,9 @@ def frame_json(df: pl.DataFrame, indent: str = "") -> str:
 
 def diagnostic_text(diag: Any) -> str:
     """A diagnostic line for stderr; findings about the whole input have no ``<input>:`` prefix."""
-    from notation.cli.render import diagnostic_line
+    from notation.cli.render import diagnostic_line, printable
 
     if diag.file is None and diag.line is None:
-        return f"{diag.severity}[{diag.code}]: {diag.message}"
+        return printable(f"{diag.severity}[{diag.code}]: {diag.message}")
     context = f"game {diag.game}" if diag.game is not None else None
     return str(diagnostic_line(diag, context))

@@ -27,7 +27,7 @@ from notation.cli.render import (
     game_context,
     progress,
 )
-from notation.pgn.sources import find_pgn_files
+from notation.pgn.sources import Unreadable, walk_pgn_files
 
 STDIN_NAME = "<stdin>"
 
@@ -47,13 +47,17 @@ def _sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
             sources.append((sys.stdin.buffer, STDIN_NAME))
             continue
         path = Path(text)
-        if not path.exists():
-            problems.append(f"{text}: no such file or directory")
+        try:
+            if not path.exists():
+                problems.append(f"{text}: no such file or directory")
+                continue
+        except OSError as exc:  # e.g. inside a folder that cannot be searched
+            sources.append((Unreadable(path, exc), text))
             continue
-        files = find_pgn_files(path)
-        if not files:
+        found = walk_pgn_files(path)  # what cannot be read stays in the list: reported as pgn.io
+        if not found:
             problems.append(f"{text}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst) found")
-        sources.extend((str(f), str(f)) for f in files)
+        sources.extend((f, str(f)) if isinstance(f, Unreadable) else (str(f), str(f)) for f in found)
     return sources, problems
 
 
@@ -66,13 +70,16 @@ class Rendered(NamedTuple):
     variation_plies: int
     io_failure: bool
     text: str
+    unread: bool = False  # not a game: where reading failed (the reader's pgn.io stand-in)
 
 
 def jsonl_line(report: Any) -> Rendered:
     """A report as its jsonl line, with the facts the closing summary counts."""
+    io_failure = any(d.code == "pgn.io" for d in report.diagnostics)
+    unread = io_failure and not report.plies and all(d.code == "pgn.io" for d in report.diagnostics)
     return Rendered(
         report.file, report.status, report.plies, report.variation_plies,
-        any(d.code == "pgn.io" for d in report.diagnostics), dumps(report.to_dict()),
+        io_failure, dumps(report.to_dict()), unread and report.white is None and report.black is None,
     )
 
 
@@ -92,6 +99,9 @@ class Summary:
         self.add_line(jsonl_line(report))
 
     def add_line(self, line: Rendered) -> None:
+        if line.unread:  # a source that could not be read (to the end): counted as no game
+            self.io_failure = True
+            return
         self.files.add(line.file)
         self.games += 1
         self.by_status[line.status] = self.by_status.get(line.status, 0) + 1
@@ -140,6 +150,13 @@ def exit_code(summary: Summary, *, strict: bool) -> int:
     return EXIT_OK
 
 
+def pedantic_jsonl_line(report: Any) -> Rendered:
+    """:func:`jsonl_line` of the report as ``--pedantic`` sees it."""
+    from notation.validation.reports import pedantic
+
+    return jsonl_line(pedantic(report))
+
+
 def run_validate(
     paths: list[str],
     *,
@@ -148,8 +165,10 @@ def run_validate(
     strict: bool = False,
     max_errors: int = 0,
     quiet: bool = False,
+    pedantic: bool = False,
 ) -> int:
     """The command body; returns the exit code."""
+    from notation.validation.reports import pedantic as pedantic_report
     from notation.validation.run import default_jobs, process_pool, validate_sources
 
     sources, problems = _sources(paths)
@@ -170,7 +189,11 @@ def run_validate(
         with progress("validating") as advance:
             jsonl = output is OutputFormat.jsonl
             # jsonl: each report is rendered in the worker processes (less to send back)
-            reports = validate_sources(sources, jobs=jobs, executor=executor, render=jsonl_line if jsonl else None)
+            if jsonl:
+                render: Any = pedantic_jsonl_line if pedantic else jsonl_line
+            else:
+                render = pedantic_report if pedantic else None
+            reports = validate_sources(sources, jobs=jobs, executor=executor, render=render)
             try:
                 for report in reports:
                     if jsonl:
@@ -243,13 +266,21 @@ def register(app: typer.Typer) -> None:
             OutputFormat.text, "--format", "-f", help="text (compiler style), json (one document) or "
             "jsonl (one object per game)."
         ),
-        jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (0 = one per CPU); output is identical."),
+        jobs: int = typer.Option(
+            1, "--jobs", "-j", min=0, help="worker processes (0 = one per CPU); output is identical."
+        ),
         strict: bool = typer.Option(False, "--strict", help="exit 1 on warnings too."),
+        pedantic: bool = typer.Option(
+            False, "--pedantic", help="check the PGN standard to the letter: a missing Seven Tag Roster tag "
+            "is a warning, not information."
+        ),
         max_errors: int = typer.Option(
             0, "--max-errors", min=0, help="stop after N games with errors (0 = read everything)."
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="text format: hide information diagnostics."),
     ) -> None:
         """Replay every game against the FIDE Laws and report what is wrong, like a compiler."""
-        code = run_validate(paths, output=output, jobs=jobs, strict=strict, max_errors=max_errors, quiet=quiet)
+        code = run_validate(
+            paths, output=output, jobs=jobs, strict=strict, max_errors=max_errors, quiet=quiet, pedantic=pedantic
+        )
         raise typer.Exit(code)

@@ -44,6 +44,11 @@ _EXPORTS: dict[str, str] = {
     "read_headers": "notation.pgn.reader",
     "write_game": "notation.pgn.writer",
     "write_games": "notation.pgn.writer",
+    # selecting and converting games
+    "Criteria": "notation.select.criteria",
+    "filter_games": "notation.select.run",
+    "ConvertOptions": "notation.convert.render",
+    "convert": "notation.convert.render",
     # replay and validation
     "replay": "notation.validation.replay",
     "validate": "notation.validation.run",
@@ -75,6 +80,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from notation.convert.render import ConvertOptions, convert
     from notation.diagnostics import Diagnostic
     from notation.formats.fen import FenError
     from notation.formats.san import AmbiguousSan, IllegalSan, InvalidSan, SanError
@@ -85,6 +91,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from notation.rules.perft import perft
     from notation.rules.position import Position
     from notation.scoresheet.reconstruct import Reconstruction, reconstruct
+    from notation.select.criteria import Criteria
+    from notation.select.run import filter_games
     from notation.tables.frames import scan, to_frames
     from notation.tables.ledger import ledger
     from notation.tables.standings import standings

@@ -36,6 +36,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "pgn.bad-tag": (ERROR, "a malformed tag pair"),
     "pgn.duplicate-tag": (WARNING, "the same tag name given twice in one game"),
     "pgn.oversized-game": (ERROR, "a game larger than the configured size cap; skipped"),
+    "pgn.too-deep": (WARNING, "a variation nested deeper than the reader keeps (64 levels); not read"),
     "pgn.encoding": (WARNING, "not valid UTF-8; decoded as Latin-1/CP1252"),
     "pgn.missing-result": (ERROR, "movetext that ends without a game termination marker"),
     "pgn.result-mismatch": (ERROR, "the termination marker disagrees with the Result tag"),
@@ -59,10 +60,12 @@ CODES: dict[str, tuple[Severity, str]] = {
     "game.move-after-end": (ERROR, "a move played after checkmate or stalemate"),
     "game.move-after-fivefold": (WARNING, "moves played after a fivefold repetition ended the game"),
     "game.move-after-75-moves": (WARNING, "moves played after the 75-move rule ended the game"),
+    "game.too-long": (ERROR, "a line of play longer than any game can last (17,697 plies, 9.6.2); the rest is not read"),
     "result.mismatch": (ERROR, "the Result tag contradicts the final position"),
     "result.time-bare-king": (ERROR, "a win on time for a side that has only its king (10.5/10.14: draw)"),
     "result.missing": (ERROR, "no Result tag and no termination marker"),
-    "tags.missing-roster": (WARNING, "a Seven Tag Roster tag is missing"),
+    "tags.missing-roster": (INFO, "a Seven Tag Roster tag is missing (a warning with --pedantic)"),
+    "tags.bad-result": (ERROR, "a Result tag that is not 1-0, 0-1, 1/2-1/2 or *"),
     "tags.bad-date": (WARNING, "a date that is not YYYY.MM.DD (with ?? for unknown parts)"),
     # --- information ---
     "claim.threefold": (INFO, "first ply at which a threefold-repetition claim was valid (10.10)"),
@@ -72,15 +75,26 @@ CODES: dict[str, tuple[Severity, str]] = {
     "pattern.perpetual-check": (INFO, "a sequence of consecutive checks ending in a repetition"),
     "internal.error": (ERROR, "an internal failure while checking a game (a bug: please report it)"),
     # --- tables: stats, standings, ledger ---
+    "table.value-out-of-range": (WARNING, "a value its table column cannot hold (an Elo, a clock, an evaluation, a move number, ...); stored as null"),
+    "dataset.bad-part": (ERROR, "a Parquet part of a dataset that cannot be read (corrupt, truncated or of another table)"),
     "ledger.unnamed-player": (WARNING, "a decisive or drawn game without both player names; not applied to the ledger"),
+    "ledger.self-game": (WARNING, "a player paired with himself; the game is not applied to the ledger"),
     "ledger.bad-initial": (ERROR, "a row of the --initial CSV that is not 'player,points'"),
     "standings.mixed-events": (WARNING, "games of several events combined into one table (no --event given)"),
+    "standings.unnamed-player": (WARNING, "a game without both player names; left out of the table"),
+    "standings.self-game": (WARNING, "a player paired with himself; the game is left out of the table"),
     "standings.unfinished": (INFO, "an unfinished game ('*') left out of scores and tie-breaks"),
     "standings.forfeit": (INFO, "a decisive game without moves scored as a forfeit"),
+    "tree.no-position-keys": (ERROR, "a dataset without moves or position keys: the opening explorer cannot find positions in it"),
+    # --- pictures: board diagrams and charts ---
+    "picture.no-such-game": (ERROR, "a game number beyond the games of the input"),
+    "picture.no-such-ply": (ERROR, "a ply beyond the legal moves of the game's mainline"),
+    "picture.no-data": (ERROR, "nothing to draw: the games lack what the chart needs (ratings, dates, clocks, evaluations)"),
     # --- scoresheets ---
     "sheet.correction": (WARNING, "a written move replaced by the closest legal move"),
     "sheet.unreadable": (ERROR, "a written token that is not a move in any supported notation"),
     "sheet.needs-human": (ERROR, "no confident reconstruction; a human must decide"),
+    "sheet.bad-tag": (WARNING, "a tag given for a scoresheet that is no Name=value pair with a PGN tag name; ignored"),
 }
 
 
@@ -158,6 +172,11 @@ def ply_label(ply: int | None, san: str | None, start_ply: int = 0) -> str | Non
 def ply_to_move_number(ply: int) -> tuple[int, Literal["white", "black"]]:
     """(move number, colour) of a 1-based ply counted from move 1 with White to move."""
     return (ply + 1) // 2, ("white" if ply % 2 == 1 else "black")
+
+
+#: Codes that are information by default, because sound games of common exports carry them
+#: (a Lichess API export has no ``[Round]``), and warnings in a pedantic check of the PGN standard.
+PEDANTIC_CODES: frozenset[str] = frozenset({"tags.missing-roster"})
 
 
 def worst_severity(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> Severity | None:

@@ -11,10 +11,18 @@ use std::collections::HashMap;
 
 use crate::polyglot;
 use crate::san::SanMove;
-use crate::scan::{self, Token};
+use crate::scan::{Scanner, Token};
 
-/// Deepest variation nesting the core follows (deeper games go to the reference).
+/// Deepest variation nesting the core follows (deeper games go to the reference); the reader
+/// keeps no deeper ones (`notation.pgn.model.MAX_VARIATION_DEPTH`, the same number). Recursion
+/// over variations is bounded by it, so no input can exhaust the stack.
 pub const MAX_DEPTH: usize = 64;
+
+/// The longest a line of play can go on, in plies from the game's first move (FIDE 9.6.2;
+/// `notation.pgn.model.MAX_LINE_PLIES`). A line that goes on past it is declined (the reference
+/// reports `game.too-long`); the core reads a run one piece at a time, so it stops there
+/// without reading, or keeping, the rest.
+pub const MAX_PLIES: u32 = 17_697;
 
 /// A line of movetext as the grammar parsed it: move runs (`MOVES` token text, with the
 /// file line and column where the token starts) and the variations after a run's last move.
@@ -356,35 +364,34 @@ impl<'a> Replayer<'a> {
         }
     }
 
+    /// Replay one line (`first_ply`: the ply of its first move, from the game's first move).
     fn line(
         &mut self,
         items: &'a [Item],
         start: Pos,
         mainline: bool,
         depth: usize,
+        first_ply: u32,
     ) -> Result<Pos, &'static str> {
+        const NOT_READ: &str = "movetext the core does not read";
         if depth > MAX_DEPTH {
             return Err("variations nested too deep");
         }
-        let last_run = items
-            .iter()
-            .rposition(|item| matches!(item, Item::Run { .. }));
         let mut pos = start;
         let mut before: Option<Pos> = None;
-        for (index, item) in items.iter().enumerate() {
+        let mut ply = first_ply; // the ply of the line's next move
+        let mut mated = false; // the last move mated: a further move is not the reference's
+        for item in items {
             match item {
                 Item::Run { text, line, column } => {
-                    let tokens = scan::scan(text).ok_or("movetext the core does not read")?;
-                    let moves = tokens
-                        .iter()
-                        .filter(|t| matches!(t, Token::Move { .. }))
-                        .count();
                     let run_index = self.runs.len() as u32;
                     if mainline {
                         self.runs.push((text.as_str(), *line, *column));
                     }
-                    let mut seen = 0;
-                    for token in &tokens {
+                    let mut scanner = Scanner::new(text);
+                    let mut pieces = 0;
+                    while let Some(token) = scanner.step().map_err(|_| NOT_READ)? {
+                        pieces += 1;
                         match token {
                             Token::Move {
                                 number,
@@ -394,14 +401,18 @@ impl<'a> Replayer<'a> {
                                 suffix,
                                 glyph,
                             } => {
-                                seen += 1;
-                                let is_last = Some(index) == last_run && seen == moves;
+                                if ply > MAX_PLIES {
+                                    return Err("a line longer than any game can last");
+                                }
+                                if mated {
+                                    return Err("check suffix"); // a move after mate
+                                }
                                 if let Some(n) = number {
-                                    if *n != u64::from(pos.fullmove) {
+                                    if n != u64::from(pos.fullmove) {
                                         return Err("move number");
                                     }
                                 }
-                                let mv = resolve(&pos.board, parsed)?;
+                                let mv = resolve(&pos.board, &parsed)?;
                                 let (after, piece, captured, castle, en_passant) = play(&pos, mv);
                                 let check = !after.board.checkers().is_empty();
                                 let mate = check && !has_moves(&after.board);
@@ -410,9 +421,10 @@ impl<'a> Replayer<'a> {
                                     b'+' => check && !mate,
                                     _ => mate,
                                 };
-                                if !ok || (mate && !is_last) {
+                                if !ok {
                                     return Err("check suffix");
                                 }
+                                mated = mate;
                                 if mainline {
                                     let has = after.halfmove < 100 || has_moves(&after.board);
                                     let first = self.notes.len() as u32;
@@ -425,7 +437,7 @@ impl<'a> Replayer<'a> {
                                         fullmove: pos.fullmove,
                                         has_moves: has,
                                         run: run_index,
-                                        at: *at as u32,
+                                        at: at as u32,
                                         len: san.len() as u32,
                                         mv,
                                         piece,
@@ -444,6 +456,7 @@ impl<'a> Replayer<'a> {
                                 }
                                 before = Some(pos);
                                 pos = after;
+                                ply += 1;
                             }
                             Token::Comment(text) => {
                                 if mainline && self.keep_notes {
@@ -457,10 +470,14 @@ impl<'a> Replayer<'a> {
                             }
                         }
                     }
+                    if pieces == 0 || scanner.at() != text.len() {
+                        return Err(NOT_READ);
+                    }
                 }
                 Item::Variation(sub) => {
                     let from = before.as_ref().ok_or("variation before any move")?;
-                    self.line(sub, from.clone(), false, depth + 1)?;
+                    // it replaces the last move played: its first ply is that move's
+                    self.line(sub, from.clone(), false, depth + 1, ply - 1)?;
                 }
                 Item::Comment(text) => {
                     if mainline && self.keep_notes && before.is_some() {
@@ -490,7 +507,7 @@ pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, 
         variation_plies: 0,
         keep_notes,
     };
-    let final_pos = replayer.line(lines, start, true, 0)?;
+    let final_pos = replayer.line(lines, start, true, 0, 1)?;
     Ok(Game {
         plies: replayer.plies,
         notes: replayer.notes,
@@ -728,6 +745,62 @@ mod tests {
         let (claims, perpetual) = game.claims();
         assert_eq!(claims.threefold, Some(8));
         assert_eq!(perpetual, None);
+    }
+
+    fn shuffle(plies: usize) -> String {
+        let moves = ["Nf3", "Nf6", "Ng1", "Ng8"];
+        let mut text = String::new();
+        for i in 0..plies {
+            text.push_str(moves[i % 4]);
+            text.push(' ');
+        }
+        text
+    }
+
+    #[test]
+    fn a_line_stops_at_the_longest_game() {
+        let longest = run(&shuffle(MAX_PLIES as usize));
+        let full = replay(start(), &longest, false).unwrap();
+        assert_eq!(full.plies.len(), MAX_PLIES as usize);
+        let longer = run(&shuffle(MAX_PLIES as usize + 1));
+        assert!(replay(start(), &longer, false).is_err());
+        // a variation's plies count from the game's first move: from ply 2, 17,696 fit
+        let variation = |plies: usize| {
+            let mut items = run("Nf3 Nc6 ");
+            items.push(Item::Variation(run(&shuffle(plies + 1)[4..])));
+            items
+        };
+        assert!(replay(start(), &variation(MAX_PLIES as usize - 1), false).is_ok());
+        assert!(replay(start(), &variation(MAX_PLIES as usize), false).is_err());
+    }
+
+    #[test]
+    fn nesting_beyond_the_cap_is_declined() {
+        fn nest(levels: usize) -> Vec<Item> {
+            let mut inner = run("d4 ");
+            for _ in 0..levels {
+                let mut outer = run("d4 ");
+                outer.push(Item::Variation(inner));
+                inner = outer;
+            }
+            inner
+        }
+        assert!(replay(start(), &nest(MAX_DEPTH), false).is_ok());
+        assert!(replay(start(), &nest(MAX_DEPTH + 1), false).is_err());
+    }
+
+    #[test]
+    fn a_move_after_mate_is_declined() {
+        let mate = "1. f3 e5 2. g4 Qh4# ";
+        assert!(replay(start(), &run(mate), false).is_ok());
+        assert!(replay(start(), &run(&format!("{mate}3. a3 ")), false).is_err());
+        let mut split = run(mate);
+        split.push(Item::Run {
+            text: "3. a3 ".to_string(),
+            line: 1,
+            column: 30,
+        });
+        assert!(replay(start(), &split, false).is_err());
     }
 
     #[test]

@@ -131,29 +131,71 @@ pub fn scan(run: &str) -> Option<Vec<Token<'_>>> {
 /// (a move must come first); `Err` where a piece starts that the core does not read (then the
 /// grammar's own reading of the text is needed).
 pub fn scan_prefix(text: &str) -> Result<(Vec<Token<'_>>, usize), NotRead> {
-    let run = text;
-    let b = run.as_bytes();
-    let mut out = Vec::with_capacity(b.len() / 6 + 1);
-    let mut i = 0;
-    let mut seen_move = false;
-    while i < b.len() {
-        let c = b[i];
-        if seen_move && c == b'{' {
-            let close = run[i + 1..].find('}').ok_or(NotRead)? + i + 1;
-            out.push(Token::Comment(&run[i..=close]));
-            i = skip_blanks(b, close + 1);
-            continue;
+    let mut out = Vec::with_capacity(text.len().min(4096) / 6 + 1);
+    let mut scanner = Scanner::new(text);
+    while let Some(token) = scanner.step()? {
+        out.push(token);
+    }
+    Ok((out, scanner.at()))
+}
+
+/// Like [`scan_prefix`] without keeping the pieces: `Ok((pieces read, stop))`. Memory does not
+/// grow with the text (the lexer only needs where the moves end).
+pub fn scan_extent(text: &str) -> Result<(usize, usize), NotRead> {
+    let mut scanner = Scanner::new(text);
+    let mut count = 0;
+    while scanner.step()?.is_some() {
+        count += 1;
+    }
+    Ok((count, scanner.at()))
+}
+
+/// Reads the pieces of a run one at a time (see [`scan_prefix`]), so that a caller can stop
+/// early and never hold more than one piece.
+pub struct Scanner<'a> {
+    run: &'a str,
+    i: usize,
+    seen_move: bool,
+}
+
+impl<'a> Scanner<'a> {
+    pub fn new(run: &'a str) -> Self {
+        Scanner {
+            run,
+            i: 0,
+            seen_move: false,
         }
-        if seen_move && c == b';' {
+    }
+
+    /// The byte where reading stands (after the last piece read; where reading stopped).
+    pub fn at(&self) -> usize {
+        self.i
+    }
+
+    /// The next piece: `Ok(Some(piece))`, `Ok(None)` where no move, comment or NAG starts (or
+    /// at the end), `Err` where a piece starts that the core does not read.
+    pub fn step(&mut self) -> Result<Option<Token<'a>>, NotRead> {
+        let run = self.run;
+        let b = run.as_bytes();
+        let i = self.i;
+        if i >= b.len() {
+            return Ok(None);
+        }
+        let c = b[i];
+        if self.seen_move && c == b'{' {
+            let close = run[i + 1..].find('}').ok_or(NotRead)? + i + 1;
+            self.i = skip_blanks(b, close + 1);
+            return Ok(Some(Token::Comment(&run[i..=close])));
+        }
+        if self.seen_move && c == b';' {
             let end = run[i..].find('\n').map_or(b.len(), |k| k + i);
-            out.push(Token::Comment(&run[i..end]));
-            i = skip_blanks(b, end);
-            continue;
+            self.i = skip_blanks(b, end);
+            return Ok(Some(Token::Comment(&run[i..end])));
         }
         let (number, at) = if c.is_ascii_digit() {
             match move_number(run, i) {
                 Some((value, next)) => (Some(value), next),
-                None => return Ok((out, i)),
+                None => return Ok(None),
             }
         } else {
             (None, i)
@@ -182,30 +224,28 @@ pub fn scan_prefix(text: &str) -> Result<(Vec<Token<'_>>, usize), NotRead> {
             if !move_end_ok(run, j) {
                 return Err(NotRead);
             }
-            out.push(Token::Move {
+            self.seen_move = true;
+            self.i = skip_blanks(b, j);
+            return Ok(Some(Token::Move {
                 number,
                 san: san_text,
                 at,
                 parsed,
                 suffix,
                 glyph,
-            });
-            seen_move = true;
-            i = skip_blanks(b, j);
-            continue;
+            }));
         }
         if number.is_some() {
             return Err(NotRead);
         }
         match nag_len(&run[i..]) {
-            Some(len) if seen_move => {
-                out.push(Token::Nag(&run[i..i + len]));
-                i = skip_blanks(b, i + len);
+            Some(len) if self.seen_move => {
+                self.i = skip_blanks(b, i + len);
+                Ok(Some(Token::Nag(&run[i..i + len])))
             }
-            _ => return Ok((out, i)),
+            _ => Ok(None),
         }
     }
-    Ok((out, i))
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ def test_the_distribution_installs_only_the_notation_package(wheel: Path) -> Non
     assert "notation=notation.cli.main:run" in entry.replace(" ", "")
     assert any(n.startswith("notation/_core.") and n.endswith((".so", ".pyd")) for n in names), "the compiled core"
     assert "notation/rules/polyglot.txt" in names
+    assert "notation/openings/eco.tsv" in names, "the ECO table (package data)"
 
 
 def test_a_fresh_environment_imports_the_package_and_its_cli(wheel: Path, tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """Comment commands (PGN specification supplement): ``[%clk]``, ``[%emt]``, ``[%eval]``,
-``[%csl]`` and ``[%cal]`` embedded in brace comments, parsed to typed values.
+``[%csl]`` and ``[%cal]`` embedded in brace comments, parsed to typed values; also the
+White-view value ``wv=`` of engine comments (TCEC, cutechess), see :func:`engine_evaluation`.
 
 These functions take the comment list of a :class:`notation.pgn.model.MoveNode` and return the
 value of the *first* command of that kind (or all arrows/highlights). Malformed commands are
@@ -19,6 +20,9 @@ CLOCK_PATTERN = re.compile(r"\[%clk\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s
 _EMT = re.compile(r"\[%emt\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]")
 #: ``[%eval ...]``; groups: mate distance (``#-3``), pawns (``+1.25``), depth.
 EVAL_PATTERN = re.compile(r"\[%eval\s+(?:#([+-]?\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:\s*,\s*(\d+))?\s*\]")
+#: An engine comment's White-view value (TCEC, cutechess: ``wv=0.62,``, ``wv=-M15,``); groups:
+#: sign of a mate, mate distance, pawns.
+WV_PATTERN = re.compile(r"(?:^|[\s,{])wv=(?:(-?)M(\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?=[\s,}]|$)")
 _CSL = re.compile(r"\[%csl\s+([^\]]*)\]")
 _CAL = re.compile(r"\[%cal\s+([^\]]*)\]")
 _SQUARE = "([a-h])([1-8])"
@@ -97,6 +101,24 @@ def evaluation(comments: Iterable[str]) -> Eval | None:
     if mate is not None:
         return Eval(cp=None, mate=int(mate), depth=depth_value)
     return Eval(cp=round(float(pawns) * 100), mate=None, depth=depth_value)
+
+
+def engine_evaluation(comments: Iterable[str]) -> Eval | None:
+    """The first ``[%eval …]`` (see :func:`evaluation`), else the first engine-comment value
+    ``wv=…`` (White's view: ``wv=0.62`` -> ``Eval(cp=62)``, ``wv=-M15`` -> ``Eval(mate=-15)``)."""
+    comments = list(comments)
+    found = evaluation(comments)
+    if found is not None:
+        return found
+    for comment in comments:
+        if "wv=" in comment:
+            match = WV_PATTERN.search(comment)
+            if match:
+                sign, mate, pawns = match.groups()
+                if mate is not None:
+                    return Eval(cp=None, mate=-int(mate) if sign else int(mate))
+                return Eval(cp=round(float(pawns) * 100), mate=None)
+    return None
 
 
 def highlights(comments: Iterable[str]) -> list[Highlight]:

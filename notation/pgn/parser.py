@@ -9,6 +9,14 @@ Nothing here raises on bad input: the grammar accepts any text at the lexical le
 ``(``, text after the result) are repaired in the ``on_error`` handler; every repair leaves a
 :class:`notation.diagnostics.Diagnostic`.
 
+Hostile input stays bounded (see :mod:`notation.pgn.model`): a variation nested deeper than
+:data:`~notation.pgn.model.MAX_VARIATION_DEPTH` levels is reported (``pgn.too-deep``, at its
+``(``) and not read -- its parentheses are still matched, its moves, comments and NAGs are not
+kept; and a line keeps its moves up to the first one beyond ply
+:data:`~notation.pgn.model.MAX_LINE_PLIES` (reported there as ``game.too-long``; replay stops
+there too): the rest of the line -- moves, comments, NAGs, variations -- is not kept. Lark's
+LALR parser and this transformer use no recursion: any depth parses in bounded stack.
+
 The builder keeps per-parse state on the (process-wide) transformer, so parsing is not
 thread-safe; use processes for parallelism (``notation.pgn.reader.split_games``).
 """
@@ -28,7 +36,16 @@ from notation.compiled import core_module
 from notation.diagnostics import Diagnostic
 from notation.formats.san import SanError, parse_san_syntax
 from notation.grammars import build_parser, lark_cython_available, terminal_patterns
-from notation.pgn.model import GLYPH_NAGS, RESULTS, Game, MoveNode, Span
+from notation.pgn.model import (
+    GLYPH_NAGS,
+    MAX_LINE_PLIES,
+    MAX_VARIATION_DEPTH,
+    RESULTS,
+    Game,
+    MoveNode,
+    Span,
+    too_long,
+)
 from notation.pgn.tags import patterns as tag_patterns
 from notation.pgn.tags import unquote
 
@@ -116,13 +133,30 @@ def _number_of(text: str) -> int:
 
 
 class _Line(list):  # type: ignore[type-arg]
-    """The moves of one line (mainline or variation) plus comments seen before its first move."""
+    """The moves of one line (mainline or variation) plus comments seen before its first move.
 
-    __slots__ = ("pending",)
+    ``skip``: the line is not read (nested deeper than ``MAX_VARIATION_DEPTH``, or a variation
+    of a move beyond the ply cap). ``ply``: the ply of the line's next move (from the game's
+    first move); the line is full once it holds its first move beyond ``MAX_LINE_PLIES``.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("pending", "ply", "skip")
+
+    def __init__(self, ply: int = 1, skip: bool = False) -> None:
         super().__init__()
         self.pending: list[str] = []
+        self.ply = ply
+        self.skip = skip
+
+    @property
+    def closed(self) -> bool:
+        """Nothing more of this line is kept: it is not read, or it is full."""
+        return self.skip or self.ply > _FULL
+
+
+#: A line is full once its next move would be ply ``_FULL + 1``: it then holds its first move
+#: beyond the cap (kept and reported as ``game.too-long``; replay stops there).
+_FULL = MAX_LINE_PLIES + 1
 
 
 #: ``_comment_text`` results by token (clock comments repeat); cleared when it grows large.
@@ -164,6 +198,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         self.base_offset = offset
         self.diagnostics: list[Diagnostic] = []
         self.open_parens: list[Any] = []
+        self.lines: list[_Line] = []  # the lines being built, outermost first
         self.after_result = False
         self.closing = False
         self.recovered_result: str | None = None
@@ -237,11 +272,31 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
 
     # -- movetext --------------------------------------------------------------------------
     def line_start(self, _: list[Any]) -> _Line:
-        return _Line()
+        """A new line: the mainline, or a variation (of the line being built, right after its
+        ``(``). A variation one level deeper than the cap is reported here, at its ``(``."""
+        lines = self.lines
+        if not lines:
+            line = _Line()
+        else:
+            parent = lines[-1]
+            line = _Line(parent.ply - 1, parent.closed)
+            if not line.skip and len(self.open_parens) > MAX_VARIATION_DEPTH:
+                line.skip = True
+                lpar = self.open_parens[-1]
+                self.diag(
+                    "pgn.too-deep",
+                    f"variation nested deeper than {MAX_VARIATION_DEPTH} levels: not read",
+                    lpar,
+                    "(",
+                )
+        lines.append(line)
+        return line
 
     def line_moves(self, children: list[Any]) -> _Line:
         """A run of moves (each with the comments and NAGs right after it), split by regex."""
         line, token = children
+        if line.closed:
+            return line  # type: ignore[no-any-return]
         run: str = token.value
         file, game, diagnostics = self.file, self.game, self.diagnostics
         row = token.line + self.base_line
@@ -260,6 +315,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         if pending:
             line.pending = []
         later = line.pending
+        ply = line.ply
         match = None
         for match in _split_run()(run):
             number_text, san, glyph, after, comment, nag = match.groups()
@@ -303,6 +359,12 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
                 node.lenient = lenient
                 line.append(node)
                 pending = later
+                ply += 1
+                if ply > _FULL:  # the first move beyond the cap: the rest of the line is not read
+                    if len(diagnostics) < MAX_DIAGNOSTICS:
+                        where = {"file": file, "game": game, "line": row, "column": at - line_start + 1}
+                        diagnostics.append(too_long(ply - 1, san, **where))
+                    break
             elif comment is not None:
                 assert node is not None
                 node.comments.append(_comment_text(comment))
@@ -311,12 +373,15 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
                 node.nags.append(int(nag[1:]) if nag[0] == "$" else SYMBOL_NAGS[nag])
         # The split regex is built from the same terminals as MOVES, so its matches tile the run;
         # tests check that (test_grammar_pgn.py::test_split_regex_tiles_runs).
-        if match is None or match.end() != len(run):  # pragma: no cover - defensive
+        line.ply = ply
+        if ply <= _FULL and (match is None or match.end() != len(run)):  # pragma: no cover
             self.diag("pgn.syntax", f"cannot split the move run {run!r}", token, run)
         return line  # type: ignore[no-any-return]
 
     def line_nag(self, children: list[Any]) -> _Line:
         line, token = children
+        if line.closed:
+            return line  # type: ignore[no-any-return]
         text = token.value.rstrip()
         nag = int(text[1:]) if text[0] == "$" else SYMBOL_NAGS[text]
         if line:
@@ -327,6 +392,8 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
 
     def line_comment(self, children: list[Any]) -> _Line:
         line, token = children
+        if line.closed:
+            return line  # type: ignore[no-any-return]
         text = _comment_text(token.value)
         if line:
             line[-1].comments.append(text)
@@ -337,6 +404,8 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
     def line_unclosed_comment(self, children: list[Any]) -> _Line:
         line, token = children
         self.diag("pgn.unclosed-comment", "'{' comment is never closed; it runs to the end of the game", token, "{")
+        if line.closed:
+            return line  # type: ignore[no-any-return]
         text = " ".join(token.value[1:].split())
         if line:
             line[-1].comments.append(text)
@@ -346,6 +415,8 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
 
     def line_junk(self, children: list[Any]) -> _Line:
         line, token = children
+        if line.closed:
+            return line  # type: ignore[no-any-return]
         text = token.value.rstrip()
         self.diag("pgn.syntax", f"{text!r} is not a move, comment, annotation or result", token, text)
         return line  # type: ignore[no-any-return]
@@ -378,6 +449,10 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
     def _attach(self, line: _Line, lpar: Any, variation: _Line) -> None:
         if self.open_parens:
             self.open_parens.pop()
+        if self.lines and self.lines[-1] is variation:
+            self.lines.pop()
+        if variation.skip or line.closed:
+            return  # not read: too deep, or a variation of a move beyond the cap
         if not variation:
             if variation.pending:
                 self.diag("pgn.unexpected-token", "variation without moves ignored", lpar, "(", severity="warning")
@@ -444,12 +519,31 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         return True
 
 
+#: The run terminals' regexes as Lark compiles them, with their repetitions made possessive:
+#: ``(?:MOVE)+`` -> ``(?:MOVE)++`` and a move's ``ANNOTATION*`` -> ``ANNOTATION*+`` (and the
+#: tag run likewise). Nothing in a terminal follows these repetitions, so they match exactly
+#: the same text; but Python's ``re`` then keeps no backtracking state per repetition: a run of
+#: 400,000 moves lexes in constant memory (greedy, it took over 500 MB), and faster.
+POSSESSIVE_RUNS: dict[str, tuple[str, str]] = {"MOVES": (")*)+", ")*+)++"), "TAGS": (")+", ")++")}
+
+
+def _possessive_runs(parser: Lark) -> Lark:
+    """Rewrite ``parser``'s run terminals (:data:`POSSESSIVE_RUNS`) before its lexer first runs
+    (Lark and lark-cython build their scanners on first use, from these terminal objects)."""
+    for terminal in parser.terminals:
+        rewrite = POSSESSIVE_RUNS.get(terminal.name)
+        pattern = terminal.pattern
+        if rewrite is not None and pattern.type == "re" and pattern.value.endswith(rewrite[0]):
+            pattern.value = pattern.value[: -len(rewrite[0])] + rewrite[1]
+    return parser
+
+
 @lru_cache(maxsize=2)
 def _parser(use_cython: bool) -> tuple[Lark, GameBuilder]:
     builder = GameBuilder()
     # cache=True: Lark keeps the grammar analysis in a temp file, so later processes start faster.
     parser = build_parser("pgn", use_cython=use_cython, lexer="contextual", transformer=builder, cache=True)
-    return parser, builder
+    return _possessive_runs(parser), builder
 
 
 def get_parser(use_cython: bool | None = None) -> tuple[Lark, GameBuilder]:
@@ -555,11 +649,14 @@ class OutlineBuilder(GameBuilder):
 
     def line_moves(self, children: list[Any]) -> _Line:
         line, token = children
-        line.append((token.value, token.line + self.base_line, token.column))
+        if not line.skip:
+            line.append((token.value, token.line + self.base_line, token.column))
         return line  # type: ignore[no-any-return]
 
     def line_nag(self, children: list[Any]) -> _Line:
         line, token = children
+        if line.skip:
+            return line  # type: ignore[no-any-return]
         text = token.value.rstrip()
         if line:
             line.append(int(text[1:]) if text[0] == "$" else SYMBOL_NAGS[text])
@@ -569,15 +666,17 @@ class OutlineBuilder(GameBuilder):
 
     def line_comment(self, children: list[Any]) -> _Line:
         line, token = children
-        if line:
-            line.append(_comment_text(token.value))
+        if not line.skip:
+            # before the first move: pending, as in the full builder (a variation of comments
+            # only is then reported the same way), though no move of the outline keeps it
+            (line if line else line.pending).append(_comment_text(token.value))
         return line  # type: ignore[no-any-return]
 
     def line_unclosed_comment(self, children: list[Any]) -> _Line:
         line, token = children
         self.diag("pgn.unclosed-comment", "'{' comment is never closed; it runs to the end of the game", token, "{")
-        if line:
-            line.append(" ".join(token.value[1:].split()))
+        if not line.skip:
+            (line if line else line.pending).append(" ".join(token.value[1:].split()))
         return line  # type: ignore[no-any-return]
 
     def _add_variation(self, line: _Line, variation: _Line) -> None:
@@ -588,7 +687,7 @@ class OutlineBuilder(GameBuilder):
 def _outline_parser(use_cython: bool) -> tuple[Lark, OutlineBuilder]:
     builder = OutlineBuilder()
     parser = build_parser("pgn", use_cython=use_cython, lexer="contextual", transformer=builder, cache=True)
-    return parser, builder
+    return _possessive_runs(parser), builder
 
 
 class _CoreTokens(Lexer):

@@ -13,7 +13,13 @@ reported with ``pgn.oversized-game``). Text before the first tag section that is
 two together. Chunks are plain data, so a process pool can parse them (results are equal).
 
 Locations: ``Game.line`` is the line of the game's first tag (1-based, in the file) and
-``Game.offset`` its byte offset (character offset for text handles). Lines count ``\\n``.
+``Game.offset`` its byte offset (character offset for text handles; for a UTF-16/32 source the
+offset in its UTF-8 transcoding). Lines count ``\\n``; a lone ``\\r`` (old Mac files) is a line
+end too (:class:`notation.pgn.sources.SafeRead` makes it ``\\n``), so CR, LF, CRLF and mixed
+line ends give the same games and lines.
+
+A source that cannot be read to the end yields the games read whole, then a ``pgn.io`` stand-in
+located at the game where reading stopped (:func:`_split`).
 """
 
 from __future__ import annotations
@@ -51,6 +57,10 @@ class RawGame:
     ``data`` is bytes for binary sources (decoded by :func:`parse_raw_game`, per game, with the
     CP1252/CP850 fallback of :func:`notation.pgn.sources.decode`) or str for text handles. ``size`` counts the game's bytes; when it
     exceeds the cap, ``oversized`` is set and ``data`` holds only the start of the game.
+    ``size == -1``: not a game but a read failure (``data`` says what and where; see
+    :func:`split_games`). ``io_error`` marks a whole game after which reading stopped (set by the
+    distributed import engine on the last game of a range; the reader itself reports the
+    failure as the next, ``size == -1``, chunk).
     """
 
     data: bytes | str
@@ -80,8 +90,11 @@ def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES)
     """Split ``source`` into :class:`RawGame` chunks, one per game, streaming.
 
     A source that cannot be opened yields one :class:`RawGame` with ``size == -1`` (parsed into
-    a game carrying a ``pgn.io`` diagnostic); a read error later on (truncated compressed data)
-    is attached to the last game (``io_error``).
+    a game carrying a ``pgn.io`` diagnostic). A source that cannot be read to the end (truncated
+    or corrupt compressed data, an I/O error) yields every game read whole before the failure,
+    then one ``size == -1`` chunk located where reading stopped: the game being read then (its
+    number, first line and offset), which is not a game, since its end is missing; see
+    :func:`_split`.
     """
     return _chunks(source, max_game_bytes, tags_only=False)
 
@@ -89,18 +102,7 @@ def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES)
 def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[RawGame]:
     try:
         with open_source(source) as (read, name):
-            previous: RawGame | None = None
-            for raw in _split(read, name, cap, tags_only):
-                if previous is not None:
-                    yield previous
-                previous = raw
-            if read.error is not None:
-                if previous is None:
-                    previous = RawGame(data=read.error, file=name, number=1, line=0, offset=0, size=-1)
-                else:
-                    previous.io_error = read.error
-            if previous is not None:
-                yield previous
+            yield from _split(read, name, cap, tags_only)
     except OSError as error:
         yield RawGame(data=str(error), file=source_name(source), number=1, line=0, offset=0, size=-1)
 
@@ -136,22 +138,7 @@ def split_range(
                 left -= len(data)
                 return data
 
-            read = SafeRead(read_range)
-            previous: RawGame | None = None
-            for raw in _split(read, display, max_game_bytes):
-                raw.number += number - 1
-                raw.line += line - 1
-                raw.offset += start
-                if previous is not None:
-                    yield previous
-                previous = raw
-            if read.error is not None:
-                if previous is None:
-                    previous = RawGame(data=read.error, file=display, number=number, line=0, offset=0, size=-1)
-                else:
-                    previous.io_error = read.error
-            if previous is not None:
-                yield previous
+            yield from _split(SafeRead(read_range), display, max_game_bytes, False, number - 1, line - 1, start)
     except OSError as error:
         yield RawGame(data=str(error), file=display, number=number, line=0, offset=0, size=-1)
 
@@ -178,17 +165,36 @@ class _Chunk:
         self.oversized = False
 
 
-def _split(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool = False) -> Iterator[RawGame]:
+def _split(
+    read: Callable[[int], Any],
+    name: str | None,
+    cap: int,
+    tags_only: bool = False,
+    number: int = 0,
+    lines: int = 0,
+    offset: int = 0,
+) -> Iterator[RawGame]:
     """The boundary split shared by :func:`split_games` and the headers-only fast path.
 
     Works on blocks: one regex match finds each *tag section* (a run of tag lines). A tag
     section starts a new game when the current game holds anything besides its own tag lines
     (movetext or a blank line). Only the current game and one block are held in memory; a game
     above ``cap`` keeps its first ``cap`` characters. With ``tags_only`` chunks keep only their
-    tag lines.
+    tag lines. ``number``, ``lines`` and ``offset`` are the games, newlines and bytes before
+    the start of ``read`` (a byte range of a file).
+
+    When ``read`` fails (its ``error`` is set: a :class:`notation.pgn.sources.SafeRead`), what
+    was read is split as if the input ended there (exactly the split of the readable prefix,
+    as ``zcat`` gives it), and its last game is not yielded: the failure cut it, and nothing
+    tells how much of it is missing (even text up to a result may have lost comments or the
+    rest of its line). It becomes one ``size == -1`` chunk naming that game, its first line and
+    offset, and the error. Nothing read at all: the chunk is the error alone (line 0).
     """
     first: Any = read(BLOCK)
     if not first:
+        failure = getattr(read, "error", None)
+        if failure is not None:
+            yield RawGame(data=failure, file=name, number=number + 1, line=0, offset=offset, size=-1)
         return
     nl: Any
     empty: Any
@@ -204,11 +210,11 @@ def _split(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bo
     # every tag section is found as "newline + tag lines".
     pending: Any = nl + first[bom_len:]
     sentinel = 1
-    pending_pos = bom_len  # file offset of pending[sentinel]
-    consumed_nl = 0  # newlines before the current game (or before the scan point between games)
-    number = 0
+    pending_pos = offset + bom_len  # file offset of pending[sentinel]
+    consumed_nl = lines  # newlines before the current game (or before the scan point between games)
     chunk: _Chunk | None = None
     eof = False
+    failed = False  # reading stopped on an error
     virtual_nl = False  # a newline added after the last line of the file
 
     def add(piece: bytes | str, is_tag: bool) -> None:
@@ -233,6 +239,8 @@ def _split(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bo
                 pending = pending + block
             else:
                 eof = True
+                # a failure: what was read is split as if it ended there, and the last game is cut
+                failed = getattr(read, "error", None) is not None
                 if pending[-1:] != nl and len(pending) > sentinel:
                     pending = pending + nl
                     virtual_nl = True
@@ -282,6 +290,9 @@ def _split(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bo
         pending_pos = base + region_end
         if eof and len(pending) <= sentinel:
             break
+    if failed:
+        yield _cut(read.error, chunk, name, number, consumed_nl, pending_pos)  # type: ignore[attr-defined]
+        return
     if chunk is not None:
         number += 1
         raw = _raw(chunk, name, number, empty)
@@ -291,14 +302,32 @@ def _split(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bo
         yield raw
 
 
+def _cut(error: str, chunk: _Chunk | None, name: str | None, number: int, consumed_nl: int, pos: int) -> RawGame:
+    """The ``size == -1`` chunk of a read failure: located at the game being read (``chunk``),
+    else after the last game."""
+    if chunk is None:
+        where = f"after game {number}" if number else "before any game"
+        text = f"reading stopped at line {consumed_nl + 1}, {where}: {error}"
+        return RawGame(data=text, file=name, number=number + 1, line=consumed_nl + 1, offset=pos, size=-1)
+    line, offset = chunk.line, chunk.offset
+    text = f"reading stopped inside game {number + 1} (from line {line}), which was not read: {error}"
+    return RawGame(data=text, file=name, number=number + 1, line=line, offset=offset, size=-1)
+
+
 def _start(seg: bytes | str, pos: int, consumed_nl: int, nl: bytes | str) -> tuple[_Chunk | None, int]:
-    """Text before any game: blank lines are skipped; other text starts a game with no tags."""
-    if not seg.strip() or all(not ln.strip() or ln.lstrip()[:1] in ("%", b"%") for ln in seg.splitlines()):
-        return None, consumed_nl + seg.count(nl)  # type: ignore[arg-type]
-    stripped = len(seg) - len(seg.lstrip())
-    line_start = seg.rfind(nl, 0, stripped) + 1  # type: ignore[arg-type]
-    skipped = seg.count(nl, 0, line_start)  # type: ignore[arg-type]
-    return _Chunk(consumed_nl + skipped + 1, pos + line_start), consumed_nl + skipped
+    """Text before any game: blank lines and ``%`` escape lines are skipped, line by line (so
+    however the blocks fall the same lines are skipped); the first other line starts a game
+    with no tags."""
+    at, skipped, size = 0, 0, len(seg)
+    while at < size:
+        end = seg.find(nl, at)  # type: ignore[arg-type]
+        end = size if end < 0 else end + 1
+        content = seg[at:end].lstrip()
+        if content and content[:1] not in ("%", b"%"):
+            return _Chunk(consumed_nl + skipped + 1, pos + at), consumed_nl + skipped
+        skipped += seg[end - 1 : end] == nl
+        at = end
+    return None, consumed_nl + skipped
 
 
 def _raw(chunk: _Chunk, name: str | None, number: int, empty: bytes | str) -> RawGame:
@@ -313,19 +342,21 @@ def _raw(chunk: _Chunk, name: str | None, number: int, empty: bytes | str) -> Ra
     )
 
 
+def unreadable_game(raw: RawGame) -> Game:
+    """The stand-in :class:`Game` of a ``size == -1`` chunk (a source that could not be read, or
+    not to the end): no tags, no moves, one ``pgn.io`` diagnostic located where reading stopped."""
+    message = str(raw.data) if raw.line else f"cannot read the source: {raw.data!s}"
+    diagnostic = Diagnostic.make("pgn.io", message, file=raw.file, game=raw.number, line=raw.line or None)
+    return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, diagnostics=[diagnostic])
+
+
 def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
     """Parse one chunk from :func:`split_games` into a :class:`Game` (never raises)."""
     from notation.pgn.parser import parse_game_text  # Lark and SAN: not needed by read_headers
 
     where = {"file": raw.file, "game": raw.number}
     if raw.size == -1:
-        return Game(
-            file=raw.file,
-            number=raw.number,
-            line=0,
-            offset=0,
-            diagnostics=[Diagnostic.make("pgn.io", f"cannot read the source: {raw.data!s}", **where)],
-        )
+        return unreadable_game(raw)
     if isinstance(raw.data, str):
         text, encoding, bad = raw.data, "utf-8", None
     else:
@@ -423,4 +454,4 @@ def read_headers(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES
     reader, never Lark. Game numbers, ``line`` and ``offset`` equal those of :func:`read_games`
     (the same boundary split, keeping only tag lines)."""
     for raw in _chunks(source, max_game_bytes, tags_only=True):
-        yield headers_game(raw)
+        yield unreadable_game(raw) if raw.size == -1 else headers_game(raw)

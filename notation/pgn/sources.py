@@ -1,31 +1,76 @@
 """Opening PGN sources: paths (plain, ``.gz``, ``.bz2``, ``.zst``, ``.xz``), ``"-"`` for stdin, and open
-binary or text handles; reading them block by block; decoding game bytes.
+binary or text handles; reading them block by block; decoding game bytes; finding PGN files.
 
-Compression is recognised by the file's magic bytes (so a misnamed file still reads), with the
-extension only used for display.
+Compression is recognised by the file's magic bytes (so a misnamed plain file still reads), with
+the extension only used for display, and to call a file named ``.gz`` (etc.) that holds neither
+compressed data nor text an error rather than read its bytes as games.
+
+Reading is **whole or reported**: compressed data is decoded with the incremental decompressors
+(:class:`_Inflate`), so every byte that decodes is returned before a failure (a truncated or
+corrupt stream), which then ends the input and is kept in :attr:`SafeRead.error`; nothing that
+fails is ever taken for the end of the data. Concatenated members/frames/streams are read
+in turn. :class:`SafeRead` is also where text is made uniform for the reader: a UTF-16 or
+UTF-32 source (recognised by its byte order mark, LE or BE) comes out as UTF-8, and line ends
+come out as LF or CRLF: a lone CR (old Mac files, or mixed in) becomes LF (one byte for one, so
+byte offsets stay those of the file). Paths, binary handles, text handles and stdin so give the
+same games with the same line numbers.
 """
 
 from __future__ import annotations
 
 import bz2
-import gzip
+import codecs
 import io
+import lzma
 import os
 import re
 import sys
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
 
-#: What ``read_games`` and friends accept.
-Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
+from notation.diagnostics import Diagnostic
+
+#: What ``read_games`` and friends accept (an :class:`Unreadable` reports its error).
+Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str], "Unreadable"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _BZ2_MAGIC = b"BZh"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_ZSTD_SKIPPABLE = b"\x2a\x4d\x18"  # bytes 1-3 of a skippable frame (byte 0 is 0x50-0x5f)
 _XZ_MAGIC = b"\xfd7zXZ"
 BOM = b"\xef\xbb\xbf"
+
+#: Byte order marks of the wide Unicode encodings, longest first (UTF-32LE starts like UTF-16LE).
+_WIDE_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+#: File name endings that promise compressed data, and the format each names.
+_COMPRESSED_NAMES: dict[str, str] = {".gz": "gzip", ".bz2": "bzip2", ".zst": "zstd", ".zstd": "zstd", ".xz": "xz"}
+
+
+class InputError(OSError):
+    """A source that cannot be read (to the end): bad magic bytes, truncated or corrupt data.
+    Its message is complete (no exception type is added when it is reported)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A path that searching a folder could not read (:func:`walk_pgn_files`); read as a source
+    it reports ``error`` (a ``pgn.io`` diagnostic naming ``path``)."""
+
+    path: Path
+    error: OSError
+
+    def __str__(self) -> str:
+        return str(self.path)
 
 
 def source_name(source: Any) -> str | None:
@@ -33,70 +78,109 @@ def source_name(source: Any) -> str | None:
     if isinstance(source, (str, os.PathLike)):
         text = os.fspath(source)
         return "<stdin>" if text == "-" else str(text)
+    if isinstance(source, Unreadable):
+        return str(source.path)
     name = getattr(source, "name", None)
     return name if isinstance(name, str) else None
 
 
-def _decompressing(raw: Any) -> Any:
-    """Wrap a binary stream in the decompressor its magic bytes call for."""
-    buffered: Any = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)
-    head = buffered.peek(6)[:6]
+def _compression(head: bytes) -> str | None:
+    """The compression format that ``head`` (the first bytes of a stream) starts, if any."""
     if head.startswith(_GZIP_MAGIC):
-        return gzip.GzipFile(fileobj=buffered, mode="rb")
+        return "gzip"
     if head.startswith(_BZ2_MAGIC) and head[3:4].isdigit():
-        return bz2.BZ2File(buffered, mode="rb")
+        return "bzip2"
     if head.startswith(_XZ_MAGIC):
-        import lzma
+        return "xz"
+    if head.startswith(_ZSTD_MAGIC) or (head[1:4] == _ZSTD_SKIPPABLE and 0x50 <= head[0] <= 0x5F):
+        return "zstd"
+    return None
 
-        return lzma.LZMAFile(buffered, mode="rb")
-    if head.startswith(_ZSTD_MAGIC):
-        import zstandard
 
-        reader = zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True)
-        return io.BufferedReader(reader)
-    return buffered
+#: Control bytes that text (PGN in any single-byte or UTF-8 encoding) does not hold.
+_CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\x0c\x1a\x1b")
+
+
+def _looks_like_text(head: bytes) -> bool:
+    """Whether the first bytes of a stream read as text (no NUL, hardly any control bytes), or
+    start with a byte order mark."""
+    if head.startswith(BOM) or any(head.startswith(bom) for bom, _ in _WIDE_BOMS):
+        return True
+    controls = len(head) - len(head.translate(None, _CONTROL))
+    return b"\0" not in head and controls * 100 <= len(head)
+
+
+def _promised(name: str | None) -> str | None:
+    """The compression format a file name promises (``games.pgn.gz``: gzip), if any."""
+    if not name:
+        return None
+    lower = name.lower()
+    return next((fmt for suffix, fmt in _COMPRESSED_NAMES.items() if lower.endswith(suffix)), None)
+
+
+def _binary_read(raw: Any, name: str | None) -> Callable[[int], bytes]:
+    """``read(n)`` for a binary stream, decompressing what its magic bytes call for. Raises
+    :class:`InputError` when ``name`` promises compressed data and the stream holds neither
+    that nor text."""
+    buffered: Any = raw if callable(getattr(raw, "peek", None)) else io.BufferedReader(raw)
+    head = buffered.peek(6)[:6]
+    kind = _compression(head)
+    if kind is not None:
+        return _Inflate(_reader(buffered), kind).read
+    promised = _promised(name)
+    if promised is not None:
+        start = buffered.peek(1024)[:1024]
+        if not _looks_like_text(start):
+            shown = " ".join(f"{b:02x}" for b in start[:4])
+            raise InputError(f"not {promised} data: the file starts with the bytes {shown}, not a {promised} header")
+    return _reader(buffered)
 
 
 def is_plain_file(source: Any) -> bool:
     """Whether ``source`` is a path to a regular file read as it is stored: not ``"-"``, not a
-    handle, and no compression by :func:`open_source`'s magic-byte rule (so byte offsets in
-    the games it reads are offsets in the file, and a byte range of it can be read alone)."""
+    handle, no compression by :func:`open_source`'s magic-byte rule and no UTF-16/32 byte order
+    mark (so byte offsets in the games it reads are offsets in the file, and a byte range of it
+    can be read alone)."""
     if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
         return False
     try:
         if not os.path.isfile(source):
             return False
         with open(source, "rb") as handle:
-            return bool(_decompressing(handle) is handle)
-    except (OSError, ImportError):  # unreadable, or a zstd file without zstandard
+            head = handle.read(6)
+    except OSError:
         return False
+    return _compression(head) is None and not any(head.startswith(bom) for bom, _ in _WIDE_BOMS)
 
 
 @contextmanager
 def open_source(source: Source) -> Iterator[tuple[SafeRead, str | None]]:
     """Yield ``(read, name)``: ``read(n)`` returns the next bytes (str for text handles), empty
-    (or None) at the end, decompressed as needed; a read error ends the input and is kept in
-    ``read.error``.
+    (or None) at the end, decompressed and made uniform as the module says; a read error ends
+    the input and is kept in ``read.error``, after everything read before it.
 
     Paths are opened (and closed afterwards); handles are read but left open. Raises
-    ``OSError`` when a path cannot be opened (the reader turns that into ``pgn.io``).
+    ``OSError`` when a path cannot be opened or holds no data of the kind its name promises
+    (the reader turns that into ``pgn.io``).
     """
     name = source_name(source)
+    if isinstance(source, Unreadable):
+        raise source.error
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if path == "-":
-            yield SafeRead(_reader(_decompressing(sys.stdin.buffer))), name
+            yield SafeRead(_binary_read(sys.stdin.buffer, None)), name
             return
         handle = open(Path(path), "rb")  # noqa: SIM115 - closed below
         try:
-            yield SafeRead(_decompressing(handle).read), name
+            yield SafeRead(_binary_read(handle, name)), name
         finally:
             handle.close()
         return
     if _is_text(source):
         yield SafeRead(source.read), name
         return
-    yield SafeRead(_reader(_decompressing(source))), name
+    yield SafeRead(_binary_read(source, name)), name
 
 
 def _reader(stream: IO[bytes]) -> Callable[[int], bytes]:
@@ -106,24 +190,200 @@ def _reader(stream: IO[bytes]) -> Callable[[int], bytes]:
     return read1 if callable(read1) else stream.read
 
 
+#: Compressed bytes read at a time (zstd: see :class:`_Inflate`).
+_INPUT = 1 << 16
+_ZSTD_INPUT = 1 << 11
+
+
+def _decompressor(kind: str) -> Any:
+    if kind == "gzip":
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if kind == "bzip2":
+        return bz2.BZ2Decompressor()
+    if kind == "xz":
+        return lzma.LZMADecompressor()
+    import zstandard
+
+    return zstandard.ZstdDecompressor().decompressobj()
+
+
+class _Inflate:
+    """``read(n)``: the decompressed bytes of a gzip, bzip2, xz or zstd stream, member after
+    member (zero padding between members is skipped), with the incremental decompressors.
+
+    Everything that decodes is returned; then a failure raises :class:`InputError`: compressed
+    data that ends inside a member (a truncated file), or that does not decode (corrupt data,
+    or bytes after the last member that start none). Output per call is bounded by ``n`` (gzip,
+    bzip2, xz: ``max_length``); zstd's decompressor has no such bound, so it is fed
+    ``_ZSTD_INPUT`` bytes at a time (2 KiB: at most 64 MiB out, from blocks of repeated bytes;
+    about 5:1 for PGN).
+    """
+
+    __slots__ = ("_consumed", "_d", "_done", "_input", "_kind", "_pending", "_raw", "_step_in")
+
+    def __init__(self, raw: Callable[[int], bytes], kind: str) -> None:
+        self._raw = raw
+        self._kind = kind
+        self._d: Any = None  # the current member's decompressor (None between members)
+        self._input = b""  # compressed bytes not yet given to a decompressor
+        self._consumed = 0  # compressed bytes read so far
+        self._pending: Exception | None = None  # raised at the next call (data came first)
+        self._done = False
+        self._step_in = _ZSTD_INPUT if kind == "zstd" else _INPUT
+
+    def read(self, size: int) -> bytes:
+        if self._pending is not None:
+            error, self._pending = self._pending, None
+            self._done = True
+            raise error
+        out: list[bytes] = []
+        have = 0
+        try:
+            while have < size and not self._done:
+                piece = self._step(size - have)
+                if piece:
+                    out.append(piece)
+                    have += len(piece)
+        except Exception as error:  # noqa: BLE001 - kept for the next call: the data comes first
+            self._done = True
+            if not out:
+                raise
+            self._pending = error
+        return out[0] if len(out) == 1 else b"".join(out)
+
+    def _fill(self) -> bool:
+        data = self._raw(self._step_in)
+        if not data:
+            return False
+        self._consumed += len(data)
+        self._input += data
+        return True
+
+    def _step(self, limit: int) -> bytes:
+        if self._d is None:  # between members: the next one, padding, or the end
+            self._input = self._input.lstrip(b"\0")
+            if not self._input:
+                if not self._fill():
+                    self._done = True
+                return b""
+            self._d = _decompressor(self._kind)
+        d = self._d
+        if not self._input and getattr(d, "needs_input", True) and not self._fill():
+            out = self._feed(d, b"", limit)  # what the decompressor still holds, then the error
+            if out or self._d is None:
+                return out
+            raise InputError(
+                f"the {self._kind} data ends early: it is truncated after {self._consumed} compressed bytes"
+            )
+        return self._feed(d, self._input, limit)
+
+    def _feed(self, d: Any, data: bytes, limit: int) -> bytes:
+        try:
+            if self._kind == "gzip":
+                out: bytes = d.decompress(data, limit)
+                self._input = d.unconsumed_tail
+            elif self._kind == "zstd":
+                out = d.decompress(data)
+                self._input = b""
+            else:
+                out = d.decompress(data, limit)
+                self._input = b""
+        except Exception as error:  # noqa: BLE001 - zlib.error, OSError, LZMAError, ZstdError
+            raise InputError(
+                f"the {self._kind} data is corrupt after {self._consumed} compressed bytes "
+                f"({type(error).__name__}: {error})"
+            ) from None
+        if d.eof:  # the input after the member (zlib may leave the same bytes in unconsumed_tail)
+            self._input = d.unused_data
+            self._d = None
+        return out
+
+
 class SafeRead:
     """A ``read(n)`` that turns a failure (truncated or corrupt compressed data, an undecodable
-    text handle, an I/O error) into the end of the input, keeping the error in ``error``."""
+    text handle, an I/O error) into the end of the input, keeping the error in ``error``.
 
-    __slots__ = ("_read", "error")
+    It also makes the text uniform (see the module docstring): a UTF-16/32 byte order mark at
+    the start switches to transcoding into UTF-8, and a lone CR becomes LF (a CR at the end of a
+    block waits for the next block, to tell CRLF apart).
+    """
+
+    __slots__ = ("_carry", "_cr", "_decoder", "_first", "_lf", "_read", "_source", "error")
 
     def __init__(self, read: Callable[[int], Any]) -> None:
         self._read = read
+        self._source = read
         self.error: str | None = None
+        self._first = True
+        self._carry = False  # a CR held back from the end of the last block
+        self._cr: Any = b"\r"
+        self._lf: Any = b"\n"
+        self._decoder: Any = None
 
     def __call__(self, size: int) -> Any:
         if self.error is not None:
             return None
         try:
-            return self._read(size)
+            data = self._start(size) if self._first else self._read(size)
         except Exception as error:  # noqa: BLE001 - the I/O boundary: bad input never raises
-            self.error = f"{type(error).__name__}: {error}"
-            return None
+            self.error = str(error) if isinstance(error, InputError) else f"{type(error).__name__}: {error}"
+            data = None
+        if self._carry:
+            self._carry = False
+            if not data:
+                return self._lf  # a CR that ends the input
+            data = (self._cr if data[:1] == self._lf else self._lf) + data
+        if data and self._cr in data:
+            return self._line_ends(data, size)
+        return data
+
+    def _line_ends(self, data: Any, size: int) -> Any:
+        if data[-1:] == self._cr:
+            self._carry = True
+            data = data[:-1]
+            if not data:
+                return self(size)
+        lone = _LONE_CR_BYTES if isinstance(data, bytes) else _LONE_CR_STR
+        if lone.search(data) is not None:  # CRLF alone (the usual case) is left as it is
+            data = lone.sub(self._lf, data)
+        return data
+
+    def _start(self, size: int) -> Any:
+        """The first block: text or bytes, and a wide Unicode encoding by its byte order mark."""
+        self._first = False
+        data = self._read(size)
+        if isinstance(data, str):
+            self._cr, self._lf = "\r", "\n"
+            return data
+        if not data or data[:1] not in (b"\xff", b"\xfe", b"\x00"):
+            return data
+        while len(data) < 4:
+            more = self._read(size)
+            if not more:
+                break
+            data += more
+        encoding = next((enc for bom, enc in _WIDE_BOMS if data.startswith(bom)), None)
+        if encoding is None:
+            return data
+        self._decoder = codecs.getincrementaldecoder(encoding)("replace")
+        self._read = self._transcoded
+        return self._decoder.decode(data).encode("utf-8")
+
+    def _transcoded(self, size: int) -> bytes:
+        """The next UTF-8 bytes of a UTF-16/32 source."""
+        while True:
+            block = self._source(size)
+            if not block:
+                last: bytes = self._decoder.decode(b"", True).encode("utf-8")
+                return last
+            text = self._decoder.decode(block)
+            if text:
+                out: bytes = text.encode("utf-8")
+                return out
+
+
+_LONE_CR_BYTES = re.compile(b"\r(?!\n)")
+_LONE_CR_STR = re.compile("\r(?!\n)")
 
 
 def _is_text(handle: Any) -> bool:
@@ -171,10 +431,55 @@ def decode(data: bytes) -> tuple[str, str, int | None]:
 PGN_SUFFIXES: tuple[str, ...] = (".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst", ".pgn.zstd", ".pgn.xz")
 
 
-def find_pgn_files(path: str | os.PathLike[str]) -> list[Path]:
-    """The PGN files under a directory (recursively, sorted by path), or ``[path]`` for a file."""
+def walk_pgn_files(path: str | os.PathLike[str]) -> list[Path | Unreadable]:
+    """The PGN files under a directory (recursively, sorted by path; symlinked folders are not
+    entered), or ``[path]`` for anything else. A folder that cannot be listed, or an entry whose
+    type cannot be read, is an :class:`Unreadable` in its place in the order, never skipped."""
     root = Path(path)
-    if root.is_dir():
-        found = [p for p in root.rglob("*") if p.is_file() and p.name.lower().endswith(PGN_SUFFIXES)]
-        return sorted(found, key=lambda p: p.as_posix())
-    return [root]
+    try:
+        if not root.is_dir():
+            return [root]
+    except OSError as error:
+        return [Unreadable(root, error)]
+    found: list[Path | Unreadable] = []
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError as error:
+            found.append(Unreadable(folder, error))
+            continue
+        for entry in listed:
+            child = folder / entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(child)
+                elif entry.name.lower().endswith(PGN_SUFFIXES) and entry.is_file():
+                    found.append(child)
+            except OSError as error:
+                found.append(Unreadable(child, error))
+    return sorted(found, key=lambda p: p.path.as_posix() if isinstance(p, Unreadable) else p.as_posix())
+
+
+def unreadable_diagnostic(item: Unreadable) -> Diagnostic:
+    """The located ``pgn.io`` diagnostic of a path :func:`walk_pgn_files` could not read."""
+    why = item.error.strerror or str(item.error)
+    return Diagnostic.make("pgn.io", f"cannot read: {why}; the games in it were not read", file=str(item.path))
+
+
+def find_pgn_files(path: str | os.PathLike[str], problems: list[Diagnostic] | None = None) -> list[Path]:
+    """The PGN files under a directory (recursively, sorted by path), or ``[path]`` for a file.
+
+    What cannot be read (:func:`walk_pgn_files`) is left out and reported in ``problems`` as a
+    ``pgn.io`` diagnostic naming the path (pass a list: without one it is only left out).
+    """
+    files: list[Path] = []
+    for item in walk_pgn_files(path):
+        if isinstance(item, Unreadable):
+            if problems is not None:
+                problems.append(unreadable_diagnostic(item))
+        else:
+            files.append(item)
+    return files

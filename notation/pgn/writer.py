@@ -19,12 +19,13 @@
 - The SAN is written exactly as stored in ``MoveNode.san`` (lenient spellings included): the
   replay layer decides canonical SAN, the writer does not resolve moves.
 
-Games are separated by one blank line.
+Games are separated by one blank line. Variations are written from an explicit stack (no
+recursion), so a game built by hand may nest to any depth.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from typing import IO
 
 from notation.pgn.model import RESULTS, SEVEN_TAG_ROSTER, Game, MoveNode
@@ -126,7 +127,26 @@ class _Writer:
         self.out.word(words[-1] + "}")
 
     def line(self, nodes: list[MoveNode], number: int, white: bool) -> None:
-        """Write one line of moves starting at (number, white); a number is needed first."""
+        """Write one line of moves starting at (number, white), with its variations in
+        parentheses where they stand (depth first, from an explicit stack of line writers)."""
+        out = self.out
+        stack = [self._line(nodes, number, white)]
+        while stack:
+            try:
+                variation, number, white = next(stack[-1])
+            except StopIteration:
+                stack.pop()
+                if stack:  # a variation ended
+                    out.close_paren()
+                continue
+            out.open_paren = True
+            stack.append(self._line(variation, number, white))
+
+    def _line(
+        self, nodes: list[MoveNode], number: int, white: bool
+    ) -> Generator[tuple[list[MoveNode], int, bool], None, None]:
+        """One line; yields each variation to write (with its move number and side) where it
+        stands, before going on. A move number is needed first."""
         need_number = True
         for node in nodes:
             if self.comments and node.pre_comments:
@@ -148,9 +168,7 @@ class _Writer:
                 need_number = True
             if self.variations and node.variations:
                 for variation in node.variations:
-                    self.out.open_paren = True
-                    self.line(variation, number, white)
-                    self.out.close_paren()
+                    yield variation, number, white
                 need_number = True
             if not white:
                 number += 1

@@ -488,6 +488,10 @@ class Position:
         extra = ", chess960=True" if self.chess960 else ""
         return f"Position.from_fen({self.fen()!r}{extra})"
 
+    def _repr_svg_(self) -> str:  # a diagram in Jupyter (notation.pictures.board)
+        from notation.pictures.board import position_svg
+        return position_svg(self)
+
     # ------------------------------------------------------------------ FEN
     def board_fen(self) -> str:
         return format_placement(self._board)

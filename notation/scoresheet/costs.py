@@ -25,14 +25,16 @@ non-capture costs :data:`CAPTURE_EXTRA`. A pawn capture written as a bare square
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from notation.scoresheet.tokens import BISHOP, KING, PAWN, QUEEN
+from notation.scoresheet.tokens import BISHOP, KING, PAWN, QUEEN, parse_token, too_long
+
+from notation.scoresheet.tokens import Written
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
     from notation.rules.position import Position
-    from notation.scoresheet.tokens import Written
 
 # --- edit costs -------------------------------------------------------------------------------
 PIECE_WRONG = 2.0  # a piece letter naming another piece (Bf3 for Nf3)
@@ -61,6 +63,53 @@ CHECK_WRONG = 1.0  # a written check mark (+, ++, #) on a move that gives no che
 MATE_WRONG = 0.5  # a written mate mark (#) on a check that is not mate
 ORIGIN_EXTRA = 1.0  # a written origin file or rank (Rab1, N5f6) that no other piece makes necessary
 IMPOSSIBLE = math.inf
+
+# --- handwriting confusions ---------------------------------------------------------------------
+#: Characters that sheets digitised by OCR or by eye confuse (each group read as any other of the
+#: group): ``1/l/7``, ``5/S``, ``6/b/G``, ``8/B``, ``0/O/D``, ``9/g``, ``c/e``, ``h/b/n``, ``a/d``,
+#: ``x/+``, and figurines that differ in a detail (``♔/♕``, ``♗/♙`` and their black forms).
+CONFUSABLE_GROUPS: tuple[str, ...] = (
+    "1l7", "5S", "6bG", "8B", "0OD", "9g", "ce", "hbn", "ad", "x+", "♔♕", "♚♛", "♗♙", "♝♟",
+)
+#: A character read as a confusable one where what is written is no move at all (``NfG``,
+#: ``8b5`` reads as a pawn move from the 8th rank, so it is no move either): cheaper than any
+#: other edit, since the cell must be misread somehow.
+CONFUSION_UNREADABLE = 0.8
+#: A confusable character where what is written is itself a move (``c4`` for ``e4``): like a
+#: square one off, a little cheaper (a known confusion is likelier than a random slip).
+CONFUSION = 1.5
+
+_CONFUSABLE: dict[str, str] = {}
+for _group in CONFUSABLE_GROUPS:
+    for _char in _group:
+        _CONFUSABLE[_char] = _CONFUSABLE.get(_char, "") + _group.replace(_char, "")
+
+
+@lru_cache(maxsize=65536)
+def confusions(text: str, lang: str) -> tuple[tuple[Written, float, str], ...]:
+    """Readings of ``text`` with one confusable character read as another: (reading, cost, what
+    was read as what), one per distinct reading, the literal reading's own excluded."""
+    literal = parse_token(text, lang)
+    if too_long(text):
+        return ()
+    base = literal.canonical().rstrip("+#") if literal is not None else None
+    out: dict[str, tuple[Written, float, str]] = {}
+    for i, char in enumerate(text):
+        for alt in _CONFUSABLE.get(char, ""):
+            w = parse_token(text[:i] + alt + text[i + 1:], lang)
+            if w is None or _no_move(w):
+                continue
+            key = w.canonical().rstrip("+#")
+            if key == base or key in out:
+                continue
+            cost = CONFUSION_UNREADABLE if literal is None or _no_move(literal) else CONFUSION
+            out[key] = (w, cost, f"'{char}' read as '{alt}'")
+    return tuple(out.values())
+
+
+def _no_move(w: Written) -> bool:
+    """True for a written pawn move from a rank (``8b5``): no legal move is written so."""
+    return w.piece is None and w.from_rank is not None and w.from_file is None
 
 _FILES = "abcdefgh"
 
@@ -223,10 +272,14 @@ def _levenshtein(a: str, b: str) -> int:
 
 def _unreadable_costs(text: str, pos: Position, moves: list[Move]) -> list[tuple[float, Move]]:
     """Costs for a cell that no grammar reading accepts: spelling distance to each move."""
-    cleaned = text.strip().rstrip("+#!?")
     out: list[tuple[float, Move]] = []
+    if too_long(text):
+        return out  # longer than any written move: no spelling is near it
+    cleaned = text.strip().rstrip("+#!?")
     for move in moves:
         san = pos.san(move).rstrip("+#")
+        if abs(len(cleaned) - len(san)) > 2 and abs(len(cleaned) - 4) > 2:
+            continue  # the length difference alone is more than the distance accepted
         distance = min(_levenshtein(cleaned, san), _levenshtein(cleaned.lower(), san.lower()) + 0.5,
                        _levenshtein(cleaned, move.uci()))
         if distance <= 2:
@@ -247,24 +300,56 @@ _NEIGHBOURHOOD: list[frozenset[int]] = [
 ]
 
 
-def candidate_costs(written: Written | None, text: str, pos: Position) -> list[tuple[float, Move]]:
-    """Every legal move with a finite cost for the cell, cheapest first."""
+def _written_costs(written: Written, pos: Position, extra: float) -> list[tuple[float, Move]]:
+    scored = []
+    near = _near(written)
+    mask = 0
+    for sq in near:
+        mask |= 1 << sq
+    for move in pos.legal_moves_to(mask):  # moves to the near squares, and castling
+        if move[1] not in near and not pos.is_castling(move):
+            continue
+        cost, _ = move_cost(written, pos, move)
+        if cost != IMPOSSIBLE:
+            scored.append((cost + extra, move))
+    return scored
+
+
+def candidate_costs(written: Written | None, text: str, pos: Position,
+                    variants: tuple[tuple[Written, float, str], ...] = ()) -> list[tuple[float, Move]]:
+    """Every legal move with a finite cost for the cell, cheapest first (``variants``: readings
+    through a handwriting confusion, :func:`confusions`, each at its own extra cost)."""
     if written is None:
         scored = _unreadable_costs(text, pos, pos.legal_moves())
     else:
-        scored = []
-        near = _near(written)
-        mask = 0
-        for sq in near:
-            mask |= 1 << sq
-        for move in pos.legal_moves_to(mask):  # moves to the near squares, and castling
-            if move[1] not in near and not pos.is_castling(move):
-                continue
-            cost, _ = move_cost(written, pos, move)
-            if cost != IMPOSSIBLE:
-                scored.append((cost, move))
+        scored = _written_costs(written, pos, 0.0)
+    if variants:
+        best: dict[Move, float] = {}
+        for cost, move in scored:
+            best[move] = min(cost, best.get(move, IMPOSSIBLE))
+        for w, extra, _ in variants:
+            for cost, move in _written_costs(w, pos, extra):
+                if cost < best.get(move, IMPOSSIBLE):
+                    best[move] = cost
+        scored = [(cost, move) for move, cost in best.items()]
     scored.sort(key=lambda item: item[0])
     return scored
+
+
+def reading_cost(written: Written | None, text: str, variants: tuple[tuple[Written, float, str], ...],
+                 pos: Position, move: Move) -> tuple[float, tuple[str, ...]]:
+    """The cheapest explanation of reading the cell as ``move``: its cost and the edits named."""
+    best: tuple[float, tuple[str, ...]] = (IMPOSSIBLE, ())
+    if written is not None:
+        best = move_cost(written, pos, move)
+    for w, extra, what in variants:
+        cost, reasons = move_cost(w, pos, move)
+        if cost + extra < best[0]:
+            best = (cost + extra, (f"handwriting: {what}",) + reasons)
+    if written is None and best[0] == IMPOSSIBLE:
+        for cost, m in _unreadable_costs(text, pos, [move]):
+            best = (cost, ("unreadable",))
+    return best
 
 
 MIN_EDIT = 0.3  # the cheapest non-zero reading cost (a lower bound for deferred expansions)

@@ -18,7 +18,6 @@ written as ``...``/``…``/``—`` are kept as placeholder cells (the search may
 from __future__ import annotations
 
 import csv
-import io
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,7 +37,8 @@ _BLACK_HEADERS = {"black", "b", "schwarz", "noirs", "noir", "negras", "negro", "
 _NUMBER_HEADERS = {"#", "no", "no.", "nr", "nr.", "n", "move", "zug", "coup", "jugada", "mossa",
                    "zet", "ход", "回合", "步"}
 
-_TAG_LINE = re.compile(r"^\s*([^\W\d_][\w ]{0,24}?)\s*[:：=]\s*(.+?)\s*$")
+# the value is stripped in code: "(.+?)\s*$" backtracks quadratically over a run of blanks
+_TAG_LINE = re.compile(r"^\s*([^\W\d_][\w ]{0,24}?)\s*[:：=]\s*(\S.*)$")
 _KNOWN_TAG_LINES = {
     "event": "Event", "site": "Site", "date": "Date", "round": "Round", "white": "White",
     "black": "Black", "result": "Result", "board": "Board", "whiteelo": "WhiteElo",
@@ -55,7 +55,7 @@ _KNOWN_TAG_LINES = {
 # number + marker: "12." "12..." "12…" "12)" ; or a bare number at the start of a line
 _PIECE = re.compile(
     r"(?P<number>\d+)\s*(?P<mark>\.\.\.|…|\.|\))"  # numbered
-    r"|(?P<comment>\{[^}]*\})"
+    r"|(?P<comment>\{[^{}]*\})"  # not across another "{": each brace starts one scan at most
     r"|(?P<cell>[^\s,;]+)"
 )
 _PIECE_START = re.compile(r"^\s*\d")  # a line starting with a digit is a move row, not a header
@@ -128,11 +128,23 @@ def _header(lines: list[str]) -> tuple[dict[str, str], int]:
             if name is None and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", label):
                 name = label[0].upper() + label[1:]
             if name is not None:
-                tags.setdefault(name, m.group(2))
+                tags.setdefault(name, m.group(2).strip())
             index += 1
             continue
         break
     return tags, index
+
+
+def _csv_rows(lines: list[str], delimiter: str) -> list[list[str]]:
+    """The rows of a CSV table, one per line; a line the csv module refuses (a field over its
+    size limit) is split at the delimiter."""
+    rows: list[list[str]] = []
+    for line in lines:
+        try:
+            rows.append(next(csv.reader([line], delimiter=delimiter), []))
+        except csv.Error:
+            rows.append(line.split(delimiter))
+    return rows
 
 
 def _csv_sheet(body: str, first_line: int) -> Sheet | None:
@@ -152,8 +164,7 @@ def _csv_sheet(body: str, first_line: int) -> Sheet | None:
     black = next(i for i, n in enumerate(names) if n in _BLACK_HEADERS)
     number_col = next((i for i, n in enumerate(names) if n in _NUMBER_HEADERS), None)
     sheet = Sheet(layout="csv")
-    reader = csv.reader(io.StringIO("\n".join(lines[head_index + 1 :])), delimiter=delimiter)
-    for row_index, row in enumerate(reader):
+    for row_index, row in enumerate(_csv_rows(lines[head_index + 1 :], delimiter)):
         line_no = first_line + head_index + 1 + row_index
         number: int | None = None
         if number_col is not None and number_col < len(row):

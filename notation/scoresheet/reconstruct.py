@@ -12,7 +12,11 @@ they disagree with (gap / ``CONFIDENCE_GAP``, capped at 1; the gap is at most th
 below the cost cap, and 0 when the node budget ran out, since rivals there were never searched;
 and 0 when the rival search's beam dropped a state whose completion could cost no more than the
 best reading, see ``_Search._completion_bound``: a pruned tie is no evidence for the reading
-found). A correction below :data:`CONFIDENCE_THRESHOLD` makes the sheet ``needs-human``. An
+found). A correction below :data:`CONFIDENCE_THRESHOLD` makes the sheet ``needs-human``, and so
+does a rival reading whose likelihood score is within the margin of the best
+(:mod:`notation.scoresheet.readings`: readings ranked by how people err and how chess is played,
+each with a probability; ``Reconstruction.readings``, likeliest first). A sheet that states no
+result gets the one its final position implies (mate, stalemate, dead position). An
 ambiguous written move (``Nd2`` with two knights able to go there) is resolved by whichever
 reading lets the rest of the game replay, and reported.
 """
@@ -20,30 +24,37 @@ reading lets the rest of the game replay, and reported.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from notation.diagnostics import Diagnostic
-from notation.scoresheet.costs import move_cost
+from notation.grammars import terminal_patterns
+from notation.scoresheet.costs import confusions, reading_cost
 from notation.scoresheet.layout import Sheet, read_sheet
+from notation.scoresheet.readings import Edit, Reading, confident, rank_readings
 from notation.scoresheet.search import (
     CONFIDENCE_GAP,
     MAX_COST,
     MAX_EXPANSIONS,
-    MAX_RIVALS,
     _best_partial,
     _moves_of,
     _path,
     _Search,
     _Step,
 )
-from notation.scoresheet.tokens import LANGUAGES, detect_languages, parse_token
+from notation.scoresheet.tokens import MAX_TOKEN_LENGTH, LANGUAGES, detect_languages, parse_token, too_long
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.rules.move import Move
     from notation.rules.position import Position
+
+#: Readings listed at most (the cheapest found, then ranked): room for a many-way tie of an
+#: omitted waiting move.
+MAX_READINGS = 10
 
 #: Corrections below this confidence make the sheet "needs a human".
 CONFIDENCE_THRESHOLD = 0.6
@@ -145,6 +156,8 @@ class Reconstruction:
     language: str = "en"
     layout: str = "numbered"
     candidates: list[tuple[float, list[str]]] = field(default_factory=list)
+    #: the complete readings found, likeliest first (see :mod:`notation.scoresheet.readings`)
+    readings: list[Reading] = field(default_factory=list)
     start_ply: int = 0  # plies before the first move (fullmove number and turn of the start)
 
     @property
@@ -198,6 +211,7 @@ class Reconstruction:
             "cost": self.cost, "moves": list(self.sans), "result": self.result, "tags": dict(self.tags),
             "corrections": [c.to_dict() for c in self.corrections],
             "candidates": [{"cost": c, "moves": m} for c, m in self.candidates],
+            "readings": [r.to_dict(rank) for rank, r in enumerate(self.readings, 1)],
         }
 
 
@@ -222,21 +236,29 @@ def _divergence(best: list[Move], other: list[Move]) -> int:
     return min(len(best), len(other))
 
 
-def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -> tuple[list[Correction], list[tuple[float, list[Move]]], list[str | None], list[Move]]:
+_Found = tuple[float, list["Move"], list[_Step]]
+
+
+def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -> tuple[list[Correction], list[_Found], list[str | None], list[Move]]:
     path = _path(goal)
     moves = _moves_of(path)
-    # rival readings: other goals, and dominated arrivals at states on the best path
+    # rival readings: other goals, and dominated arrivals at states on the best path (their
+    # steps: the rival's own up to the state, then the best reading's, from the same position)
     rival_paths: list[tuple[float, list[Move]]] = []
+    rival_steps: list[list[_Step]] = []
     for r in rivals:
         rival_paths.append((max(0.0, r.cost - goal.cost), _moves_of(_path(r))))
-    for step in path:
+        rival_steps.append(_path(r)[1:])
+    for at, step in enumerate(path):
         key = (step.index, step.pos.key())
-        rival = search.rivals.get(key)
-        if rival is not None and rival[1] is not step:
+        for rival in search.rivals.get(key, ()):
+            if rival[1] is step:
+                continue
             prefix = _moves_of(_path(rival[1]))
             here = _moves_of(_path(step))
             if prefix != here:
                 rival_paths.append((max(0.0, rival[0] - step.cost), prefix + moves[len(here):]))
+                rival_steps.append(_path(rival[1])[1:] + path[at + 1:])
     # one correction per costly or ambiguous step
     corrections: list[Correction] = []
     written_per_ply: list[str | None] = []
@@ -262,9 +284,11 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
             move = step.moves[0]
             w = search.written[step.cells[0]]
             if step.edit > 0.0:
-                kind = "unreadable" if w is None else "correction"
-                if w is not None:
-                    reasons = move_cost(w, pos, move)[1]
+                index = step.cells[0]
+                reasons = reading_cost(w, search.cells[index].text, search.variants[index], pos, move)[1]
+                kind = "unreadable" if reasons == ("unreadable",) else "correction"
+                if kind == "unreadable":
+                    reasons = ()
             elif len(search.exact(parent.index, pos)) > 1:
                 kind = "ambiguous"
             if kind is not None:
@@ -317,11 +341,30 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
             confidence=confidence_of(gap), cost=round(step.edit, 3), reasons=reasons,
             line=cell.line if cell else None, column=cell.column if cell else None,
         ))
-    readings: list[tuple[float, list[Move]]] = [(goal.cost, moves)]
-    for extra, other in sorted(rival_paths, key=lambda item: item[0]):
-        if all(other != known for _, known in readings):
-            readings.append((goal.cost + extra, other))
+    readings: list[_Found] = [(goal.cost, moves, path[1:])]
+    for (extra, other), steps in sorted(zip(rival_paths, rival_steps), key=lambda item: item[0][0]):
+        if all(other != known for _, known, _ in readings):
+            readings.append((goal.cost + extra, other, steps))
     return corrections, readings, written_per_ply, moves
+
+
+def _summary(reading: Reading, best: Reading) -> str:
+    """A reading in a few words: its edits (or, for the best, ``as ranked``)."""
+    parts = [f"{e.kind} '{e.written or ''}' -> {e.chosen or '(dropped)'}" for e in reading.edits]
+    return ", ".join(parts[:3]) or "as written"
+
+
+def _edit_correction(edit: Edit, probability: float) -> Correction:
+    return Correction(kind=edit.kind, ply=edit.ply, written=edit.written, chosen=edit.chosen,
+                      confidence=round(probability, 3), reasons=edit.reasons)
+
+
+def _written_of(search: _Search, found: list[_Found], moves: list[Move]) -> list[str | None]:
+    """The cell text behind each ply of the found reading that plays ``moves``."""
+    for _, other, steps in found:
+        if other == moves:
+            return [search.cells[c].text if c >= 0 else None for s in steps for c in s.cells]
+    return []
 
 
 def _san_list(start: Position, moves: Iterable[Move]) -> list[str]:
@@ -333,18 +376,45 @@ def _san_list(start: Position, moves: Iterable[Move]) -> list[str]:
     return out
 
 
-def _parse_tags(tags: dict[str, str] | str | None) -> dict[str, str]:
-    if tags is None:
-        return {}
-    if isinstance(tags, dict):
-        return dict(tags)
+@cache
+def _tag_name() -> re.Pattern[str]:
+    """PGN tag-name syntax, taken from ``grammars/tokens.lark`` (``TAG_NAME``)."""
+    return re.compile(terminal_patterns("tokens")["TAG_NAME"])
+
+
+def parse_tags(text: str) -> tuple[dict[str, str], list[str]]:
+    """``"White=Anna,Black=Bernd"`` as tags, and the entries that are no ``Name=value`` pair
+    with a valid PGN tag name (as written; empty entries between commas are skipped)."""
     out: dict[str, str] = {}
-    for part in tags.split(","):
-        if "=" in part:
-            name, value = part.split("=", 1)
-            if name.strip():
-                out[name.strip()] = value.strip()
-    return out
+    bad: list[str] = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, eq, value = part.partition("=")
+        name = name.strip()
+        if not eq or not _tag_name().fullmatch(name):
+            bad.append(part.strip())
+            continue
+        out[name] = value.strip()
+    return out, bad
+
+
+def _parse_tags(tags: dict[str, str] | str | None) -> tuple[dict[str, str], list[str]]:
+    if tags is None:
+        return {}, []
+    if isinstance(tags, dict):
+        good = {k: v for k, v in tags.items() if _tag_name().fullmatch(k)}
+        return good, [f"{k}={v}" for k, v in tags.items() if k not in good]
+    return parse_tags(tags)
+
+
+def _implied_result(pos: Position) -> str:
+    """The result the final position decides (mate, stalemate, dead position), else ``*``."""
+    if pos.is_checkmate():
+        return "0-1" if pos.turn else "1-0"
+    if pos.is_stalemate() or pos.is_dead_position():
+        return "1/2-1/2"
+    return "*"
 
 
 _ROSTER_DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
@@ -354,7 +424,8 @@ def _search_language(sheet: Sheet, lang: str, start: Position, max_cost: float,
                      max_expansions: int) -> tuple[_Search, _Step | None, list[_Step]]:
     cells = sheet.cells
     written = [None if c.placeholder else parse_token(c.text, lang) for c in cells]
-    search = _Search(cells, written, start, max_cost, max_expansions)
+    variants = [() if c.placeholder else confusions(c.text, lang) for c in cells]
+    search = _Search(cells, written, start, max_cost, max_expansions, variants)
     goal, rivals = search.run()
     return search, goal, rivals
 
@@ -374,8 +445,11 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
 
     sheet = read_sheet(text)
     merged = dict(sheet.tags)
-    merged.update(_parse_tags(tags))
-    diagnostics: list[Diagnostic] = []
+    extra_tags, bad_tags = _parse_tags(tags)
+    merged.update(extra_tags)
+    diagnostics: list[Diagnostic] = [
+        Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored", san=entry)
+        for entry in bad_tags]
     if fen is None and merged.get("FEN"):
         fen = merged["FEN"]
     try:
@@ -414,7 +488,12 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
     rec = Reconstruction(status="ok", tags=full_tags, result=result, language=language,
                          layout=sheet.layout, start_fen=start.fen() if fen else None, start_ply=start_ply)
     for index, cell in enumerate(sheet.cells):
-        if not cell.placeholder and search.written[index] is None:
+        if not cell.placeholder and too_long(cell.text):
+            diagnostics.append(Diagnostic.make(
+                "sheet.unreadable", f"a cell of {len(cell.text)} characters is longer than any written move "
+                f"({MAX_TOKEN_LENGTH} at most): unreadable",
+                line=cell.line, column=cell.column, san=cell.text[:MAX_TOKEN_LENGTH] + "…"))
+        elif not cell.placeholder and search.written[index] is None and not search.variants[index]:
             diagnostics.append(Diagnostic.make(
                 "sheet.unreadable", f"'{cell.text}' is not a move in any supported notation",
                 line=cell.line, column=cell.column, san=cell.text))
@@ -430,21 +509,34 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
             candidates=tuple(sans[-3:])))
         rec.diagnostics = diagnostics
         return rec
-    corrections, readings, written_per_ply, moves = _report(search, goal, rivals, start_ply)
+    corrections, found, written_per_ply, moves = _report(search, goal, rivals, start_ply)
+    ranked = rank_readings(search, start, found[:MAX_READINGS], lambda ms: _san_list(start, ms))
+    rec.readings = ranked
     rec.moves = moves
     rec.sans = _san_list(start, moves)
     rec.written = written_per_ply
     rec.corrections = corrections
     rec.cost = round(goal.cost, 3)
-    rec.candidates = [(round(cost, 3), _san_list(start, reading)) for cost, reading in readings[: MAX_RIVALS + 1]]
+    if ranked[0].moves != moves:
+        # the likeliest reading is not the cheapest: it comes first, with its own edits
+        best = ranked[0]
+        rec.moves, rec.sans, rec.cost = best.moves, best.sans, round(best.cost, 3)
+        rec.written = _written_of(search, found, best.moves) or rec.written
+        rec.corrections = corrections = [_edit_correction(e, best.probability) for e in best.edits]
+    if rec.result == "*":  # the sheet states no result: the one the final position decides
+        rec.result = rec.tags["Result"] = _implied_result(rec.position_after(len(rec.moves)))
+    rec.candidates = [(round(r.cost, 3), list(r.sans)) for r in ranked]
     diagnostics.extend(c.to_diagnostic() for c in corrections)
-    if any(not c.confident for c in corrections):
+    # confident only when the likeliest reading is also the cheapest (the plausibility of the
+    # moves orders readings; it never makes a costlier reading exit 0)
+    if any(not c.confident for c in corrections) or not confident(ranked) or ranked[0].moves != moves:
         rec.status = "needs-human"
-        doubtful = [c for c in corrections if not c.confident]
+        doubtful = [c for c in corrections if not c.confident] or corrections
+        listed = "; ".join(f"{k}. {_summary(r, ranked[0])} (p={r.probability:.2f})" for k, r in enumerate(ranked[:5], 1))
         diagnostics.append(Diagnostic.make(
             "sheet.needs-human",
-            f"{len(doubtful)} correction(s) below confidence {CONFIDENCE_THRESHOLD:.2f}: a human must decide",
-            ply=doubtful[0].ply, san=doubtful[0].written,
+            f"{len(ranked)} reading(s) within reach, none confident: {listed}",
+            ply=doubtful[0].ply if doubtful else None, san=doubtful[0].written if doubtful else None,
             candidates=tuple(x for c in doubtful for x in ((c.chosen or "-"),) + c.alternatives)))
     elif corrections:
         rec.status = "corrected"
@@ -461,6 +553,7 @@ __all__ = [
     "Correction",
     "Reconstruction",
     "confidence_of",
+    "parse_tags",
     "reconstruct",
     "sheet_languages",
 ]

@@ -28,7 +28,7 @@ dropped if it stops resolving before (it would need a second correction where th
 well). States the beam dropped are taken back (with a wider beam) when the search runs dry.
 
 An omitted move or an extra cell is tried only where a cell stops reading within
-:data:`OMISSION_LOOKAHEAD` cells, and an inserted move must be followed by a cell that reads
+:data:`OMISSION_LOOKAHEAD` cells (:data:`RIVAL_OMISSION_LOOKAHEAD` once a reading is found), and an inserted move must be followed by a cell that reads
 exactly. At most :data:`MAIN_BEAM` states per cell are expanded (a beam).
 
 After the best interpretation is found the search continues up to :data:`CONFIDENCE_GAP` above
@@ -36,7 +36,8 @@ its cost, now also opening the cells up to :data:`RIVAL_WINDOW` before each corr
 earlier legal-but-wrong move can explain a later failure as well), every earlier cell to far
 branches, and the states the main beam dropped, with a narrower beam
 (:data:`BEAM`); when a cheaper reading turns up it becomes the best and its cells are opened
-in turn. The cheapest *different* games found (rivals, up to :data:`MAX_RIVALS`) go to the
+in turn. The cheapest *different* games found (rivals, up to :data:`MAX_RIVALS`, and up to
+:data:`RIVALS_PER_STATE` other arrivals at each state of the best reading) go to the
 report (:mod:`notation.scoresheet.reconstruct`), which sets the confidence of each correction
 from them.
 """
@@ -79,8 +80,15 @@ CONFIDENCE_GAP = 1.5
 MAX_RIVALS = 6
 #: An omitted move (or an extra cell) is tried only where a cell fails within this many cells.
 OMISSION_LOOKAHEAD = 3
+#: ... and, once a reading is found, within this many cells (the rival search: an omission
+#: several cells before the one that shows it, ``13... dxe4`` left out of ``dxe4 Nxe4 Nxe4
+#: dxe4``, reads as an omission of the later ``dxe4`` as cheaply).
+RIVAL_OMISSION_LOOKAHEAD = 8
+#: Other arrivals kept per state (rival readings that join the best one there: several omitted
+#: moves that the same piece's later move makes equivalent, for instance).
+RIVALS_PER_STATE = 8
 #: Beam width of the rival search: at most this many states are expanded per cell.
-BEAM = 24
+BEAM = 40
 #: Beam width of the main search (states expanded per cell before the first reading is found).
 MAIN_BEAM = 48
 #: Node budget of one search (a bound on time for hopeless sheets).
@@ -149,19 +157,24 @@ class _Search:
     """Uniform-cost search over (cell index, position) states; see the module docstring."""
 
     def __init__(self, cells: list[Cell], written: list[Written | None], start: Position,
-                 max_cost: float, max_expansions: int) -> None:
+                 max_cost: float, max_expansions: int,
+                 variants: list[tuple[tuple[Written, float, str], ...]] | None = None) -> None:
         self.cells = cells
         self.written = written
+        #: per cell, its readings through a handwriting confusion (costs.confusions)
+        self.variants = variants if variants is not None else [() for _ in cells]
         self.n = len(cells)
         self.max_cost = max_cost
         self.max_expansions = max_expansions
         self.heap: list[tuple[float, int, int, str, _Step, Any]] = []
         self.counter = count()
         self.best: dict[tuple[int, int], float] = {}
-        self.rivals: dict[tuple[int, int], tuple[float, _Step]] = {}
+        #: other arrivals at a state (cost, step), cheapest first: the rival readings through it
+        self.rivals: dict[tuple[int, int], list[tuple[float, _Step]]] = {}
         self.failed: list[_Step] = []
         self.popped: dict[tuple[int, bool], int] = {}
         self.window = WINDOW
+        self.omission_lookahead = OMISSION_LOOKAHEAD
         self.main_beam = MAIN_BEAM
         self._dropped: list[_Step] = []  # states the main search's beam did not expand
         #: cells near a correction of a best reading (where a far rival branch may be corrected)
@@ -190,15 +203,21 @@ class _Search:
         old = self.best.get(key)
         if old is not None:
             if step.cost >= old - 1e-9:
-                rival = self.rivals.get(key)
-                if step.cost < old + CONFIDENCE_GAP and (rival is None or step.cost < rival[0]):
-                    self.rivals[key] = (step.cost, step)
+                if step.cost < old + CONFIDENCE_GAP:
+                    self._add_rival(key, step.cost, step)
                 return
-            self.rivals[key] = (old, self._best_step[key])
+            self._add_rival(key, old, self._best_step[key])
         self.best[key] = step.cost
         self._best_step[key] = step
         # priority: cost, then more cells consumed first (depth-first among equals)
         heapq.heappush(self.heap, (step.cost, -step.index, next(self.counter), "state", step, None))
+
+    def _add_rival(self, key: tuple[int, int], cost: float, step: _Step) -> None:
+        """Keep ``step`` among the cheapest :data:`RIVALS_PER_STATE` other arrivals at ``key``."""
+        kept = self.rivals.setdefault(key, [])
+        kept.append((cost, step))
+        kept.sort(key=lambda item: item[0])
+        del kept[RIVALS_PER_STATE:]
 
     def candidates(self, step: _Step) -> list[tuple[float, Move]]:
         return self.scored(step.index, step.pos)
@@ -208,7 +227,7 @@ class _Search:
         key = (index, pos.key())
         found = self.cache.get(key)
         if found is None:
-            found = candidate_costs(self.written[index], self.cells[index].text, pos)
+            found = candidate_costs(self.written[index], self.cells[index].text, pos, self.variants[index])
             self.cache[key] = found
         return found
 
@@ -370,7 +389,7 @@ class _Search:
         if not step.pos.has_legal_moves():
             return
         if payload == "omissions":
-            if self._fails_soon(i, step.pos, OMISSION_LOOKAHEAD):
+            if self._fails_soon(i, step.pos, self.omission_lookahead):
                 # an omitted move or an extra cell shows soon: a cell here stops reading
                 for move in self._insertions(step):
                     after = step.pos.play(move)
@@ -501,6 +520,7 @@ class _Search:
                 # again when a cheaper reading replaces the best one
                 opened_for = goal
                 self.window = self.n + 1
+                self.omission_lookahead = RIVAL_OMISSION_LOOKAHEAD
                 self._open_rivals(goal)
                 # states the main beam dropped may complete as cheaply: they join the rival search
                 self._restore_dropped(goal.cost + CONFIDENCE_GAP)

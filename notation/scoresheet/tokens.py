@@ -244,10 +244,22 @@ def token_parser(lang: str) -> Lark:
 
 _STRIP = re.compile(r"^[\s.,;]+|[\s,;]+$")
 
+#: The longest cell that may hold a written move: the longest forms (``Кр e1 - e2``,
+#: ``e5xd6 e.p.++!?``, ``e7xd8=(Q)+``) stay under 16 characters; a longer cell is unreadable
+#: at once (no parse, no spelling distance), so the work on a cell is bounded.
+MAX_TOKEN_LENGTH = 24
+
+
+def too_long(text: str) -> bool:
+    """True when ``text`` is longer than any written move can be (:data:`MAX_TOKEN_LENGTH`)."""
+    return len(text) > MAX_TOKEN_LENGTH
+
 
 @lru_cache(maxsize=65536)
 def parse_token(text: str, lang: str = "en") -> Written | None:
     """Read one written move in language ``lang``; None when it is no move in any known form."""
+    if too_long(text):
+        return None
     cleaned = _STRIP.sub("", text)
     if not cleaned:
         return None

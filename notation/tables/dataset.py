@@ -19,6 +19,21 @@ files and orphan moves parts left by an interrupted import. An interrupted impor
 leaves whole, consistent parts only, and running it again imports the rest (games already in
 the dataset are skipped).
 
+Ownership and concurrency: a dataset folder carries the marker file ``.notation-dataset``
+(written when the import creates the folder or finds it empty). :func:`import_files` refuses a
+non-empty folder without the marker (:class:`NotADataset`; a folder holding nothing but parts
+named by this toolkit, as written before the marker existed, is adopted), and clean-up removes
+only files named by this toolkit (its temporary and part names), never anything else. An import
+holds an exclusive lock on the dataset (``.notation-dataset.lock``, :mod:`filelock`) from its
+clean-up to its last part: a second import into the same dataset waits for the first
+(``lock_timeout`` bounds the wait; :class:`DatasetBusy` when it expires), then skips the games
+the first one wrote. Readers take no lock: they see committed parts only.
+
+Values a column cannot hold (an Elo of ``99999999999999999999``, a ``[%clk]`` of 400 digits, a
+FEN move number beyond 32 bits, ...) are null in their row and reported as located
+``table.value-out-of-range`` warnings (:attr:`ImportSummary.warnings`), never a chunk failure
+(:mod:`notation.tables.ranges`).
+
 De-duplication: each game's ``game_id`` is a hash of its whitespace-normalised text
 (:func:`notation.tables.rows.game_id`). The planner skips a game whose id the dataset already holds or
 that an earlier game of the same import had, *before* parsing it, so re-importing a file
@@ -32,11 +47,13 @@ process-pool and dask engines produce identical datasets.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,18 +62,37 @@ import polars as pl
 
 from notation.diagnostics import Diagnostic
 from notation.pgn.sources import find_pgn_files
-from notation.tables.schema import MOVES_SCHEMA
+from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
 GAMES_DIR = "games"
 MOVES_DIR = "moves"
 PART_PREFIX = "part-"
 PART_SUFFIX = ".parquet"
 TMP_PREFIX = ".tmp-"
+#: the file that marks a folder as a dataset written by this toolkit
+MARKER = ".notation-dataset"
+#: the lock file of an import in progress (:mod:`filelock`)
+LOCK_NAME = ".notation-dataset.lock"
+#: the names this toolkit gives parts and their temporary files (nothing else is ever removed)
+PART_NAME = re.compile(r"part-\d{4,}-\d{6,}-[0-9a-f]{16}\.parquet")
+TMP_NAME = re.compile(r"\.tmp-[0-9a-f]+-part-\d{4,}-\d{6,}-[0-9a-f]{16}\.parquet")
 
 #: a chunk closes after this many games ...
 CHUNK_GAMES = 2000
 #: ... or this many bytes of game text, whichever comes first (and always at the end of a file)
 CHUNK_BYTES = 8 << 20
+
+
+class DatasetError(Exception):
+    """The output folder cannot be used as a dataset (the message says why and where)."""
+
+
+class NotADataset(DatasetError):
+    """A non-empty folder that this toolkit did not write (no marker file)."""
+
+
+class DatasetBusy(DatasetError):
+    """Another import holds the dataset's lock (and the wait for it expired)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +135,8 @@ class ChunkResult:
     statuses: dict[str, int] = field(default_factory=dict)
     bytes_written: int = 0
     seconds: float = 0.0
+    #: per-game findings of the tables (``table.value-out-of-range``), in game order
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -113,7 +151,10 @@ class ImportSummary:
     parts: int = 0
     bytes_written: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
+    #: inputs that could not be read (``pgn.io``: the CLI exits 2)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: values stored as null because their column cannot hold them (warnings, in input order)
+    warnings: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0
 
     def add(self, result: ChunkResult) -> None:
@@ -133,6 +174,7 @@ class ImportSummary:
             "parts": self.parts,
             "bytes_written": self.bytes_written,
             "statuses": dict(self.statuses),
+            "values_out_of_range": len(self.warnings),
             "seconds": round(self.seconds, 3),
         }
 
@@ -143,9 +185,15 @@ STDIN = Path("-")
 STDIN_NAME = "<stdin>"
 
 
-def expand_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Diagnostic]]:
+def expand_inputs(
+    paths: Iterable[str | Path], unreadable: list[Diagnostic] | None = None
+) -> tuple[list[Path], list[Diagnostic]]:
     """Files to import: files as given, directories searched (sorted) for PGN files, and
-    ``STDIN`` (``-``) for standard input (read once, where it stands in the list)."""
+    ``STDIN`` (``-``) for standard input (read once, where it stands in the list).
+
+    Folders and files below a directory that cannot be read are ``pgn.io`` diagnostics in
+    ``unreadable`` when given (the readable files are still imported), else among the problems.
+    """
     found: list[Path] = []
     problems: list[Diagnostic] = []
     seen: set[Path] = set()
@@ -156,7 +204,7 @@ def expand_inputs(paths: Iterable[str | Path]) -> tuple[list[Path], list[Diagnos
                 found.append(STDIN)
             continue
         if path.is_dir():
-            candidates = find_pgn_files(path)
+            candidates = find_pgn_files(path, problems if unreadable is None else unreadable)
         elif path.is_file():
             candidates = [path]
         else:
@@ -182,28 +230,35 @@ def committed_parts(root: Path) -> tuple[list[Path], list[Path]]:
 
 
 def _parts(directory: Path) -> list[Path]:
+    """The parts of one table folder (``part-*.parquet``) to read; clean-up removes only those
+    named exactly as this toolkit names them (:data:`PART_NAME`)."""
     if not directory.is_dir():
         return []
     return sorted(
         p
         for p in directory.iterdir()
-        if p.name.startswith(PART_PREFIX) and p.name.endswith(PART_SUFFIX)
+        if p.name.startswith(PART_PREFIX) and p.name.endswith(PART_SUFFIX) and p.is_file()
     )
 
 
 def clean(root: Path) -> int:
-    """Remove temporary files and orphan moves parts of interrupted imports; how many removed."""
+    """Remove temporary files and orphan moves parts of interrupted imports; how many removed.
+
+    Only files named by this toolkit (:data:`TMP_NAME`, :data:`PART_NAME`) are removed: a
+    user's ``.tmp-notes`` or another tool's ``part-00000-spark.parquet`` stays. Call it with the
+    dataset's lock held (:func:`import_files` does), or it may remove another import's
+    in-flight temporary file."""
     removed = 0
     for sub in (GAMES_DIR, MOVES_DIR):
         directory = root / sub
         if directory.is_dir():
             for p in directory.iterdir():
-                if p.name.startswith(TMP_PREFIX):
+                if TMP_NAME.fullmatch(p.name) and p.is_file():
                     p.unlink(missing_ok=True)
                     removed += 1
     games = {p.name for p in _parts(root / GAMES_DIR)}
     for p in _parts(root / MOVES_DIR):
-        if p.name not in games:
+        if p.name not in games and PART_NAME.fullmatch(p.name):
             p.unlink(missing_ok=True)
             removed += 1
     return removed
@@ -220,12 +275,121 @@ def next_batch(root: Path) -> int:
 
 
 def existing_ids(root: Path) -> set[int]:
-    """The game ids the dataset already holds."""
+    """The game ids the dataset already holds; :class:`DatasetError` naming the part when a
+    games part cannot be read (its ids unknown, an import would duplicate its games)."""
     games, _ = committed_parts(root)
     if not games:
         return set()
-    ids = pl.scan_parquet([str(p) for p in games]).select("game_id").collect()
+    try:
+        ids = pl.scan_parquet([str(p) for p in games]).select("game_id").collect()
+    except _READ_ERRORS as exc:
+        problems = check_parts(root, full=True) or [_bad_part(root, exc)]
+        raise DatasetError("; ".join(f"{d.file}: {d.message}" for d in problems)) from None
     return set(ids.get_column("game_id").to_list())
+
+
+#: what reading a damaged Parquet file raises (Polars' errors, I/O, a panic of the reader)
+_READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException)
+
+
+#: Columns added to the tables after their first release: a part written before them lacks them
+#: and reads with nulls there (``scan``), so it is not a bad part.
+LATER_COLUMNS: frozenset[str] = frozenset({"eco_computed", "opening_computed"})
+
+
+def check_parts(root: Path, *, full: bool = False) -> list[Diagnostic]:
+    """A ``dataset.bad-part`` error for every committed part of ``root`` that cannot be read:
+    not Parquet, truncated, or without the columns of its table. Reads each part's footer only;
+    ``full=True`` also decodes every column (finds damage inside the data pages)."""
+    problems: list[Diagnostic] = []
+    games, moves = committed_parts(root)
+    for parts, schema in ((games, GAMES_SCHEMA), (moves, MOVES_SCHEMA)):
+        for part in parts:
+            try:
+                names = set(pl.read_parquet_schema(part))
+                missing = [name for name in schema if name not in names and name not in LATER_COLUMNS]
+                if missing:
+                    problems.append(_bad_part(part, f"not a part of this table: no column {missing[0]!r}"))
+                elif full:
+                    pl.read_parquet(part)
+            except _READ_ERRORS as exc:
+                problems.append(_bad_part(part, exc))
+    return problems
+
+
+def _bad_part(path: Path, why: object) -> Diagnostic:
+    text = str(why).strip().splitlines()[0] if str(why).strip() else type(why).__name__
+    return Diagnostic.make("dataset.bad-part", f"cannot read this dataset part: {text}", file=str(path))
+
+
+# ------------------------------------------------------------------- ownership and locking
+def folder_state(root: Path) -> str:
+    """``missing``, ``empty``, ``dataset`` (has the marker), ``legacy`` (no marker, but holds
+    nothing except ``games/`` and ``moves/`` folders of files named by this toolkit) or
+    ``foreign`` (anything else: not ours to write into)."""
+    if not root.exists():
+        return "missing"
+    if not root.is_dir():
+        return "foreign"
+    if (root / MARKER).is_file():
+        return "dataset"
+    entries = [p for p in root.iterdir() if p.name != LOCK_NAME]
+    if not entries:
+        return "empty"
+    for entry in entries:
+        if entry.name not in (GAMES_DIR, MOVES_DIR) or not entry.is_dir():
+            return "foreign"
+        for p in entry.iterdir():
+            if not (PART_NAME.fullmatch(p.name) or TMP_NAME.fullmatch(p.name)) or not p.is_file():
+                return "foreign"
+    return "legacy"
+
+
+def check_writable(root: Path) -> None:
+    """:class:`NotADataset` unless ``root`` is missing, empty or a dataset of this toolkit."""
+    state = folder_state(root)
+    if state == "foreign":
+        what = "a file" if root.exists() and not root.is_dir() else "a folder that is not empty"
+        raise NotADataset(
+            f"{root}: not a notation dataset ({what}, without the {MARKER} marker): "
+            "import into a new or empty folder, or into a dataset written by notation import"
+        )
+
+
+def _claim(root: Path) -> None:
+    """Check ``root`` again (under the lock) and mark it as a dataset."""
+    check_writable(root)
+    marker = root / MARKER
+    if not marker.exists():
+        marker.write_text("notation dataset (written by notation import; do not remove)\n", encoding="utf-8")
+
+
+@contextmanager
+def dataset_lock(
+    root: Path, timeout: float | None = None, on_wait: Callable[[], None] | None = None
+) -> Iterator[None]:
+    """Hold ``root``'s exclusive import lock for the block. ``timeout`` seconds (None: no
+    limit, 0: do not wait) bound the wait, then :class:`DatasetBusy`; ``on_wait`` is called
+    once when another import holds the lock."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(root / LOCK_NAME))
+    busy = DatasetBusy(f"{root}: another import is writing this dataset (its lock {LOCK_NAME} is held)")
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        if timeout is not None and timeout <= 0:
+            raise busy from None
+        if on_wait is not None:
+            on_wait()
+        try:
+            lock.acquire(timeout=-1 if timeout is None else timeout)
+        except Timeout:
+            raise DatasetBusy(f"{busy} (waited {timeout:g} s)") from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 # ------------------------------------------------------------------------------- planning
@@ -296,7 +460,8 @@ def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tupl
             return
         if getattr(raw, "size", 0) < 0:  # the reader could not read (more of) the file
             message = f"cannot read: {raw.data}" if raw.data else "cannot read the file"
-            stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
+            where = {"game": raw.number, "line": raw.line} if raw.line else {}  # where reading stopped
+            stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path), **where))
             continue
         stats.games_read += 1
         if gid in seen:
@@ -314,7 +479,10 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 
     started = time.perf_counter()
     opts = task.options
-    games, moves, verdicts = tabulate_raw(task.items, moves=opts.moves, source_file=task.source_file)
+    findings: list[Diagnostic] = []
+    games, moves, verdicts = tabulate_raw(
+        task.items, moves=opts.moves, source_file=task.source_file, diagnostics=findings
+    )
     if opts.moves and not opts.position_key:
         moves = moves.with_columns(pl.lit(None, dtype=MOVES_SCHEMA["position_key"]).alias("position_key"))
     written = write_part(Path(task.out_dir), task.part_name, games, moves if opts.moves else None, opts)
@@ -328,6 +496,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
         statuses=dict(statuses),
         bytes_written=written,
         seconds=time.perf_counter() - started,
+        diagnostics=findings,
     )
 
 
@@ -427,40 +596,56 @@ def import_files(
     chunk_games: int = CHUNK_GAMES,
     chunk_bytes: int = CHUNK_BYTES,
     on_result: Callable[[ChunkResult], None] | None = None,
+    lock_timeout: float | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> ImportSummary:
     """Import PGN files into the dataset at ``out_dir`` (created if needed); the summary.
 
-    Missing inputs become ``pgn.io`` diagnostics in the summary (the others are imported).
-    ``executor`` picks the engine (default: in-process, :func:`run_local`).
+    Missing inputs become ``pgn.io`` diagnostics in the summary (the others are imported);
+    when no input file is found nothing is created. ``executor`` picks the engine (default:
+    in-process, :func:`run_local`). The dataset is locked for the import (see
+    :func:`dataset_lock` for ``lock_timeout`` and ``on_wait``). Raises :class:`DatasetError`
+    when ``out_dir`` is not a dataset of this toolkit (:class:`NotADataset`), is locked by
+    another import past the timeout (:class:`DatasetBusy`) or holds an unreadable part.
     """
     started = time.perf_counter()
     options = options or WriteOptions()
     root = Path(out_dir).absolute()  # tasks may run in other processes or on other hosts
-    root.mkdir(parents=True, exist_ok=True)
-    clean(root)
     files, problems = expand_inputs(paths)
     summary = ImportSummary(diagnostics=problems)
-    stats = PlanStats()
-    seen = existing_ids(root)
-    # an executor may plan its own tasks (the dask engine: byte ranges its workers read)
-    planner = getattr(executor, "planner", plan_chunks)
-    tasks = planner(
-        files,
-        root,
-        seen=seen,
-        options=options,
-        stats=stats,
-        chunk_games=chunk_games,
-        chunk_bytes=chunk_bytes,
-        batch=next_batch(root),
-    )
+    if not files:  # nothing to import from: create nothing
+        summary.seconds = time.perf_counter() - started
+        return summary
+    check_writable(root)  # before creating anything in a folder that is not ours
+    root.mkdir(parents=True, exist_ok=True)
+    with dataset_lock(root, lock_timeout, on_wait):
+        _claim(root)
+        clean(root)
+        stats = PlanStats()
+        seen = existing_ids(root)
+        # an executor may plan its own tasks (the dask engine: byte ranges its workers read)
+        planner = getattr(executor, "planner", plan_chunks)
+        tasks = planner(
+            files,
+            root,
+            seen=seen,
+            options=options,
+            stats=stats,
+            chunk_games=chunk_games,
+            chunk_bytes=chunk_bytes,
+            batch=next_batch(root),
+        )
+        findings: dict[int, list[Diagnostic]] = {}
 
-    def collect(result: ChunkResult) -> None:
-        summary.add(result)
-        if on_result is not None:
-            on_result(result)
+        def collect(result: ChunkResult) -> None:
+            summary.add(result)
+            if result.diagnostics:
+                findings[result.index] = result.diagnostics
+            if on_result is not None:
+                on_result(result)
 
-    (executor or run_local)(tasks, collect)
+        (executor or run_local)(tasks, collect)
+    summary.warnings = [d for index in sorted(findings) for d in findings[index]]
     summary.files = stats.files
     summary.games_read = stats.games_read
     summary.duplicates = stats.duplicates

@@ -7,43 +7,62 @@ illegal or ambiguous move. The columns and their dtypes are :mod:`notation.table
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from notation.diagnostics import Diagnostic
 from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA, empty_games, empty_moves
 
 
-def to_frames(source: Any, *, moves: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
+def to_frames(
+    source: Any, *, moves: bool = True, problems: list[Diagnostic] | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Read, replay and tabulate every game of ``source``: ``(games, moves)``.
 
     ``source`` is anything :func:`notation.pgn.reader.split_games` takes (a path, a binary or text
     handle). One games row per game in the source (no de-duplication: that is the dataset's
     job, see :mod:`notation.tables.dataset`), one moves row per legal mainline ply. With
     ``moves=False`` the moves table is empty (and nothing per ply is built).
-    """
-    from notation.tables.rows import tabulate_source
 
-    return tabulate_source(source, moves=moves)
+    A source that cannot be read (to the end) is never a row: the games read whole before the
+    failure are tabulated, and the failure, a ``pgn.io`` diagnostic located at the game where
+    reading stopped, is appended to ``problems`` (pass a list to hear of it).
+    """
+    from notation.pgn.reader import split_games, unreadable_game
+    from notation.tables.rows import game_id, raw_text, source_name, tabulate_raw
+
+    def readable() -> Iterator[tuple[int, Any]]:
+        for raw in split_games(source):
+            if raw.size == -1:
+                if problems is not None:
+                    problems.extend(unreadable_game(raw).diagnostics)
+                continue
+            yield game_id(raw_text(raw)), raw
+
+    games, plies, _ = tabulate_raw(readable(), moves=moves, source_file=source_name(source))
+    return games, plies
 
 
 def scan(dataset_dir: str | Path) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """Lazy ``(games, moves)`` over a dataset written by ``notation import``.
 
     Only committed parts are read (``games/part-*.parquet`` and the moves parts whose games part
-    exists); a missing table (``--no-moves``) scans as an empty frame with the full schema.
+    exists); a missing table (``--no-moves``) scans as an empty frame with the full schema, and a
+    column that parts written by an earlier version lack reads as nulls.
     """
     from notation.tables.dataset import committed_parts
 
     games_parts, moves_parts = committed_parts(Path(dataset_dir))
     games = (
-        pl.scan_parquet([str(p) for p in games_parts], schema=GAMES_SCHEMA)
+        pl.scan_parquet([str(p) for p in games_parts], schema=GAMES_SCHEMA, missing_columns="insert")
         if games_parts
         else empty_games().lazy()
     )
     moves = (
-        pl.scan_parquet([str(p) for p in moves_parts], schema=MOVES_SCHEMA)
+        pl.scan_parquet([str(p) for p in moves_parts], schema=MOVES_SCHEMA, missing_columns="insert")
         if moves_parts
         else empty_moves().lazy()
     )

@@ -44,6 +44,7 @@ from __future__ import annotations
 import csv
 import decimal
 import io
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -148,16 +149,37 @@ def round_points(value: Decimal, places: int) -> Decimal:
     return rounding.quantize(value, Decimal(1).scaleb(-places))
 
 
+#: Starting points are plain decimals (ASCII digits, an optional sign and fraction: no exponent,
+#: no digit separators, no other scripts' digits) within these bounds: far beyond any real
+#: ledger (level 1 starts at 3,000 points), small enough that no value can cost memory or time.
+MAX_INITIAL_POINTS: Final = Decimal(10) ** 9
+MAX_INITIAL_PLACES: Final = 60
+_PLAIN_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
+
+
 def to_decimal(value: Decimal | str | float) -> Decimal:
-    """A point value as an exact Decimal (floats through their shortest repr, no binary noise)."""
+    """A starting point value as an exact Decimal (floats through their shortest repr, no binary
+    noise). Text must be a plain decimal; the value must be finite, below
+    :data:`MAX_INITIAL_POINTS` in magnitude and have at most :data:`MAX_INITIAL_PLACES` decimals
+    (``ValueError`` otherwise)."""
     if isinstance(value, Decimal):
         result = value
     elif isinstance(value, float):
         result = Decimal(repr(value))
     else:
-        result = Decimal(str(value).strip())
+        text = str(value).strip()
+        if not _PLAIN_DECIMAL.fullmatch(text):
+            raise ValueError(f"{text[:40]!r} is not a plain decimal number")
+        result = Decimal(text)
     if not result.is_finite():
-        raise decimal.InvalidOperation(f"not a finite number: {value!r}")
+        raise ValueError(f"not a finite number: {value!r}")
+    if abs(result) >= MAX_INITIAL_POINTS:
+        raise ValueError(f"{format_points(result)[:20]} is out of range (at most {MAX_INITIAL_POINTS:,} points)")
+    exponent = result.as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -MAX_INITIAL_PLACES and result != result.quantize(
+        Decimal(1).scaleb(-MAX_INITIAL_PLACES), context=decimal.Context(prec=200)
+    ):
+        raise ValueError(f"more than {MAX_INITIAL_PLACES} decimal places")
     return result
 
 
@@ -206,6 +228,11 @@ class LedgerResult:
     def points(self) -> dict[str, Decimal]:
         """Player -> final points."""
         return {p.player: p.points for p in self.players}
+
+    def table(self) -> pl.DataFrame:
+        """The ledger as a Polars DataFrame, one row per player (:meth:`players_frame`), like
+        ``notation.standings(...).table()``."""
+        return self.players_frame()
 
     def players_frame(self) -> pl.DataFrame:
         """``player, points, level, games``; points as exact decimal *text* (see module doc)."""
@@ -307,6 +334,12 @@ def ledger(games: GamesInput, *, initial: InitialPoints | None = None, history: 
             continue
         if white == black:
             skipped["self-game"] = skipped.get("self-game", 0) + 1
+            diagnostics.append(
+                Diagnostic.make(
+                    "ledger.self-game", f"{white!r} paired with himself: the game was not applied",
+                    file=source_file, game=game_number,
+                )
+            )
             continue
         wb = points.get(white, ZERO)
         bb = points.get(black, ZERO)
@@ -378,10 +411,10 @@ def read_initial(source: str | Path | io.TextIOBase | Iterable[str]) -> tuple[di
         player, text = row[0].strip(), row[1].strip()
         try:
             value = to_decimal(text)
-        except (decimal.InvalidOperation, ValueError):
+        except (decimal.InvalidOperation, ValueError) as exc:
             diagnostics.append(
                 Diagnostic.make(
-                    "ledger.bad-initial", f"points {text!r} is not a decimal number", file=name, line=number
+                    "ledger.bad-initial", f"points {text[:40]!r} rejected: {exc}", file=name, line=number
                 )
             )
             continue

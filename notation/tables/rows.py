@@ -21,10 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from notation.diagnostics import Diagnostic
+
 from notation.formats.fen import STARTING_FEN
 from notation.formats.san import parse_san_syntax
+from notation.openings.columns import KeysBuilder, openings_of, with_openings
 from notation.pgn.comment_commands import CLOCK_PATTERN, COMMAND_PATTERN, EVAL_PATTERN
 from notation.rules.squares import PAWN, PIECE_LETTERS, PIECE_VALUES, SQUARE_NAMES
+from notation.tables import ranges
 from notation.tables.schema import (
     COLUMN_TAGS,
     GAMES_SCHEMA,
@@ -48,11 +52,18 @@ BATCH_ROWS = 65_536
 _SPACES = re.compile(r"\s+")
 
 
+_BLANK_TO_SPACE = bytes.maketrans(b"\t\n\r\x0b\x0c", b"     ")  # bytes.split()'s blanks
+
+
 def game_id(text: str | bytes) -> int:
     """Stable 64-bit id of a game: blake2b-64 of its text with every whitespace run folded to
     one space (so CRLF/LF, re-wrapping and indentation do not change it)."""
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    normal = b" ".join(data.split())
+    # == b" ".join(data.split()), without a list of every word (a 400,000-ply game: ~50 MB)
+    normal = data.translate(_BLANK_TO_SPACE)
+    while b"  " in normal:
+        normal = normal.replace(b"  ", b" ")
+    normal = normal.strip(b" ")
     return int.from_bytes(hashlib.blake2b(normal, digest_size=8).digest(), "little")
 
 
@@ -156,6 +167,9 @@ class GamesBuilder:
         self._tag_name: list[str] = []
         self._tag_value: list[str] = []
         self._tag_row: list[int] = []
+        self._where: list[tuple[str | None, int, int]] = []  # (file, game number, line) per row
+        #: ``table.value-out-of-range`` warnings of the rows flushed so far (see ``ranges``)
+        self.diagnostics: list[Diagnostic] = []
         self.count = 0
 
     def add(
@@ -171,6 +185,7 @@ class GamesBuilder:
         tags = game.tags
         c = self._cols
         c["game_id"].append(gid)
+        self._where.append((game.file, game.number, game.line))
         c["source_file"].append(source_file)
         c["game_number"].append(game.number)
         c["event"].append(_text(tags, "Event"))
@@ -243,7 +258,7 @@ class GamesBuilder:
             schema={
                 **{name: pl.String for name in self._RAW if name != "extra_tags"},
                 "game_id": pl.UInt64,
-                "game_number": pl.Int32,
+                "game_number": pl.Int64,  # cast (checked) to Int32 by _type_games
                 "plies": pl.Int32,
                 "error_count": pl.Int32,
                 "warning_count": pl.Int32,
@@ -251,8 +266,15 @@ class GamesBuilder:
                 "fifty_moves_ply": pl.Int32,
             },
         ).with_columns(extra.cast(GAMES_SCHEMA["extra_tags"]).alias("extra_tags"))
-        self._frames.append(_type_games(raw))
+        typed = _type_games(raw)
+        for row, column, tag, text in ranges.game_problems(raw, typed):
+            file, number, line = self._where[row]
+            self.diagnostics.append(
+                ranges.out_of_range(column, GAMES_SCHEMA[column], tag, text, file=file, game=number, line=line)
+            )
+        self._frames.append(typed)
         self._cols = {name: [] for name in self._RAW}
+        self._where = []
         self._tag_name, self._tag_value, self._tag_row = [], [], []
 
     def finish(self) -> pl.DataFrame:
@@ -279,7 +301,7 @@ def _type_games(raw: pl.DataFrame) -> pl.DataFrame:
     return raw.select(
         pl.col("game_id"),
         pl.col("source_file").cast(s["source_file"]),
-        pl.col("game_number"),
+        pl.col("game_number").cast(s["game_number"], strict=False),
         pl.col("event").cast(s["event"]),
         pl.col("site"),
         date_text.str.strptime(pl.Date, "%Y.%m.%d", strict=False).alias("date"),
@@ -294,6 +316,8 @@ def _type_games(raw: pl.DataFrame) -> pl.DataFrame:
         pl.col("black_title").cast(s["black_title"]),
         pl.col("eco").cast(s["eco"]),
         pl.col("opening").cast(s["opening"]),
+        pl.lit(None, dtype=s["eco_computed"]).alias("eco_computed"),  # set by TableBuilder.finish
+        pl.lit(None, dtype=s["opening_computed"]).alias("opening_computed"),
         tc.cast(s["time_control"]),
         base.str.to_integer(strict=False).cast(pl.Int32, strict=False).alias("base_seconds"),
         pl.when(base.is_not_null())
@@ -367,40 +391,57 @@ class MovesBuilder:
         self._p: dict[str, list[Any]] = {name: [] for name in self._PLY}
         self._segments: list[pl.DataFrame] = []  # ply columns of earlier games, in order
         self.core_batch: Any = None  # the compiled core's columns (notation._core.MovesBatch)
+        self._where: list[tuple[str | None, int | None, int | None]] = []  # per game of the batch
+        #: ``table.value-out-of-range`` warnings of the rows flushed so far (see ``ranges``)
+        self.diagnostics: list[Diagnostic] = []
         self._rows = 0
         self.count = 0
 
-    def _game(self, gid: int, start: Position, plies: int) -> None:
+    def _game(self, gid: int, start: Position, plies: int, game: Game | None) -> None:
         mw0, mb0 = start.material()
         g = self._g
+        where = (game.file, game.number, game.line) if game is not None else (None, None, None)
+        self._where.append(where)
         g["game"].append(len(g["game"]))
         g["game_id"].append(gid)
         g["n"].append(plies)
         g["white_first"].append(bool(start.turn))
-        g["fullmove"].append(start.fullmove_number)
+        fullmove = start.fullmove_number
+        if ranges.fits(fullmove, pl.Int32):
+            g["fullmove"].append(fullmove)
+        else:  # a FEN move number beyond the column's range: the game's move numbers are null
+            file, number, line = where
+            self.diagnostics.append(
+                ranges.out_of_range(
+                    "move_number", MOVES_SCHEMA["move_number"], "FEN move number", str(fullmove),
+                    file=file, game=number, line=line,
+                )
+            )
+            g["fullmove"].append(None)
         g["mw0"].append(mw0)
         g["mb0"].append(mb0)
 
-    def add_core(self, gid: int, start: Position, plies: int) -> None:
+    def add_core(self, gid: int, start: Position, plies: int, game: Game | None = None) -> None:
         """Account for the ``plies`` rows the compiled core appended to :attr:`core_batch`."""
         if not plies:
             return
         if self._p["san"]:
             self._seal_python()
-        self._game(gid, start, plies)
+        self._game(gid, start, plies, game)
         self._rows += plies
         self.count += plies
         if self._rows >= self._batch:
             self._flush()
 
-    def add(self, gid: int, rep: Replay) -> None:
-        """Append one row per legal mainline ply of ``rep``."""
+    def add(self, gid: int, rep: Replay, game: Game | None = None) -> None:
+        """Append one row per legal mainline ply of ``rep`` (``game``: its location, for
+        diagnostics)."""
         plies = rep.plies
         if not plies:
             return
         if self.core_batch is not None and len(self.core_batch):
             self._segments.append(pl.DataFrame(self.core_batch.take()))
-        self._game(gid, plies[0].before, len(plies))
+        self._game(gid, plies[0].before, len(plies), game)
         p = self._p
         p["san"].extend([r.san for r in plies])
         p["from_sq"].extend([r.move.from_square for r in plies])
@@ -417,7 +458,10 @@ class MovesBuilder:
         # mate as the replay wrote it: the suffix of the canonical SAN (read by formats.san)
         p["mate"].extend([r.check and parse_san_syntax(r.san).suffix == "#" for r in plies])
         p["text"].extend([" ".join(c) if (c := r.node.comments) else None for r in plies])
-        p["nags"].extend([r.node.nags or None for r in plies])
+        p["nags"].extend(
+            [ranges.keep_nags(n, self._where[-1], i, r.san, self.diagnostics) if (n := r.node.nags) else None
+             for i, r in enumerate(plies, 1)]
+        )
         p["position_key"].extend([r.key for r in plies])
         self._rows += len(plies)
         self.count += len(plies)
@@ -450,8 +494,17 @@ class MovesBuilder:
                 "mb0": pl.Int16,
             },
         )
-        self._frames.append(_type_moves(games, plies))
+        frame, problems = _type_moves(games, plies)
+        for game, ply, san, column, what, text in problems.iter_rows():
+            file, number, line = self._where[game]
+            self.diagnostics.append(
+                ranges.out_of_range(
+                    column, MOVES_SCHEMA[column], what, text, file=file, game=number, line=line, ply=ply, san=san
+                )
+            )
+        self._frames.append(frame)
         self._g = {name: [] for name in self._GAME}
+        self._where = []
         self._rows = 0
 
     def finish(self) -> pl.DataFrame:
@@ -481,8 +534,10 @@ _PLY_SCHEMA = pl.Schema({
 })
 
 
-def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
-    """The typed moves frame of one batch: per-game facts exploded to plies, plus derived columns.
+def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The typed moves frame of one batch: per-game facts exploded to plies, plus derived
+    columns; and the values that did not fit their column (null in the frame): one row
+    ``(game, ply, san, column, what, text)`` each (see :mod:`notation.tables.ranges`).
 
     Three ``with_columns``/``select`` stages so that each intermediate (colour, captured piece,
     the regex matches of the comment commands) is computed once (eager Polars has no
@@ -508,18 +563,34 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
     # stage 2: colour, captured piece, material changes
     white = (pl.col("k") % 2) == 0
     captured = pl.when(pl.col("capture")).then(target.fill_null(PAWN))
+    clk, ev = pl.col("clk"), pl.col("ev")
     frame = frame.with_columns(white=white, captured=captured).with_columns(
         cap_value=_piece_value(pl.col("captured")).fill_null(0),
         promo_gain=(_piece_value(pl.col("promotion")) - PIECE_VALUES[PAWN]).fill_null(0),
+        # the input's numbers, computed wide; stage 3 keeps those that fit their column
+        # (loose casts: the patterns' \d also matches non-ASCII digits such as '٣')
+        clock_w=clk.struct.field("1").cast(pl.Float64, strict=False) * 3600.0
+        + clk.struct.field("2").cast(pl.Float64, strict=False) * 60.0
+        + clk.struct.field("3").cast(pl.Float64, strict=False).fill_null(0.0),
+        cp_w=(ev.struct.field("2").cast(pl.Float64, strict=False) * 100.0).round(0),
+        mate_w=ev.struct.field("1").str.to_integer(strict=False),
+        move_w=pl.col("fullmove").cast(pl.Int64) + pl.col("k") // 2,
     )
+    fits = {
+        "clock_seconds": pl.col("clock_w").is_finite(),
+        "eval_cp": ranges.in_range(pl.col("cp_w"), MOVES_SCHEMA["eval_cp"]),
+        "eval_mate": ranges.in_range(pl.col("mate_w"), MOVES_SCHEMA["eval_mate"]),
+        "move_number": ranges.in_range(pl.col("move_w"), MOVES_SCHEMA["move_number"]),
+    }
+    problems = ranges.move_problems(frame, fits)
     white = pl.col("white")
     cap_value, promo_gain = pl.col("cap_value"), pl.col("promo_gain")
     promotion = _piece_letter(pl.col("promotion"))
-    clk, ev, comment = pl.col("clk"), pl.col("ev"), pl.col("comment")
+    comment = pl.col("comment")
     columns: dict[str, pl.Expr] = {
         "game_id": pl.col("game_id"),
         "ply": pl.col("i") + 1,
-        "move_number": pl.col("fullmove") + pl.col("k") // 2,
+        "move_number": pl.when(fits["move_number"]).then(pl.col("move_w")),
         "color": pl.when(white).then(pl.lit("white")).otherwise(pl.lit("black")),
         "san": pl.col("san"),
         "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
@@ -538,11 +609,9 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
         "is_mate": pl.col("mate"),
         "is_castle": pl.col("castle"),
         "is_en_passant": target.is_null(),
-        "clock_seconds": clk.struct.field("1").cast(pl.Float64) * 3600.0
-        + clk.struct.field("2").cast(pl.Float64) * 60.0
-        + clk.struct.field("3").cast(pl.Float64).fill_null(0.0),
-        "eval_cp": (ev.struct.field("2").cast(pl.Float64) * 100.0).round(0),
-        "eval_mate": ev.struct.field("1").str.to_integer(strict=False),
+        "clock_seconds": pl.when(fits["clock_seconds"]).then(pl.col("clock_w")),
+        "eval_cp": pl.when(fits["eval_cp"]).then(pl.col("cp_w")),
+        "eval_mate": pl.when(fits["eval_mate"]).then(pl.col("mate_w")),
         "nags": pl.col("nags"),
         "comment": pl.when(comment != "").then(comment),
         "position_key": pl.col("position_key"),
@@ -552,13 +621,14 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> pl.DataFrame:
         + _running(pl.when(white).then(-cap_value).otherwise(promo_gain)),
     }
     # stage 3: the schema's columns, in order, with their dtypes
-    return frame.select(
+    typed = frame.select(
         expr.cast(dtype, strict=False).alias(name)
         if name in _CAST_LOOSE
         else expr.cast(dtype).alias(name)
         for name, dtype in MOVES_SCHEMA.items()
         for expr in (columns[name],)
     )
+    return typed, problems
 
 
 def _piece_letter(piece_type: pl.Expr) -> pl.Expr:
@@ -593,10 +663,12 @@ class TableBuilder:
 
     games: GamesBuilder
     moves: MovesBuilder | None
+    #: the position keys for ``eco_computed``/``opening_computed`` when there is no moves table
+    keys: KeysBuilder | None = None
 
     @classmethod
     def new(cls, *, moves: bool = True) -> TableBuilder:
-        return cls(GamesBuilder(), MovesBuilder() if moves else None)
+        return cls(GamesBuilder(), MovesBuilder() if moves else None, None if moves else KeysBuilder())
 
     def add_game(self, gid: int, game: Game, source_file: str | None) -> Verdict:
         """Replay ``game`` (once), append its games row and its ply rows."""
@@ -606,7 +678,9 @@ class TableBuilder:
         v = verdict(game, rep)
         self.games.add(gid, source_file, game, len(rep.plies), _start_fen(game, rep.start), v)
         if self.moves is not None:
-            self.moves.add(gid, rep)
+            self.moves.add(gid, rep, game)
+        elif self.keys is not None:
+            self.keys.add(gid, rep)
         return v
 
     def add_raw(self, gid: int, raw: RawGame, source_file: str | None) -> Verdict:
@@ -623,6 +697,8 @@ class TableBuilder:
                 if self.moves.core_batch is None:
                     self.moves.core_batch = module.MovesBatch()
                 batch = self.moves.core_batch
+            elif self.keys is not None:
+                batch = self.keys.batch(module)
             try:
                 taken = core.take(module, raw, batch)
             except module.CorePanic:
@@ -633,15 +709,26 @@ class TableBuilder:
                 v = verdict_of(core.report_of(game, result, game.file or "<input>", start))
                 self.games.add(gid, name, game, result.plies, _start_fen(game, start), v)
                 if self.moves is not None:
-                    self.moves.add_core(gid, start, result.plies)
+                    self.moves.add_core(gid, start, result.plies, game)
+                elif self.keys is not None:
+                    self.keys.add_core(gid, result.plies)
                 return v
         game = parse_raw_game(raw)
         name = source_file if source_file is not None else _basename(game.file)
         return self.add_game(gid, game, name)
 
     def finish(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """Both tables; the games get their computed openings from the moves' position keys."""
         moves = self.moves.finish() if self.moves is not None else empty_moves()
-        return self.games.finish(), moves
+        found = openings_of(moves) if self.keys is None else self.keys.finish()
+        return with_openings(self.games.finish(), found), moves
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The values stored as null because their column cannot hold them
+        (``table.value-out-of-range``), in game and ply order (complete after :meth:`finish`)."""
+        found = self.games.diagnostics + (self.moves.diagnostics if self.moves is not None else [])
+        return sorted(found, key=lambda d: (d.file or "", d.game or 0, d.ply or 0))
 
 
 def _start_fen(game: Game, start: Position | None) -> str | None:
@@ -679,14 +766,21 @@ def source_name(source: Any) -> str | None:
 
 
 def tabulate_raw(
-    items: Iterable[tuple[int, Any]], *, moves: bool = True, source_file: str | None = None
+    items: Iterable[tuple[int, Any]],
+    *,
+    moves: bool = True,
+    source_file: str | None = None,
+    diagnostics: list[Diagnostic] | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame, list[Verdict]]:
-    """Parse, replay and tabulate ``(game_id, raw_game)`` pairs (the work of one chunk)."""
+    """Parse, replay and tabulate ``(game_id, raw_game)`` pairs (the work of one chunk).
+    ``diagnostics`` receives the values stored as null (:attr:`TableBuilder.diagnostics`)."""
     builder = TableBuilder.new(moves=moves)
     verdicts: list[Verdict] = []
     for gid, raw in items:
         verdicts.append(builder.add_raw(gid, raw, source_file))
     games, plies = builder.finish()
+    if diagnostics is not None:
+        diagnostics.extend(builder.diagnostics)
     return games, plies, verdicts
 
 

@@ -10,13 +10,16 @@ Dtypes (pinned by ``tests/test_frames_schema.py``; change them like an API):
   Result tag value becomes null and is kept verbatim in ``extra_tags``), ``status``,
   ``outcome``, ``color``, ``piece``/``captured``/``promotion`` (``P N B R Q K``).
 * ``Categorical`` for open but repetitive text: ``source_file``, ``event``, titles, ``eco``,
-  ``opening``, ``time_control``, ``termination``, ``variant``, ``first_error``.
+  ``opening`` (the tags as written), ``eco_computed``/``opening_computed`` (the ECO table's
+  classification, :mod:`notation.openings.columns`), ``time_control``, ``termination``, ``variant``, ``first_error``.
 * ``UInt64`` for ``game_id`` (blake2b-64 of the whitespace-normalised game text, see
   :func:`notation.tables.rows.game_id`) and ``position_key`` (the FIDE repetition key after the move,
   Polyglot-compatible: the Polyglot hash, except that the en passant file counts only when an en
   passant capture is legal; see :meth:`notation.rules.position.Position.key`).
 * Small integers where the range is known: Elo ``Int16``, increment ``Int16``, mate distance
   ``Int16``, material ``Int16``, NAGs ``List(UInt8)``; plies and counts ``Int32``.
+  A value from the input that its column cannot hold is null in the row and a
+  ``table.value-out-of-range`` warning (:mod:`notation.tables.ranges`), never a failure.
 * ``date`` is a ``Date`` only when the tag is a complete ``YYYY.MM.DD``; ``date_text`` keeps the
   tag as written (``2021.??.??``). ``utc_datetime`` combines ``UTCDate`` and ``UTCTime`` (UTC).
 """
@@ -79,6 +82,8 @@ GAMES_SCHEMA: pl.Schema = pl.Schema(
         "black_title": pl.Categorical(),
         "eco": pl.Categorical(),
         "opening": pl.Categorical(),
+        "eco_computed": pl.Categorical(),
+        "opening_computed": pl.Categorical(),
         "time_control": pl.Categorical(),
         "base_seconds": pl.Int32(),
         "increment_seconds": pl.Int16(),

@@ -52,7 +52,9 @@ FORFEIT_TERMINATIONS: Final = ("forfeit", "forfeited", "unplayed")
 
 CROSSTABLE_MAX_PLAYERS: Final = 64  # wider tables drop the crosstable columns (see `table`)
 
-_NEEDED: Final = ["event", "white", "black", "result", "plies", "error_count", "termination"]
+_NEEDED: Final = [
+    "event", "white", "black", "result", "plies", "error_count", "termination", "source_file", "game_number",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +193,11 @@ def standings(
                 + (", ..." if len(events) > 5 else ""),
             )
         )
-    # A game needs two named players to stand in a table.
-    frame = frame.filter(pl.col("white").is_not_null() & pl.col("black").is_not_null())
+    # A game needs two named players, who are not one person, to stand in a table.
+    diagnostics.extend(_left_out(frame))
+    frame = frame.filter(
+        pl.col("white").is_not_null() & pl.col("black").is_not_null() & (pl.col("white") != pl.col("black"))
+    )
 
     long = _long(frame.lazy()).collect()
     scored = long.filter(pl.col("points").is_not_null())
@@ -271,6 +276,26 @@ def standings(
         unfinished=n_unfinished,
         diagnostics=diagnostics,
     )
+
+
+def _left_out(frame: pl.DataFrame) -> list[Diagnostic]:
+    """One warning per game the table cannot hold: a missing (or ``?``) player name, or a player
+    paired with himself."""
+    unnamed = pl.col("white").is_null() | pl.col("black").is_null()
+    left = frame.filter(unnamed | (pl.col("white") == pl.col("black")))
+    out: list[Diagnostic] = []
+    for white, black, source_file, game_number in left.select("white", "black", "source_file", "game_number").iter_rows():
+        if white is None or black is None:
+            out.append(Diagnostic.make(
+                "standings.unnamed-player", "a game without both player names is left out of the table",
+                file=source_file, game=game_number,
+            ))
+        else:
+            out.append(Diagnostic.make(
+                "standings.self-game", f"{white!r} paired with himself: the game is left out of the table",
+                file=source_file, game=game_number,
+            ))
+    return out
 
 
 def describe_score(value: float) -> str:

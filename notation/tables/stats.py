@@ -15,13 +15,26 @@ CLI's ``--by`` option:
 ``eco`` / ``opening`` / ``termination`` / ``event``
     Frequencies (``games``, ``share_pct``) with the score columns, most frequent first; a
     missing value is grouped as ``?``. ``event`` adds ``players``, ``first_date``, ``last_date``.
+    ``eco`` and ``opening`` are the tags as written, or, when a tag is missing, the ECO table's
+    classification (``eco_computed``/``opening_computed``).
 ``length``
     Game length in full moves (``ceil(plies / 2)``) in bands of ten (``0-9`` … ``90-99``,
     ``100+``; ``?`` when unknown) with ``games``, ``share_pct`` and the score columns.
+``time-control``
+    Frequencies by time-control class (``bullet`` … ``correspondence``, ``?`` when unknown;
+    :mod:`notation.tables.selection`), in class order, with the score columns.
+``color``
+    One row per colour: ``games`` (finished), ``wins``, ``draws``, ``losses``, ``score``,
+    ``score_pct``, ``unfinished``, from the point of view of the side with that colour, or, when
+    the selection names a player, of that player (their record split by colour).
 ``player``
     Per-player records: ``games`` (finished), ``wins``, ``draws``, ``losses``, ``score``,
     ``score_pct``, ``unfinished``, ``rated_games`` (games whose opponent had a rating),
     ``avg_opp_rating`` and ``performance``.
+
+A :class:`notation.tables.selection.Selection` restricts every section to some games (a player,
+a colour, a date range, an event, a time-control class). ``termination`` is the Termination tag,
+or, when a game has none, how the replay says it ended (``checkmate``, ``stalemate``, …).
 
 Score columns: ``white_win_pct``, ``draw_pct``, ``black_win_pct`` (shares of finished games)
 and ``white_score_pct`` (White's points per finished game: win 1, draw ½), in percent, one
@@ -42,8 +55,11 @@ import polars as pl
 
 from notation.tables.schema import BLACK_WINS, DRAW, WHITE_WINS
 from notation.tables.scoring import GamesInput, as_lazy, clean_name, white_score
+from notation.tables.selection import SELECTION_COLUMNS, TIME_CONTROL_CLASSES, Selection, time_control_class
 
-SECTIONS: Final = ("result", "elo-band", "eco", "opening", "player", "event", "termination", "length")
+SECTIONS: Final = (
+    "result", "elo-band", "eco", "opening", "player", "color", "event", "termination", "time-control", "length",
+)
 
 _NEEDED: Final = [
     "event",
@@ -55,8 +71,12 @@ _NEEDED: Final = [
     "black_elo",
     "eco",
     "opening",
+    "eco_computed",
+    "opening_computed",
     "termination",
     "plies",
+    "outcome",
+    *[name for name in SELECTION_COLUMNS if name not in ("event", "date", "white", "black")],
 ]
 
 ELO_BAND_EDGES: Final = (-400, -300, -200, -100, 0, 100, 200, 300, 400)
@@ -102,12 +122,72 @@ _SCORE_COLUMNS: Final = [
 ]
 
 
-def _base(games: GamesInput) -> pl.LazyFrame:
-    return as_lazy(games, _NEEDED).with_columns(
+def _base(games: GamesInput, where: Selection | None = None) -> pl.LazyFrame:
+    lazy = as_lazy(games, _NEEDED)
+    if where is not None and not where.empty:
+        lazy = where.apply(lazy)
+    tag = pl.col("termination").cast(pl.String).str.strip_chars()
+    return lazy.with_columns(
         white_score().alias("_ws"),
         clean_name(pl.col("white")).alias("white"),
         clean_name(pl.col("black")).alias("black"),
         ((pl.col("plies") + 1) // 2).alias("_moves"),
+        # the tags as written, else the ECO table's classification (notation.openings.columns)
+        pl.coalesce(pl.col("eco"), pl.col("eco_computed")).alias("eco"),
+        pl.coalesce(pl.col("opening"), pl.col("opening_computed")).alias("opening"),
+        pl.when(tag.is_null() | tag.is_in(["", "?", "-"]))
+        .then(pl.col("outcome").cast(pl.String))
+        .otherwise(tag)
+        .alias("termination"),
+        time_control_class().alias("_class"),
+    )
+
+
+def time_control_summary(base: pl.LazyFrame) -> pl.LazyFrame:
+    """The ``time-control`` section: games and scores by time-control class, in class order."""
+    order = {name: index for index, name in enumerate(TIME_CONTROL_CLASSES)}
+    total = pl.col("games").sum()
+    return (
+        base.with_columns(pl.col("_class").fill_null("?").alias("time_control"))
+        .group_by("time_control")
+        .agg(_score_aggs())
+        .with_columns(_score_pcts())
+        .with_columns(
+            _pct(pl.col("games"), total).alias("share_pct"),
+            pl.col("time_control").replace_strict(order, default=len(order), return_dtype=pl.Int32).alias("_order"),
+        )
+        .sort("_order")
+        .select(["time_control", "games", "share_pct", *_SCORE_COLUMNS])
+    )
+
+
+def color_summary(base: pl.LazyFrame, where: Selection | None = None) -> pl.LazyFrame:
+    """The ``color`` section: the record of each colour (of the selected player, if any)."""
+    if where is not None and where.player:
+        colour = where.player_colour()
+        long = base.select(
+            colour.alias("color"),
+            pl.when(colour == "white").then(pl.col("_ws")).otherwise(1.0 - pl.col("_ws")).alias("points"),
+        ).filter(pl.col("color").is_not_null())
+    else:
+        long = pl.concat([
+            base.select(pl.lit("white").alias("color"), pl.col("_ws").alias("points")),
+            base.select(pl.lit("black").alias("color"), (1.0 - pl.col("_ws")).alias("points")),
+        ])
+    finished = pl.col("points").is_not_null()
+    return (
+        long.group_by("color")
+        .agg(
+            finished.sum().alias("games"),
+            (pl.col("points") == 1.0).sum().alias("wins"),
+            (pl.col("points") == 0.5).sum().alias("draws"),
+            (pl.col("points") == 0.0).sum().alias("losses"),
+            pl.col("points").sum().alias("score"),
+            (~finished).sum().alias("unfinished"),
+        )
+        .with_columns(_pct(pl.col("score"), pl.col("games")).alias("score_pct"))
+        .sort(pl.col("color") == "black")
+        .select(["color", "games", "wins", "draws", "losses", "score", "score_pct", "unfinished"])
     )
 
 
@@ -266,19 +346,24 @@ def player_summary(base: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def sections(games: GamesInput, by: Iterable[str] | None = None) -> dict[str, pl.LazyFrame]:
-    """The lazy query of each requested section (all of :data:`SECTIONS` when `by` is None)."""
+def sections(
+    games: GamesInput, by: Iterable[str] | None = None, *, where: Selection | None = None
+) -> dict[str, pl.LazyFrame]:
+    """The lazy query of each requested section (all of :data:`SECTIONS` when `by` is None) over
+    the games ``where`` selects (all when None)."""
     wanted = list(dict.fromkeys(by)) if by is not None else list(SECTIONS)
     unknown = [name for name in wanted if name not in SECTIONS]
     if unknown:
         raise ValueError(f"unknown statistics section(s): {', '.join(unknown)}")
-    base = _base(games)
+    base = _base(games, where)
     builders = {
         "result": lambda: result_summary(base),
         "elo-band": lambda: elo_band_summary(base),
         "eco": lambda: frequency(base, "eco"),
         "opening": lambda: frequency(base, "opening"),
         "player": lambda: player_summary(base),
+        "color": lambda: color_summary(base, where),
+        "time-control": lambda: time_control_summary(base),
         "event": lambda: event_summary(base),
         "termination": lambda: frequency(base, "termination"),
         "length": lambda: length_summary(base),
@@ -286,12 +371,15 @@ def sections(games: GamesInput, by: Iterable[str] | None = None) -> dict[str, pl
     return {name: builders[name]() for name in wanted}
 
 
-def stats(games: GamesInput, *, by: Sequence[str] | None = None) -> dict[str, pl.DataFrame]:
-    """Every requested section as a DataFrame, computed in one pass over `games`.
+def stats(
+    games: GamesInput, *, by: Sequence[str] | None = None, where: Selection | None = None
+) -> dict[str, pl.DataFrame]:
+    """Every requested section as a DataFrame, computed in one pass over the games of `games`
+    that ``where`` selects.
 
     Raises ValueError only for an unknown section name (a programming error; the CLI restricts
     ``--by`` to :data:`SECTIONS`).
     """
-    queries = sections(games, by)
+    queries = sections(games, by, where=where)
     frames = pl.collect_all(list(queries.values()))
     return dict(zip(queries.keys(), frames))

@@ -264,7 +264,8 @@ def result_diagnostics(
                     line=line,
                 )
             )
-    result = (tag.strip() if tag is not None else None) or token
+    tag_value = tag.strip() if tag is not None else None
+    result = tag_value if tag_value in RESULTS else token  # a bad tag is reported by tag_diagnostics
     if result not in RESULTS or not replay_complete or final is None:
         return out
     at: dict[str, object] = {"line": line}
@@ -304,7 +305,8 @@ def result_diagnostics(
 
 # --------------------------------------------------------------------------------- tags
 def tag_diagnostics(game: Game) -> list[Diagnostic]:
-    """Missing Seven Tag Roster tags (one warning) and malformed dates."""
+    """Missing Seven Tag Roster tags (one warning), a Result tag that is not a result, and
+    malformed dates."""
     out: list[Diagnostic] = []
     tags = game.tags
     missing = [name for name in SEVEN_TAG_ROSTER if name not in tags]
@@ -313,6 +315,14 @@ def tag_diagnostics(game: Game) -> list[Diagnostic]:
             Diagnostic.make(
                 "tags.missing-roster",
                 f"missing Seven Tag Roster tag{'s' if len(missing) > 1 else ''}: {', '.join(missing)}",
+                line=game.line,
+            )
+        )
+    result = tags.get("Result")
+    if result is not None and result.strip() not in RESULTS:
+        out.append(
+            Diagnostic.make(
+                "tags.bad-result", f"[Result {result!r}] is not a result: use 1-0, 0-1, 1/2-1/2 or *",
                 line=game.line,
             )
         )

@@ -8,7 +8,9 @@ and the final FEN in one call, returning a few Python objects per game (never on
 The core handles a game only when the pure-Python replay would have nothing to say about its
 moves. Otherwise it *declines* (a lenient spelling, an illegal or ambiguous move, a wrong
 suffix or move number, a null move, an unusual start position, text its scanner does not
-read), and :func:`check_raw` falls back to :func:`notation.validation.reports.check_game`
+read, a variation nested deeper than the reader keeps or a line longer than
+:data:`~notation.pgn.model.MAX_LINE_PLIES` plies, which the reference reports as
+``game.too-long``), and :func:`check_raw` falls back to :func:`notation.validation.reports.check_game`
 on a full parse, which explains with located diagnostics. Reports are identical either way;
 a test compares both paths on every game of the corpus.
 

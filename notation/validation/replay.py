@@ -8,12 +8,17 @@ move (scalachess's "play while valid"); variations start from the position befor
 replace. Move-level findings are returned as :class:`~notation.diagnostics.Diagnostic` values:
 
 - errors: ``san.invalid``, ``san.unknown-piece``, ``san.illegal``, ``san.ambiguous`` (with the
-  candidates and the FEN before the move), ``fen.invalid``, ``game.move-after-end``;
+  candidates and the FEN before the move), ``fen.invalid``, ``game.move-after-end``,
+  ``game.too-long`` (a line goes on past ply :data:`~notation.pgn.model.MAX_LINE_PLIES`, the
+  longest any game can last: it stops there);
 - warnings: ``san.check-suffix``, ``san.lenient``, ``movenumber.mismatch``, ``san.null-move``;
 - info: ``variant.unsupported`` (the game is not replayed at all).
 
 Game-level checks (result, tags, claims) live in :mod:`notation.validation.checks`; they read the
 :class:`Replay` and never replay again.
+
+The move tree is walked with an explicit stack (one generator per open line), never by
+recursion: a game nested to any depth replays in bounded Python stack.
 
 Hot path: one cached ``parse_san_syntax`` lookup, one ``resolve_san``, one ``play`` and one
 ``is_check`` per ply; no legal-move generation, no FEN formatting (only on error), canonical SAN
@@ -23,6 +28,7 @@ formatted by the engine only when the written text may differ from it.
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -34,6 +40,7 @@ from notation.rules.move import NULL_MOVE, Move
 from notation.rules.position import Position
 from notation.rules.step import advance
 from notation.formats.san import SanError, parse_san_syntax
+from notation.pgn.model import MAX_LINE_PLIES, too_long
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game, MoveNode
@@ -189,18 +196,45 @@ class _Replayer:
     def line(
         self, nodes: list[MoveNode], pos: Position, ply: int, records: list[PlyRecord] | None
     ) -> tuple[Position, int | None]:
-        """Play ``nodes`` from ``pos`` (first node is ply ``ply``).
+        """Play ``nodes`` from ``pos`` (first node is ply ``ply``), and every variation in them.
 
         Appends a :class:`PlyRecord` per legal ply to ``records`` (mainline only) and returns the
         position after the legal prefix and the ply at which the line stopped (None if complete).
+        Variations are played depth first, each where it stands (diagnostics come in text
+        order), from an explicit stack of line generators: no recursion.
+        """
+        stack = [self._line(nodes, pos, ply, records)]
+        outcome: tuple[Position, int | None] = (pos, None)
+        while stack:
+            try:
+                variation, before, first = next(stack[-1])
+            except StopIteration as done:
+                stack.pop()
+                outcome = done.value  # the last line to finish is the outermost
+                continue
+            stack.append(self._line(variation, before, first, None))
+        return outcome
+
+    def _line(
+        self, nodes: list[MoveNode], pos: Position, ply: int, records: list[PlyRecord] | None
+    ) -> Generator[tuple[list[MoveNode], Position, int], None, tuple[Position, int | None]]:
+        """One line, as a generator: yields ``(variation, position before, first ply)`` for each
+        variation to play before it goes on (see :meth:`line`) and returns what :meth:`line`
+        returns. Stops at ply ``MAX_LINE_PLIES + 1`` with ``game.too-long``.
+
         This is the hot path: the common case (standard SAN, right suffix, no move number
         mismatch) costs one cached syntax lookup, one resolve, one play, one check test.
         """
+        if ply + len(nodes) - 1 > MAX_LINE_PLIES:
+            capped: MoveNode | None = nodes[max(MAX_LINE_PLIES + 1 - ply, 0)]
+            nodes = nodes[: max(MAX_LINE_PLIES + 1 - ply, 0)]
+        else:
+            capped = None
         notes = self.notes
         follow = self.variations
         known = _SYNTAX
         append = records.append if records is not None else None
-        last = len(nodes) - 1
+        last = len(nodes) - 1 if capped is None else len(nodes)  # the line's last node, if played
         index = -1
         lenient: tuple[str, ...]
         check = pos.is_check() if nodes else False  # whether the side to move is in check
@@ -238,12 +272,16 @@ class _Replayer:
                     self._late_mate_suffix(nodes[index - 1], before, ply - 1)
                 self._san_error(exc, node, before, ply)
                 if follow and node.variations:
-                    self._variations(node, before, ply)
+                    for variation in node.variations:
+                        if variation:
+                            yield variation, before, ply
                 return before, ply
             except Exception as exc:  # noqa: BLE001 - bad input never crashes
                 self._emit("san.invalid", f"cannot play {node.san!r}: {exc}", node, ply, fen=before.fen())
                 if follow and node.variations:
-                    self._variations(node, before, ply)
+                    for variation in node.variations:
+                        if variation:
+                            yield variation, before, ply
                 return before, ply
             if check:
                 expected = "#" if (suffix == "#" or index == last) and after.is_checkmate() else "+"
@@ -264,17 +302,16 @@ class _Replayer:
             else:
                 self.variation_plies += 1
             if follow and node.variations:
-                self._variations(node, before, ply)
+                for variation in node.variations:
+                    if variation:
+                        yield variation, before, ply
             pos = after
             ply += 1
+        if capped is not None:
+            span = capped.span
+            self.diagnostics.append(too_long(ply, capped.san, line=span.line, column=span.column))
+            return pos, ply
         return pos, None
-
-    def _variations(self, node: MoveNode, before: Position, ply: int) -> None:
-        if not self.variations:
-            return
-        for variation in node.variations:
-            if variation:
-                self.line(variation, before, ply, None)
 
     def _late_mate_suffix(self, node: MoveNode, after: Position, ply: int) -> None:
         """``node`` (ply ``ply``) delivered mate although written with '+' (found when the next
@@ -382,9 +419,18 @@ def replay(game: Game, *, variations: bool = True, notes: bool = True) -> Replay
     result.plies = records
     result.final = final
     result.stopped_at = stopped
-    result.diagnostics = replayer.diagnostics
+    result.diagnostics = _unreported(replayer.diagnostics, game)
     result.variation_plies = replayer.variation_plies
     return result
+
+
+def _unreported(diagnostics: list[Diagnostic], game: Game) -> list[Diagnostic]:
+    """``diagnostics`` less the ``game.too-long`` that the reader already reported (where it
+    stopped keeping the line: the same move, the same finding)."""
+    if not any(d.code == "game.too-long" for d in diagnostics):
+        return diagnostics
+    told = {(d.line, d.column) for d in game.diagnostics if d.code == "game.too-long"}
+    return [d for d in diagnostics if d.code != "game.too-long" or (d.line, d.column) not in told]
 
 
 @lru_cache(maxsize=1)

@@ -7,7 +7,7 @@ core and worker processes, is :mod:`notation.validation.run`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from notation.validation.checks import (
@@ -20,7 +20,7 @@ from notation.validation.checks import (
     result_diagnostics,
     tag_diagnostics,
 )
-from notation.diagnostics import SEVERITY_RANK, Diagnostic, worst_severity
+from notation.diagnostics import PEDANTIC_CODES, SEVERITY_RANK, Diagnostic, worst_severity
 from notation.validation.replay import replay
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,6 +72,21 @@ class GameReport:
             "claims": self.claims.to_dict(),
             "diagnostics": [d.to_dict() for d in self.diagnostics],
         }
+
+
+def pedantic(report: GameReport) -> GameReport:
+    """``report`` as a pedantic check of the PGN standard sees it: the codes of
+    :data:`notation.diagnostics.PEDANTIC_CODES` become warnings, and the status follows."""
+    if not any(d.code in PEDANTIC_CODES and d.severity == "info" for d in report.diagnostics):
+        return report
+    diagnostics = tuple(
+        replace(d, severity="warning") if d.code in PEDANTIC_CODES and d.severity == "info" else d
+        for d in report.diagnostics
+    )
+    status = report.status
+    if status == "ok":
+        status = "warning"
+    return replace(report, diagnostics=diagnostics, status=status)
 
 
 def check_game(game: Game, *, file: str | None = None) -> GameReport:

@@ -29,3 +29,18 @@ def test_failed_write_keeps_old_file_and_no_temp(tmp_path: Path) -> None:
         write_with_atomic(target, broken_writer)
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.parquet"]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_files_honour_the_umask(tmp_path: Path, umask: int) -> None:
+    import os
+    import stat
+
+    old = os.umask(umask)
+    try:
+        write_text_atomic(tmp_path / "a.html", "<p>shared</p>")
+        write_with_atomic(tmp_path / "b.csv", lambda path: path.write_text("x", encoding="utf-8"))
+    finally:
+        os.umask(old)
+    for name in ("a.html", "b.csv"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o666 & ~umask

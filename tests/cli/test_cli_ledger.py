@@ -43,11 +43,13 @@ def test_golden(options: list[str], golden: str) -> None:
 
 
 def test_json_is_valid_and_exact() -> None:
-    result = run_cli("ledger", ROUND_ROBIN, "--format", "json", "--initial", INITIAL)
+    result = run_cli("ledger", ROUND_ROBIN, "--format", "json", "--initial", INITIAL, "--exact")
     rows = json.loads(result.stdout, parse_float=Decimal)
     assert {r["player"] for r in rows} >= {"Newcomer, Nina", "Cedar, Chen"}
     assert sum(Decimal(str(r["points"])) for r in rows) == Decimal(2995) + Decimal("99.99") + Decimal("150.5") + 100
-    history = json.loads(run_cli("ledger", ROUND_ROBIN, "--history", "--format", "json").stdout, parse_float=Decimal)
+    history = json.loads(
+        run_cli("ledger", ROUND_ROBIN, "--history", "--format", "json", "--exact").stdout, parse_float=Decimal
+    )
     assert len(history) == 15
     assert all(Decimal(str(h["white_delta"])) + Decimal(str(h["black_delta"])) == 0 for h in history)
 
@@ -63,10 +65,11 @@ def test_dataset_and_folder_give_the_same_ledger(tmp_path: Path) -> None:
 
 
 def test_places_rounds_the_display_only() -> None:
-    exact = run_cli("ledger", ROUND_ROBIN, "--format", "csv", "--initial", INITIAL).stdout
+    exact = run_cli("ledger", ROUND_ROBIN, "--format", "csv", "--initial", INITIAL, "--exact").stdout
     assert "955.4791234375" in exact
-    shown = run_cli("ledger", ROUND_ROBIN, "--format", "csv", "--initial", INITIAL, "--places", "2").stdout
+    shown = run_cli("ledger", ROUND_ROBIN, "--format", "csv", "--initial", INITIAL).stdout  # 2 places by default
     assert '"Brook, Ben",955.48,22,5' in shown and '"Newcomer, Nina",100,30,0' in shown
+    assert run_cli("ledger", ROUND_ROBIN, "--format", "csv", "--initial", INITIAL, "--places", "2").stdout == shown
     history = run_cli("ledger", ROUND_ROBIN, "--history", "--format", "csv", "--places", "1").stdout
     assert history.splitlines()[-1] == '2024-03-05,"Elm, Eva","Alder, Anna",0-1,-22.6,-2.3,-8.4,8.4'
     assert run_cli("ledger", ROUND_ROBIN, "--places", "-1").exit_code == 2

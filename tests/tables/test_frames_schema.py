@@ -30,6 +30,8 @@ EXPECTED_GAMES: list[tuple[str, pl.DataType]] = [
     ("black_title", CAT),
     ("eco", CAT),
     ("opening", CAT),
+    ("eco_computed", CAT),
+    ("opening_computed", CAT),
     ("time_control", CAT),
     ("base_seconds", pl.Int32()),
     ("increment_seconds", pl.Int16()),

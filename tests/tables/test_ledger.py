@@ -181,7 +181,7 @@ def test_ledger_skips_unfinished_unnamed_and_self_games() -> None:
     result = ledger(games)
     assert len(result.history) == 1
     assert result.skipped == {"unfinished": 1, "unnamed-player": 2, "self-game": 1}
-    assert [d.code for d in result.diagnostics] == ["ledger.unnamed-player"] * 2
+    assert [d.code for d in result.diagnostics] == ["ledger.unnamed-player"] * 2 + ["ledger.self-game"]
     assert result.points == {"A": D(10), "B": D(-10)}
 
 
@@ -252,3 +252,33 @@ def test_public_export_is_callable_whichever_import_came_first() -> None:
     import notation
 
     assert notation.ledger(_games(("A", "B", "1-0"))).points == {"A": D(10), "B": D(-10)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1e-999999999", "1e-9999", "1E5", "1_000", "\u0661\u0662\u0663", "inf", "nan", "0x10", "1,5", "--1",
+     "1000000000", "-1000000000", "0." + "0" * 60 + "1", "9" * 100_000],
+)
+def test_initial_points_must_be_plain_decimals_in_range(text: str) -> None:
+    values, diags = read_initial([f"Anna,{text}"])
+    assert values == {}
+    assert [(d.code, d.severity, d.line) for d in diags] == [("ledger.bad-initial", "error", 1)]
+    assert len(diags[0].message) < 200
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "+7", "12.5", ".5", "5.", "999999999.99", "0." + "0" * 59 + "1"])
+def test_initial_points_in_range_are_exact(text: str) -> None:
+    values, diags = read_initial([f"Anna,{text}"])
+    assert diags == [] and values == {"Anna": D(text)}
+
+
+def test_initial_points_through_the_api_are_bounded_too() -> None:
+    with pytest.raises(ValueError):
+        ledger(_games(("A", "B", "1-0")), initial={"A": D("1e-999999999")})
+
+
+def test_ledger_table_is_a_polars_frame() -> None:
+    table = ledger(_games(("A", "B", "1-0"))).table()
+    assert isinstance(table, pl.DataFrame)
+    assert table.columns == ["player", "points", "level", "games"]
+    assert table.rows() == [("A", "10", "unranked", 1), ("B", "-10", "unranked", 1)]

@@ -199,3 +199,18 @@ def test_crosstable_columns_are_dropped_for_large_fields() -> None:
     ]
     assert result.table(crosstable=True).width == 8 + n
     assert result.crosstable["P000"] == {"P001": ["1"]}
+
+
+def test_games_left_out_of_the_table_are_each_reported() -> None:
+    games = _games(("A", "B", "1-0"), ("?", "B", "1-0"), ("A", "", "0-1"), ("C", "C", "1-0"), ("B", "A", "1/2-1/2"))
+    games = games.with_columns(
+        pl.lit("t.pgn").alias("source_file"), pl.Series("game_number", [1, 2, 3, 4, 5], dtype=pl.Int32)
+    )
+    result = standings(games)
+    left = [(d.code, d.file, d.game) for d in result.diagnostics]
+    assert left == [
+        ("standings.unnamed-player", "t.pgn", 2),
+        ("standings.unnamed-player", "t.pgn", 3),
+        ("standings.self-game", "t.pgn", 4),
+    ]
+    assert [(r.player, r.score) for r in result.rows] == [("A", 1.5), ("B", 0.5)]

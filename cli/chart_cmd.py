@@ -1,0 +1,252 @@
+"""`notation chart`: a chart of games (PGN files, folders, datasets) written as SVG, PNG or HTML.
+
+Also :func:`write_plot`, the chart behind ``notation stats --plot FILE``.
+
+Exit codes: 0 chart written; 1 nothing to draw (no games, or none with what the chart needs);
+2 usage error (including the missing ``notation[charts]`` extra), unreadable input or an output
+file that cannot be written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE, error
+from notation.cli.table_output import diagnostic_text
+from notation.pictures.charts import FORMATS, KINDS
+
+CHART_HELP = (
+    "Draw a chart of games: PGN files, folders of PGN files, or datasets written by "
+    "`notation import`. Kinds (--kind): "
+    + "; ".join(f"{name}: {what}" for name, what in KINDS.items())
+    + ".\n\nThe format follows the --out suffix: .svg, .png or .html (a self-contained page). "
+    "Charts are drawn with Altair/Vega-Lite and rendered offline by vl-convert: install "
+    "notation\\[charts].\n\nExit status: 0 written, 1 nothing to draw, 2 usage error, unreadable "
+    "input, or the charts extra missing."
+)
+
+ChartKind = Enum("ChartKind", {name.replace("-", "_"): name for name in KINDS}, type=str)  # type: ignore[misc]
+
+#: The chart ``stats --plot`` draws for the first section asked for (``rating`` otherwise).
+SECTION_CHARTS = {
+    "elo-band": "rating",
+    "eco": "results-eco",
+    "opening": "results-eco",
+    "length": "length-eco",
+    "time-control": "results-time-control",
+}
+
+
+class ChartFailure(Exception):
+    """Why a chart was not written: a message and the exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def output_format(out: Path) -> str:
+    """``svg``/``png``/``html`` from the suffix of ``out`` (``.htm`` is html)."""
+    suffix = out.suffix.lower().lstrip(".")
+    suffix = "html" if suffix == "htm" else suffix
+    if suffix not in FORMATS:
+        raise ChartFailure(f"{out}: the output must end in .svg, .png or .html", EXIT_USAGE)
+    return suffix
+
+
+def check_charts() -> None:
+    """Fail with exit 2 and the install hint when the charts extra is missing."""
+    from notation.pictures.extras import INSTALL_HINT, available
+
+    if not available():
+        raise ChartFailure(INSTALL_HINT, EXIT_USAGE)
+
+
+def write_chart(out: Path, kind: str, table: Any, *, title: str | None = None) -> None:
+    """Render chart ``kind`` of ``table`` to ``out`` atomically (format from the suffix)."""
+    from notation.cli.atomic import write_text_atomic, write_with_atomic
+    from notation.pictures.charts import render, spec
+
+    if table.height == 0:
+        raise ChartFailure(f"error[picture.no-data]: nothing to draw for the {kind} chart", EXIT_PROBLEMS)
+    picture = render(spec(kind, table, title=title), output_format(out))
+    try:
+        if isinstance(picture, bytes):
+            write_with_atomic(out, lambda tmp: tmp.write_bytes(picture))
+        else:
+            write_text_atomic(out, picture)
+    except OSError as exc:
+        raise ChartFailure(f"{out}: cannot write: {exc.strerror or exc}", EXIT_USAGE) from None
+
+
+def write_plot(out: Path, sections: Sequence[str], games: Any) -> None:
+    """``stats --plot``: the chart of the first section that has one (else ``rating``)."""
+    from notation.pictures.chart_data import table_for
+
+    kind = next((SECTION_CHARTS[s] for s in sections if s in SECTION_CHARTS), "rating")
+    output_format(out)
+    check_charts()
+    write_chart(out, kind, table_for(kind, games))
+
+
+def precheck_plot(out: Path) -> None:
+    """``stats --plot``: before any work, exit 2 on an output suffix no chart has or without the
+    charts extra."""
+    try:
+        output_format(out)
+        check_charts()
+    except ChartFailure as failure:
+        error(f"notation stats: --plot: {failure}")
+        raise typer.Exit(failure.code) from None
+
+
+def plot_stats(out: Path, sections: Sequence[str], games: Any) -> None:
+    """``stats --plot``: write the chart (see :func:`write_plot`); a failure exits with its code."""
+    try:
+        write_plot(out, sections, games)
+    except ChartFailure as failure:
+        error(f"notation stats: --plot: {failure}")
+        raise typer.Exit(failure.code) from None
+
+
+def _strings(lazy: Any) -> Any:
+    import polars as pl
+
+    schema = lazy.collect_schema()
+    casts = [pl.col(n).cast(pl.String) for n, t in schema.items() if isinstance(t, (pl.Categorical, pl.Enum))]
+    return lazy.with_columns(casts) if casts else lazy
+
+
+def _inputs(paths: Sequence[Path]) -> list[tuple[str, Path]]:
+    """(``dataset``|``pgn``, path) in input order; a missing input or a folder without PGN
+    files is a :class:`ChartFailure`."""
+    from notation.cli.inputs import is_dataset
+    from notation.pgn.sources import find_pgn_files
+
+    found: list[tuple[str, Path]] = []
+    for path in paths:
+        if str(path) == "-":
+            found.append(("pgn", path))
+        elif not path.exists():
+            raise ChartFailure(f"{path}: error[pgn.io]: no such file or directory", EXIT_USAGE)
+        elif is_dataset(path):
+            found.append(("dataset", path))
+        else:
+            files = find_pgn_files(path)
+            if not files:
+                raise ChartFailure(f"{path}: error[pgn.io]: neither a dataset nor a folder with PGN files", EXIT_USAGE)
+            found.extend(("pgn", file) for file in files)
+    return found
+
+
+def _tables(paths: Sequence[Path], game: int | None) -> tuple[Any, Any]:
+    """Games and moves over all inputs (lazily for datasets), restricted to the ``game``-th
+    game (1-based, input order) when given."""
+    import sys
+
+    import polars as pl
+
+    from notation.tables.frames import scan, to_frames
+
+    games: list[Any] = []
+    moves: list[Any] = []
+    for kind, path in _inputs(paths):
+        if kind == "dataset":
+            g, m = scan(path)
+        else:
+            g, m = (x.lazy() for x in to_frames(sys.stdin.buffer if str(path) == "-" else path))
+        games.append(_strings(g))
+        moves.append(_strings(m))
+    all_games = pl.concat(games, how="diagonal_relaxed")
+    all_moves = pl.concat(moves, how="diagonal_relaxed")
+    if game is not None:
+        chosen = all_games.slice(game - 1, 1).collect()
+        if chosen.height == 0:
+            raise ChartFailure(f"error[picture.no-such-game]: game {game} asked for, but the inputs hold fewer games",
+                               EXIT_USAGE)
+        ids = chosen.get_column("game_id")
+        all_games = chosen.lazy()
+        all_moves = all_moves.filter(pl.col("game_id").is_in(ids.implode()))
+    return all_games, all_moves
+
+
+def _pgn_evals(paths: Sequence[Path], game: int) -> Any | None:
+    """The evaluation table of the ``game``-th game when it lies in a PGN input (read from its
+    comments, so engine ``wv=`` values count too); None when it lies in a dataset."""
+    import polars as pl
+
+    from notation.pictures.chart_data import game_evals
+    from notation.pgn.reader import read_games
+    from notation.tables.frames import scan
+
+    left = game
+    for kind, path in _inputs(paths):
+        if kind == "dataset":
+            count = scan(path)[0].select(pl.len()).collect().item()
+            if left <= count:
+                return None
+            left -= count
+            continue
+        for found in read_games("-" if str(path) == "-" else path):
+            left -= 1
+            if left == 0:
+                return game_evals(found)
+    raise ChartFailure(f"error[picture.no-such-game]: game {game} asked for, but the inputs hold fewer games",
+                       EXIT_USAGE)
+
+
+def chart_command(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(metavar="PATH", help="PGN files, folders of PGN files, or datasets written by `notation import`."),
+    ],
+    kind: Annotated[ChartKind, typer.Option("--kind", metavar="KIND", help="What to draw (see above).")],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Output file: FILE.svg, FILE.png or FILE.html.")],
+    player: Annotated[
+        str | None, typer.Option("--player", metavar="NAME", help="For --kind player: the player's name as written.")
+    ] = None,
+    game: Annotated[
+        int | None,
+        typer.Option("--game", metavar="N", min=1,
+                     help="Only the N-th game of the inputs (1-based, input order); --kind eval uses game 1 by default."),
+    ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", metavar="N", min=0, help="results-*/length-*: the N most frequent groups (0 = all).")
+    ] = 20,
+    title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Chart title (default: the kind).")] = None,
+) -> None:
+    """Draw a chart of games."""
+    from notation.cli.inputs import READ_ERRORS
+    from notation.pictures.chart_data import table_for
+
+    name = str(kind.value)
+    try:
+        output_format(out)
+        if name == "player" and not player:
+            raise ChartFailure("--kind player needs --player NAME", EXIT_USAGE)
+        check_charts()
+        try:
+            table = _pgn_evals(paths, game or 1) if name == "eval" else None
+            if table is None:
+                games, moves = _tables(paths, game or 1 if name == "eval" else game)
+                table = table_for(name, games, moves, player=player, limit=limit)
+        except OSError as exc:
+            raise ChartFailure(f"error[pgn.io]: cannot read: {exc.strerror or exc}", EXIT_USAGE) from None
+        except READ_ERRORS as exc:
+            raise ChartFailure(f"error[pgn.io]: cannot read the inputs: {exc}", EXIT_USAGE) from None
+        if title is None and name == "player":
+            title = f"{player}: rating and running score"
+        write_chart(out, name, table, title=title)
+    except ChartFailure as failure:
+        error(f"notation chart: {failure}")
+        raise typer.Exit(failure.code) from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add `notation chart` to `app`."""
+    app.command("chart", help=CHART_HELP)(chart_command)

@@ -1,0 +1,137 @@
+"""`notation convert PATH... --out FILE|DIR`: re-render games (normalised SAN, stripped parts,
+added tags) as PGN, UCI, LAN, FEN, EPD or JSON lines.
+
+Options -> :class:`notation.convert.render.ConvertOptions` -> one conversion per game -> files
+(atomic; ``--split N`` writes ``1.pgn``, ``2.pgn`` ... of N games each into the directory
+``--out``) -> exit code: 0 every game converted whole, 1 some game had a move that could not be
+played, a bad FEN or an unsupported variant (its mainline is converted up to there), 2 usage
+error or unreadable input.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from notation.cli.game_output import GameSink
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error
+from notation.cli.validate_cmd import _sources
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.convert.render import ConvertOptions
+
+CONVERT_HELP = (
+    "Re-render games: PGN export format with standard SAN (Ngf3 -> Nf3 where the file is not "
+    "needed, 0-0 -> O-O), or the mainline as UCI or long algebraic moves, one FEN or EPD line per "
+    "position, or one JSON object per game (tags, and SAN, UCI and FEN for every move).\n\n"
+    "--strip comments,variations,nags,clocks removes those parts; --add-tags plycount,final-fen,"
+    "hashcode,eco adds PlyCount, FinalFEN, HashCode (the Polyglot key of the final position, hex) "
+    "and ECO/Opening.\n\n"
+    "Exit status: 0 all games converted, 1 some game was not converted whole (a move that could "
+    "not be played: the mainline stops before it; a bad FEN; a variant other than chess and "
+    "Chess960), 2 usage error or unreadable input."
+)
+
+
+class Target(str, Enum):
+    pgn = "pgn"
+    uci = "uci"
+    lan = "lan"
+    fen = "fen"
+    epd = "epd"
+    jsonl = "jsonl"
+
+
+def _names(text: str | None, allowed: tuple[str, ...], option: str) -> list[str]:
+    names = [n.strip().lower() for n in (text or "").split(",") if n.strip()]
+    for name in names:
+        if name not in allowed:
+            raise ValueError(f"{option} {name!r}: expected some of {', '.join(allowed)}")
+    return names
+
+
+def _run(sources: list[tuple[Any, str]], options: ConvertOptions, out: str, split: int) -> tuple[GameSink, int]:
+    """Convert and write every game; returns the closed output and the number of games not
+    converted whole."""
+    from notation.convert.render import EXTENSIONS, convert_game, separator
+    from notation.pgn.reader import parse_raw_game, split_games
+
+    sink = GameSink(out, separator=separator(options.to), split=split, extension=EXTENSIONS[options.to])
+    incomplete = 0
+    try:
+        for source, name in sources:
+            for raw in split_games(source):
+                if raw.size == -1 or raw.io_error is not None:
+                    sink.io_failure = True
+                    error(f"{name}: cannot read: {raw.io_error or raw.data!s}")
+                    if raw.size == -1:
+                        continue
+                text, whole = convert_game(parse_raw_game(raw), options)
+                if not whole:
+                    incomplete += 1
+                sink.write(text)
+    except BaseException:
+        sink.abort()
+        raise
+    sink.close()
+    return sink, incomplete
+
+
+def run_convert(
+    paths: list[str], out: str, to: str, strip: str | None, add_tags: str | None, split: int, columns: int | None
+) -> int:
+    """The whole command: returns the exit code."""
+    from notation.convert.normalise import ADDED_TAGS, STRIPPABLE
+    from notation.convert.render import ConvertOptions
+
+    try:
+        stripped = frozenset(_names(strip, STRIPPABLE, "--strip"))
+        added = tuple(_names(add_tags, ADDED_TAGS, "--add-tags"))
+    except ValueError as exc:
+        error(str(exc))
+        return EXIT_USAGE
+    if split < 0 or (columns is not None and columns < 0):
+        error("--split and --columns take a number >= 0")
+        return EXIT_USAGE
+    if split and out == "-":
+        error("--split writes files into a directory: give --out DIR")
+        return EXIT_USAGE
+    sources, problems = _sources(paths)
+    for problem in problems:
+        error(problem)
+    if problems:
+        return EXIT_USAGE
+    options = ConvertOptions(to=to, strip=stripped, add_tags=added, columns=columns)
+    try:
+        sink, incomplete = _run(sources, options, out, split)
+    except OSError as exc:
+        error(f"cannot write the output: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        return EXIT_USAGE
+    if incomplete:
+        error(f"{incomplete} game(s) not converted whole: a move that could not be played (the "
+              "mainline stops before it), a bad FEN or a variant other than chess and Chess960 "
+              "(`notation validate` explains)")
+    if out != "-":
+        typer.echo(f"{sink.count} game(s) converted to {out}", err=True)
+    if sink.io_failure:
+        return EXIT_USAGE
+    return EXIT_PROBLEMS if incomplete else EXIT_OK
+
+
+def convert_command(
+    paths: Annotated[list[str], typer.Argument(help="PGN files or folders ('-' = standard input).")],
+    out: Annotated[str, typer.Option("--out", "-o", help="Output file, '-' (standard output), or a directory with --split.")] = "-",
+    to: Annotated[Target, typer.Option("--to", help="Output format.")] = Target.pgn,
+    strip: Annotated[str | None, typer.Option(help="Remove: comments,variations,nags,clocks.", metavar="PARTS")] = None,
+    add_tags: Annotated[str | None, typer.Option(help="Add tags: plycount,final-fen,hashcode,eco.", metavar="TAGS")] = None,
+    split: Annotated[int, typer.Option(help="Files of N games each (1.pgn, 2.pgn ... in --out DIR).", metavar="N")] = 0,
+    columns: Annotated[int | None, typer.Option(help="Movetext lines at most N characters (0: one line).", metavar="N")] = None,
+) -> None:
+    raise typer.Exit(run_convert(paths, out, to.value, strip, add_tags, split, columns))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `notation convert` to `app`."""
+    app.command("convert", help=CONVERT_HELP)(convert_command)

@@ -1,0 +1,166 @@
+"""Charts of games tables, drawn with Altair (a declarative grammar of graphics over Vega-Lite
+that takes Polars frames) and rendered offline by ``vl-convert`` (SVG, PNG, or a self-contained
+HTML page). Both come with the optional extra ``notation[charts]`` and are imported only when a
+chart is made: without them :class:`ChartsUnavailable` says what to install.
+
+Kinds (:data:`KINDS`): ``rating`` (White's score by rating difference, with the Elo expectation
+curve), ``results-eco`` / ``results-time-control`` (outcome shares), ``length-eco`` /
+``length-time-control`` (mean game length), ``player`` (a player's rating and running score over
+time), ``clock`` (thinking time by move number, from ``[%clk]``), ``eval`` (one game's
+evaluation graph, from ``[%eval]`` or engine comments' ``wv=``). The data behind each is one
+table of :mod:`notation.pictures.chart_data`, one mark per row; every mark layer is named
+(``<name>_marks`` in the SVG's classes) so that tests and tools can find and count the marks.
+Charts carry no timestamps or random ids: the same data gives the same SVG.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import polars as pl
+
+from notation.pictures.extras import INSTALL_HINT, ChartsUnavailable, available, require
+
+__all__ = ["FORMATS", "INSTALL_HINT", "KINDS", "ChartsUnavailable", "available", "chart", "render", "require", "spec"]
+
+#: kind -> what it shows (the CLI's help lists them).
+KINDS: Final[dict[str, str]] = {
+    "rating": "White's score by rating difference, with the Elo expectation curve",
+    "results-eco": "outcome shares by ECO code",
+    "results-time-control": "outcome shares by time control",
+    "length-eco": "mean game length in moves by ECO code",
+    "length-time-control": "mean game length in moves by time control",
+    "player": "a player's rating and running score over time (needs the player)",
+    "clock": "mean thinking time by move number, from [%clk] clocks",
+    "eval": "one game's evaluation graph, from [%eval] or engine comments (wv=)",
+}
+FORMATS: Final = ("svg", "png", "html")
+OUTCOME_COLOURS: Final = ("#f0f0f0", "#a0a0a0", "#303030")
+WIDTH: Final = 480
+HEIGHT: Final = 300
+
+
+def chart(kind: str, data: pl.DataFrame, *, title: str | None = None) -> Any:
+    """The Altair chart of ``kind`` over its :mod:`~notation.pictures.chart_data` table."""
+    alt = require("altair")
+    builder = _BUILDERS[kind]
+    made = builder(alt, data)
+    text = title or KINDS[kind].split(" (")[0]
+    return made.properties(title=text[:1].upper() + text[1:])
+
+
+def spec(kind: str, data: pl.DataFrame, *, title: str | None = None) -> dict[str, Any]:
+    """The Vega-Lite specification (a JSON-able dict) of :func:`chart`."""
+    result: dict[str, Any] = chart(kind, data, title=title).to_dict()
+    return result
+
+
+def render(vega_lite: dict[str, Any], fmt: str, *, scale: float = 2.0) -> str | bytes:
+    """A Vega-Lite spec as ``svg`` (text), ``png`` (bytes, ``scale`` times the size) or
+    ``html`` (a page with the Vega libraries inlined: it opens offline)."""
+    vlc = require("vl_convert")
+    if fmt == "svg":
+        return str(vlc.vegalite_to_svg(vega_lite))
+    if fmt == "png":
+        return bytes(vlc.vegalite_to_png(vega_lite, scale=scale))
+    if fmt == "html":
+        return str(vlc.vegalite_to_html(vega_lite, bundle=True))
+    raise ValueError(f"unknown chart format {fmt!r} (expected one of {', '.join(FORMATS)})")
+
+
+def _size(made: Any) -> Any:
+    return made.properties(width=WIDTH, height=HEIGHT)
+
+
+def _rating(alt: Any, data: pl.DataFrame) -> Any:
+    from notation.pictures.chart_data import RATING_SPAN, expectation_curve
+
+    x_scale = alt.Scale(domain=[-RATING_SPAN, RATING_SPAN])
+    y_scale = alt.Scale(domain=[0, 1])
+    x_title = "Rating difference (White − Black)"
+    bands = alt.Chart(data, name="bands").mark_circle(color="#1f5fa8", opacity=0.8).encode(
+        x=alt.X("rating_diff:Q", title=x_title, scale=x_scale),
+        y=alt.Y("white_score:Q", title="White's score", scale=y_scale, axis=alt.Axis(format="%")),
+        size=alt.Size("games:Q", title="Games", scale=alt.Scale(range=[30, 400]), legend=alt.Legend(format="d")),
+        tooltip=["rating_diff", "games", alt.Tooltip("white_score:Q", format=".1%"),
+                 alt.Tooltip("expected:Q", format=".1%")],
+    )
+    curve = alt.Chart(expectation_curve(), name="expectation").mark_line(color="#c0392b").encode(
+        x=alt.X("rating_diff:Q", title=x_title, scale=x_scale),
+        y=alt.Y("expected:Q", title="White's score", scale=y_scale),
+    )
+    return _size(alt.layer(curve, bands))
+
+
+def _results(by: str) -> Any:
+    def build(alt: Any, data: pl.DataFrame) -> Any:
+        label = "ECO" if by == "eco" else "Time control"
+        return alt.Chart(data, name="outcomes").mark_bar(stroke="#000000", strokeWidth=0.5).encode(
+            y=alt.Y("group:N", title=label, sort="ascending"),
+            x=alt.X("share:Q", title="Share of finished games", stack="normalize", axis=alt.Axis(format="%")),
+            color=alt.Color("outcome:N", title="Outcome", sort=["white wins", "draw", "black wins"],
+                            scale=alt.Scale(domain=["white wins", "draw", "black wins"], range=list(OUTCOME_COLOURS))),
+            order=alt.Order("outcome_order:Q"),
+            tooltip=["group", "outcome", "games", alt.Tooltip("share:Q", format=".1%")],
+        ).properties(width=WIDTH)
+    return build
+
+
+def _length(by: str) -> Any:
+    def build(alt: Any, data: pl.DataFrame) -> Any:
+        label = "ECO" if by == "eco" else "Time control"
+        return alt.Chart(data, name="lengths").mark_bar(color="#1f5fa8").encode(
+            y=alt.Y("group:N", title=label, sort="ascending"),
+            x=alt.X("mean_moves:Q", title="Mean length (moves)"),
+            tooltip=["group", "games", "mean_moves", "median_moves"],
+        ).properties(width=WIDTH)
+    return build
+
+
+def _player(alt: Any, data: pl.DataFrame) -> Any:
+    x = alt.X("date:T", title="Date", axis=alt.Axis(format="%Y-%m-%d", labelAngle=-30))
+    rating = alt.Chart(data.filter(pl.col("rating").is_not_null()), name="rating").mark_line(
+        point=False, color="#1f5fa8").encode(x=x, y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)))
+    rating_points = alt.Chart(data.filter(pl.col("rating").is_not_null()), name="ratings").mark_circle(
+        color="#1f5fa8", size=40).encode(x=x, y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)),
+                                         tooltip=["date:T", "rating", "score", "games"])
+    score = alt.Chart(data, name="scores").mark_circle(color="#c0392b", size=40).encode(
+        x=x, y=alt.Y("score_pct:Q", title="Running score (%)", scale=alt.Scale(domain=[0, 100])),
+        tooltip=["date:T", "score", "games", "score_pct"])
+    top = alt.layer(rating, rating_points).properties(width=WIDTH, height=HEIGHT // 2)
+    return alt.vconcat(top, score.properties(width=WIDTH, height=HEIGHT // 2))
+
+
+def _clock(alt: Any, data: pl.DataFrame) -> Any:
+    colour = alt.Color("color:N", title="Side", sort=["white", "black"],
+                       scale=alt.Scale(domain=["white", "black"], range=["#c9a227", "#303030"]))
+    x = alt.X("move_number:Q", title="Move number", axis=alt.Axis(tickMinStep=1, format="d"))
+    y = alt.Y("mean_seconds:Q", title="Mean time per move (s)")
+    line = alt.Chart(data, name="clock_lines").mark_line().encode(x=x, y=y, color=colour)
+    points = alt.Chart(data, name="clock_points").mark_circle(size=30).encode(
+        x=x, y=y, color=colour, tooltip=["move_number", "color", "mean_seconds", "moves"])
+    return _size(alt.layer(line, points))
+
+
+def _eval(alt: Any, data: pl.DataFrame) -> Any:
+    from notation.pictures.chart_data import EVAL_CAP
+
+    x = alt.X("ply:Q", title="Ply", axis=alt.Axis(tickMinStep=1, format="d"))
+    y = alt.Y("eval_pawns:Q", title="Evaluation (pawns, White's view)", scale=alt.Scale(domain=[-EVAL_CAP, EVAL_CAP]))
+    area = alt.Chart(data, name="eval_area").mark_area(color="#d0d0d0", opacity=0.6).encode(x=x, y=y)
+    points = alt.Chart(data, name="evals").mark_circle(color="#303030", size=20).encode(
+        x=x, y=y, tooltip=["ply", "san", "eval_pawns", "mate"])
+    zero = alt.Chart(pl.DataFrame({"y": [0.0]}), name="zero").mark_rule(color="#888888").encode(y="y:Q")
+    return _size(alt.layer(area, zero, points))
+
+
+_BUILDERS: Final[dict[str, Any]] = {
+    "rating": _rating,
+    "results-eco": _results("eco"),
+    "results-time-control": _results("time-control"),
+    "length-eco": _length("eco"),
+    "length-time-control": _length("time-control"),
+    "player": _player,
+    "clock": _clock,
+    "eval": _eval,
+}

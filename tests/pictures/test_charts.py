@@ -1,0 +1,174 @@
+"""Charts (notation.pictures.charts over notation.pictures.chart_data): every kind renders to an
+SVG that parses, has its axes titled and draws one mark per data row; the data tables are right."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import polars as pl
+import pytest
+from conftest import SAMPLE_GAMES
+from pictures_support import CLOCK_PGN, axis_titles, marks, parse
+
+from notation.pgn.comment_commands import Eval, engine_evaluation
+from notation.pgn.reader import read_games
+from notation.pictures import chart_data
+from notation.pictures.extras import ChartsUnavailable, require
+from notation.tables.frames import to_frames
+
+pytest.importorskip("altair")
+pytest.importorskip("vl_convert")
+
+from notation.pictures.charts import KINDS, render, spec  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def round_robin() -> pl.DataFrame:
+    return to_frames(SAMPLE_GAMES / "round_robin.pgn", moves=False)[0]
+
+
+@pytest.fixture(scope="module")
+def clock_tables() -> tuple[pl.DataFrame, pl.DataFrame]:
+    return to_frames(io.BytesIO(CLOCK_PGN.encode()))
+
+
+def _svg(kind: str, data: pl.DataFrame) -> str:
+    picture = render(spec(kind, data), "svg")
+    assert isinstance(picture, str)
+    return picture
+
+
+def test_expectation_is_the_elo_formula() -> None:
+    assert chart_data.expectation(0) == 0.5
+    assert chart_data.expectation(400) == pytest.approx(10 / 11)
+    assert chart_data.expectation(-200) == pytest.approx(1 / (1 + 10 ** 0.5))
+    curve = chart_data.expectation_curve()
+    assert curve.height == 2 * chart_data.RATING_SPAN // 10 + 1
+    assert curve.filter(pl.col("rating_diff") == 0)["expected"].item() == 0.5
+
+
+def test_score_by_rating(round_robin: pl.DataFrame) -> None:
+    data = chart_data.score_by_rating(round_robin)
+    assert data["games"].sum() == round_robin.filter(pl.col("result") != "*").height
+    assert data["rating_diff"].to_list() == sorted(data["rating_diff"].to_list())
+    root = parse(_svg("rating", data))
+    assert marks(root, "bands") == data.height
+    assert marks(root, "expectation") == 1  # the Elo expectation curve: one line
+    assert axis_titles(root) == ["Rating difference (White − Black)", "White's score"]
+
+
+def test_rating_bands_clip_large_differences() -> None:
+    games = pl.DataFrame({"white_elo": [2800, 1000, 2000], "black_elo": [1000, 2800, 2000],
+                          "result": ["1-0", "0-1", "1/2-1/2"]})
+    data = chart_data.score_by_rating(games)
+    assert data["rating_diff"].to_list() == [-575, 25, 575]
+    assert data["white_score"].to_list() == [0.0, 0.5, 1.0]
+
+
+@pytest.mark.parametrize(("kind", "label"), [("results-eco", "ECO"), ("results-time-control", "Time control")])
+def test_results_by_group(round_robin: pl.DataFrame, kind: str, label: str) -> None:
+    data = chart_data.table_for(kind, round_robin)
+    assert data.group_by("group").agg(pl.col("share").sum())["share"].round(6).unique().to_list() == [1.0]
+    root = parse(_svg(kind, data))
+    assert marks(root, "outcomes") == data.height
+    assert axis_titles(root) == ["Share of finished games", label]
+
+
+def test_results_limit_keeps_the_most_frequent_groups() -> None:
+    games = pl.DataFrame({"eco": ["A00"] * 3 + ["B00"] * 2 + ["C00"], "result": ["1-0"] * 6, "plies": [10] * 6})
+    assert chart_data.results_by(games, "eco", limit=2)["group"].to_list() == ["A00", "B00"]
+    assert chart_data.length_by(games, "eco", limit=0)["group"].to_list() == ["A00", "B00", "C00"]
+
+
+@pytest.mark.parametrize(("kind", "label"), [("length-eco", "ECO"), ("length-time-control", "Time control")])
+def test_length_by_group(round_robin: pl.DataFrame, kind: str, label: str) -> None:
+    data = chart_data.table_for(kind, round_robin)
+    assert data["games"].sum() == round_robin.height
+    root = parse(_svg(kind, data))
+    assert marks(root, "lengths") == data.height
+    assert axis_titles(root) == ["Mean length (moves)", label]
+
+
+def test_player_history(round_robin: pl.DataFrame) -> None:
+    data = chart_data.player_history(round_robin, "cedar,   CHEN")
+    assert data["games"].to_list() == [1, 2, 3, 4, 5]
+    assert data["score_pct"].to_list() == [100.0, 75.0, 83.3, 62.5, 70.0]
+    assert data["rating"].unique().to_list() == [2300]
+    root = parse(_svg("player", data))
+    assert marks(root, "ratings") == data.height
+    assert marks(root, "scores") == data.height
+    assert axis_titles(root) == ["Date", "Rating", "Date", "Running score (%)"]
+
+
+def test_clock_use(clock_tables: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    games, moves = clock_tables
+    data = chart_data.clock_use(games, moves)
+    spent = {(r["move_number"], r["color"]): r["mean_seconds"] for r in data.iter_rows(named=True)}
+    # 180+2: 1. e4 at 3:00 (2 s with the increment), 1... e5 at 2:58 (2 + 2), 2... Nc6 2:58 -> 2:50 (8 + 2)
+    assert spent[(1, "white")] == 2.0 and spent[(1, "black")] == 4.0 and spent[(2, "black")] == 10.0
+    assert spent[(4, "white")] == 7.0  # 2:50 -> 2:45, plus 2
+    root = parse(_svg("clock", data))
+    assert marks(root, "clock_points") == data.height
+    assert axis_titles(root) == ["Move number", "Mean time per move (s)"]
+
+
+def test_eval_graph_from_eval_commands() -> None:
+    game = next(iter(read_games(io.StringIO(CLOCK_PGN))))
+    data = chart_data.game_evals(game)
+    assert data["ply"].to_list() == [1, 2, 3, 4, 5, 6]
+    assert data["eval_pawns"].to_list() == [0.3, 0.25, -0.5, 0.1, 0.0, chart_data.EVAL_CAP]
+    assert data["mate"].to_list()[-1] == 2
+    root = parse(_svg("eval", data))
+    assert marks(root, "evals") == data.height
+    assert axis_titles(root) == ["Ply", "Evaluation (pawns, White's view)"]
+
+
+def test_eval_graph_from_engine_comments() -> None:
+    game = list(read_games(io.StringIO(CLOCK_PGN)))[1]
+    data = chart_data.game_evals(game)
+    assert data["eval_pawns"].to_list() == [0.2, 0.15, -chart_data.EVAL_CAP]
+
+
+def test_eval_graph_from_the_moves_table(clock_tables: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    games, moves = clock_tables
+    first = moves.filter(pl.col("game_id") == games["game_id"][0])
+    data = chart_data.table_for("eval", games, first)
+    assert data["eval_pawns"].to_list() == [0.3, 0.25, -0.5, 0.1, 0.0, chart_data.EVAL_CAP]
+
+
+@pytest.mark.parametrize(
+    ("comment", "value"),
+    [
+        ("d=17, pv=e3 e6, wv=0.62, R50=50,", Eval(62, None)),
+        ("wv=-M15,", Eval(None, -15)),
+        ("wv=M7, s=1", Eval(None, 7)),
+        ("[%eval -1.5] wv=3.0,", Eval(-150, None)),
+        ("nwv=1.0, wv=abc", None),
+    ],
+)
+def test_engine_evaluation(comment: str, value: Eval | None) -> None:
+    assert engine_evaluation([comment]) == value
+
+
+def test_every_kind_is_drawn_deterministically(round_robin: pl.DataFrame) -> None:
+    first = _svg("rating", chart_data.score_by_rating(round_robin))
+    assert first == _svg("rating", chart_data.score_by_rating(round_robin))
+    assert set(KINDS) == {"rating", "results-eco", "results-time-control", "length-eco", "length-time-control",
+                          "player", "clock", "eval"}
+
+
+def test_png_and_html(round_robin: pl.DataFrame) -> None:
+    vega = spec("rating", chart_data.score_by_rating(round_robin))
+    png = render(vega, "png", scale=1.0)
+    assert isinstance(png, bytes) and png.startswith(b"\x89PNG")
+    html = render(vega, "html")
+    assert isinstance(html, str) and "<html" in html.lower() and "https://cdn" not in html
+    with pytest.raises(ValueError):
+        render(vega, "gif")
+
+
+def test_missing_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "altair", None)
+    with pytest.raises(ChartsUnavailable, match=r"notation\[charts\]"):
+        require("altair")

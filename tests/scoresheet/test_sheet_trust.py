@@ -1,0 +1,132 @@
+"""Scoresheets you can trust: ranked readings, probabilities, handwriting confusions, and a small
+fixed-seed run of the benchmark's own injected-error generator (benchmarks/bench_scoresheet_trust.py)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import CORPUS, ROOT
+from notation.cli.main import app
+from notation.scoresheet.costs import CONFUSION_UNREADABLE, confusions
+from notation.scoresheet.readings import MARGIN
+from notation.scoresheet.reconstruct import reconstruct
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import bench_scoresheet_trust as trust  # noqa: E402
+
+# True moves 18. Nd2 ... 19. Nce4 written transposed as 18. Nce4 ... 19. Nd2: read as written,
+# "Nce4" carries a disambiguation no other knight needs, "Nd2" is a missing disambiguation
+# (Nfd2: a complete legal game, once read with "confidence 0.67" and exit 0); the transposition
+# replays too. A tie: never exit 0, and the transposition (the original) first.
+TRUE_MOVES = ("d4 d5 Nf3 Nf6 Nc3 e6 e3 Be7 Bd3 O-O O-O c5 b3 Nc6 Bb2 b6 a3 Bb7 Qe2 a6 Rfd1 Qc7 Rac1 Rfd8 "
+              "h3 Rac8 g3 h6 Kg2 Kh8 Kh2 Kg8 Kg1 Kh8 Nd2 Kg8 Nce4 Nxe4 Nxe4 dxe4").split()
+
+
+def _sheet(sans: list[str]) -> str:
+    return " ".join((f"{i // 2 + 1}. " if i % 2 == 0 else "") + s for i, s in enumerate(sans)) + " *\n"
+
+
+TRUE = _sheet(TRUE_MOVES)
+TRANSPOSED = TRUE.replace("18. Nd2", "18. @").replace("19. Nce4", "19. Nd2").replace("18. @", "18. Nce4")
+
+
+def test_transposition_against_missing_disambiguation_is_never_confident() -> None:
+    assert reconstruct(TRUE).status == "ok"
+    rec = reconstruct(TRANSPOSED)
+    assert rec.status == "needs-human"
+    first, *others = rec.readings
+    assert first.sans == reconstruct(TRUE).sans and rec.sans == first.sans
+    assert [e.kind for e in first.edits] == ["transposed"]
+    assert TRANSPOSED.count("18. Nce4 Kg8 19. Nd2 Nxe4") == 1 and first.sans == TRUE_MOVES
+    literal = others[0]  # read as written, the missing disambiguation resolved: listed second
+    assert [(e.kind, e.chosen) for e in literal.edits] == [("ambiguous", "Nfd2")]
+    assert math.isclose(sum(r.probability for r in rec.readings), 1.0)
+    assert first.probability > max(r.probability for r in others)
+    assert others[0].score - first.score < MARGIN
+
+
+def test_cli_tie_exits_1_and_json_lists_the_readings_ranked() -> None:
+    result = CliRunner().invoke(app, ["scoresheet", "-", "--format", "json"], input=TRANSPOSED)
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    readings = data["readings"]
+    assert [r["rank"] for r in readings] == list(range(1, len(readings) + 1))
+    assert readings[0]["moves"][34:37] == ["Nd2", "Kg8", "Nce4"]
+    assert readings[0]["corrections"][0]["kind"] == "transposed"
+    assert all({"moves", "cost", "probability", "corrections"} <= set(r) for r in readings)
+    assert [r["probability"] for r in readings] == sorted((r["probability"] for r in readings), reverse=True)
+    assert "reading(s) within reach" in result.stderr
+    ok = CliRunner().invoke(app, ["scoresheet", "-", "--format", "json"], input=TRUE)
+    assert ok.exit_code == 0 and len(json.loads(ok.stdout)["readings"]) == 1
+
+
+def test_format_must_be_known() -> None:
+    assert CliRunner().invoke(app, ["scoresheet", "-", "--format", "xml"], input=TRUE).exit_code == 2
+
+
+@pytest.mark.parametrize(("written", "meant"), [
+    ("NfG", "Nf6"), ("8b5", "Bb5"), ("Nf3", None), ("e4", None),
+])
+def test_handwriting_confusions(written: str, meant: str | None) -> None:
+    readings = {w.canonical(): cost for w, cost, _ in confusions(written, "en")}
+    if meant is None:
+        assert all(cost > CONFUSION_UNREADABLE for cost in readings.values())
+    else:
+        assert readings[meant] == CONFUSION_UNREADABLE
+
+
+def test_confusions_are_read_and_reported() -> None:
+    rec = reconstruct("1. e4 e5 2. Nf3 Nc6 3. 8b5 NfG 4. O-O *")
+    assert rec.status == "corrected" and rec.sans == ["e4", "e5", "Nf3", "Nc6", "Bb5", "Nf6", "O-O"]
+    assert [c.reasons[0] for c in rec.corrections] == ["handwriting: '8' read as 'B'", "handwriting: 'G' read as '6'"]
+    assert not [d for d in rec.diagnostics if d.code == "sheet.unreadable"]
+
+
+def test_implausible_reading_ranks_lower() -> None:
+    # "Nxf7" after 3. Qh5 Nf6: Qxf7# (mate) and Bxf7+ (the bishop is lost to Kxf7) cost the same
+    rec = reconstruct("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nxf7 1-0")
+    assert rec.status == "needs-human"
+    assert rec.readings[0].sans[-1] == "Qxf7#" and rec.readings[0].implausibility < rec.readings[1].implausibility
+
+
+# --- the benchmark's generator at a small fixed seed -----------------------------------------------
+
+SHEETS = 40
+
+
+@pytest.fixture(scope="module")
+def pool() -> list[list[str]]:
+    if not (CORPUS / "games" / "otb-pgnmentor").exists():
+        pytest.skip("shared corpus not available")
+    return trust.games(SHEETS * 2)
+
+
+def test_generator_enforces_its_rules(pool: list[list[str]]) -> None:
+    kinds = set()
+    for seed, sans in enumerate(pool[:30]):
+        made = trust.error_sheet(sans, 1, seed)
+        assert made is not None
+        text, chosen = made
+        kinds.update(chosen)
+        written = text.split()
+        cells = [c for c in written if not c[0].isdigit() or c[-1] != "."]
+        assert not trust.replays(cells)  # unplayable as written
+        assert cells != sans
+    assert kinds == set(trust.KINDS)
+
+
+def test_injected_errors_small_fixed_seed() -> None:
+    if not (CORPUS / "games" / "otb-pgnmentor").exists():
+        pytest.skip("shared corpus not available")
+    one = trust.run(SHEETS, 1, seed0=0)
+    c = one["outcomes"]["all"]  # type: ignore[index]
+    assert c["sheets"] == SHEETS
+    assert c["wrong"] == 0, one["wrong"]
+    assert c["first"] >= 0.9 * SHEETS and c["listed"] >= 0.95 * SHEETS and c["exact"] >= 0.7 * SHEETS
+    two = trust.run(12, 2, seed0=500)
+    assert two["outcomes"]["all"]["wrong"] == 0, two["wrong"]  # type: ignore[index]
