@@ -20,9 +20,12 @@ CLOCK_PATTERN = re.compile(r"\[%clk\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s
 _EMT = re.compile(r"\[%emt\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]")
 #: ``[%eval ...]``; groups: mate distance (``#-3``), pawns (``+1.25``), depth.
 EVAL_PATTERN = re.compile(r"\[%eval\s+(?:#([+-]?\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:\s*,\s*(\d+))?\s*\]")
+#: (No look-ahead in these two: Polars' regular expressions use them too, for the moves table.)
 #: An engine comment's White-view value (TCEC, cutechess: ``wv=0.62,``, ``wv=-M15,``); groups:
 #: sign of a mate, mate distance, pawns.
-WV_PATTERN = re.compile(r"(?:^|[\s,{])wv=(?:(-?)M(\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?=[\s,}]|$)")
+WV_PATTERN = re.compile(r"(?:^|[\s,{])wv=(?:(-?)M(\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:[\s,}]|$)")
+#: An engine comment's time left on the clock after the move, in milliseconds (``tl=1738239,``).
+TL_PATTERN = re.compile(r"(?:^|[\s,{])tl=(\d+)(?:[\s,}]|$)")
 _CSL = re.compile(r"\[%csl\s+([^\]]*)\]")
 _CAL = re.compile(r"\[%cal\s+([^\]]*)\]")
 _SQUARE = "([a-h])([1-8])"

@@ -33,7 +33,7 @@ from typing import Any
 
 from notation.diagnostics import Diagnostic
 from notation.pgn.model import Game, MoveNode, Span
-from notation.pgn.sources import BOM, SafeRead, Source, decode, open_source, source_name
+from notation.pgn.sources import BOM, SafeRead, Source, decode, open_source, require_existing, source_name
 from notation.pgn.tags import headers_game, patterns, tags_from_text
 
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
@@ -440,8 +440,10 @@ def read_games(
 ) -> Iterator[Game]:
     """Iterate the games of ``source`` (path, ``"-"`` for stdin, or an open handle).
 
-    ``headers_only=True`` is :func:`read_headers` (no movetext parsing, no Lark).
+    ``headers_only=True`` is :func:`read_headers` (no movetext parsing, no Lark). A path that
+    does not exist raises ``FileNotFoundError`` when iteration starts.
     """
+    require_existing(source)
     if headers_only:
         yield from read_headers(source, max_game_bytes=max_game_bytes)
         return
@@ -453,5 +455,6 @@ def read_headers(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES
     """Games with their tags only (moves empty, ``result`` None): the headers-only mode of the
     reader, never Lark. Game numbers, ``line`` and ``offset`` equal those of :func:`read_games`
     (the same boundary split, keeping only tag lines)."""
+    require_existing(source)
     for raw in _chunks(source, max_game_bytes, tags_only=True):
         yield unreadable_game(raw) if raw.size == -1 else headers_game(raw)

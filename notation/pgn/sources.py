@@ -73,6 +73,14 @@ class Unreadable:
         return str(self.path)
 
 
+def require_existing(source: Any) -> None:
+    """``FileNotFoundError`` when ``source`` is a path (not ``-``) that does not exist: the
+    Pythonic answer of the library's public readers to a wrong name. (A fault later in a stream
+    stays a ``pgn.io`` diagnostic, and the command line reports a missing path as one.)"""
+    if isinstance(source, (str, os.PathLike)) and str(source) != "-" and not os.path.exists(source):
+        raise FileNotFoundError(2, "No such file or directory", str(source))
+
+
 def source_name(source: Any) -> str | None:
     """A display name for ``source``: the path, ``<stdin>``, or a handle's ``name``."""
     if isinstance(source, (str, os.PathLike)):

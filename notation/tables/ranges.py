@@ -186,3 +186,10 @@ def keep_nags(
             kept="left out of the list",
         ))
     return [nag for nag in nags if 0 <= nag <= 255] or None
+
+
+def milliseconds_as_seconds(digits: pl.Expr) -> pl.Expr:
+    """Milliseconds written as digits (``"57236"``) as seconds, exactly as Python parses
+    ``57.236`` (Polars divides by multiplying with the reciprocal, which leaves binary noise)."""
+    padded = digits.str.zfill(4)
+    return pl.concat_str(padded.str.head(-3), pl.lit("."), padded.str.tail(3)).cast(pl.Float64, strict=False)

@@ -26,7 +26,7 @@ from notation.diagnostics import Diagnostic
 from notation.formats.fen import STARTING_FEN
 from notation.formats.san import parse_san_syntax
 from notation.openings.columns import KeysBuilder, openings_of, with_openings
-from notation.pgn.comment_commands import CLOCK_PATTERN, COMMAND_PATTERN, EVAL_PATTERN
+from notation.pgn.comment_commands import CLOCK_PATTERN, COMMAND_PATTERN, EVAL_PATTERN, TL_PATTERN, WV_PATTERN
 from notation.rules.squares import PAWN, PIECE_LETTERS, PIECE_VALUES, SQUARE_NAMES
 from notation.tables import ranges
 from notation.tables.schema import (
@@ -556,6 +556,8 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         capture=target.ne_missing(0),
         clk=text.str.extract_groups(CLOCK_PATTERN.pattern),
         ev=text.str.extract_groups(EVAL_PATTERN.pattern),
+        wv=text.str.extract_groups(WV_PATTERN.pattern),  # engine comments (TCEC, cutechess)
+        tl=ranges.milliseconds_as_seconds(text.str.extract(TL_PATTERN.pattern, 1)),
         comment=text.str.replace_all(COMMAND_PATTERN.pattern, " ")
         .str.replace_all(_SPACES.pattern, " ")
         .str.strip_chars(),
@@ -563,17 +565,18 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
     # stage 2: colour, captured piece, material changes
     white = (pl.col("k") % 2) == 0
     captured = pl.when(pl.col("capture")).then(target.fill_null(PAWN))
-    clk, ev = pl.col("clk"), pl.col("ev")
+    clk, ev, wv = pl.col("clk"), pl.col("ev"), pl.col("wv")
     frame = frame.with_columns(white=white, captured=captured).with_columns(
         cap_value=_piece_value(pl.col("captured")).fill_null(0),
         promo_gain=(_piece_value(pl.col("promotion")) - PIECE_VALUES[PAWN]).fill_null(0),
         # the input's numbers, computed wide; stage 3 keeps those that fit their column
         # (loose casts: the patterns' \d also matches non-ASCII digits such as '٣')
-        clock_w=clk.struct.field("1").cast(pl.Float64, strict=False) * 3600.0
+        clock_w=pl.coalesce(clk.struct.field("1").cast(pl.Float64, strict=False) * 3600.0
         + clk.struct.field("2").cast(pl.Float64, strict=False) * 60.0
-        + clk.struct.field("3").cast(pl.Float64, strict=False).fill_null(0.0),
-        cp_w=(ev.struct.field("2").cast(pl.Float64, strict=False) * 100.0).round(0),
-        mate_w=ev.struct.field("1").str.to_integer(strict=False),
+        + clk.struct.field("3").cast(pl.Float64, strict=False).fill_null(0.0), pl.col("tl")),
+        cp_w=(pl.coalesce(ev.struct.field("2"), wv.struct.field("3")).cast(pl.Float64, strict=False) * 100.0).round(0),
+        mate_w=pl.coalesce(ev.struct.field("1").str.to_integer(strict=False), (wv.struct.field("1") + wv.struct.field(
+            "2")).str.to_integer(strict=False)),
         move_w=pl.col("fullmove").cast(pl.Int64) + pl.col("k") // 2,
     )
     fits = {

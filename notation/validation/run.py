@@ -26,8 +26,12 @@ def validate(source: Any, *, jobs: int = 1, file: str | None = None) -> Iterator
     """Reports for every game of ``source`` (a path, an open handle or ``-``-style stdin handle).
 
     ``file`` overrides the file name used in reports. ``jobs > 1`` checks games in that many
-    processes; the reports are the same, in the same order.
+    processes; the reports are the same, in the same order. A path that does not exist raises
+    ``FileNotFoundError`` when iteration starts.
     """
+    from notation.pgn.sources import require_existing
+
+    require_existing(source)
     yield from validate_sources([(source, file)], jobs=jobs)
 
 

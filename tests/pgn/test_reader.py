@@ -73,11 +73,15 @@ def test_stdin() -> None:
     assert out.stdout.strip() == b"[7, 2]"
 
 
-def test_missing_file_is_a_diagnostic(tmp_path: Path) -> None:
-    games = _games(tmp_path / "nope.pgn")
-    assert len(games) == 1 and [d.code for d in games[0].diagnostics] == ["pgn.io"]
-    headers = list(read_headers(tmp_path / "nope.pgn"))
-    assert [d.code for d in headers[0].diagnostics] == ["pgn.io"]
+def test_missing_file_raises_in_the_api_and_is_a_diagnostic_in_the_split(tmp_path: Path) -> None:
+    from notation.pgn.reader import split_games
+
+    with pytest.raises(FileNotFoundError):
+        _games(tmp_path / "nope.pgn")
+    with pytest.raises(FileNotFoundError):
+        list(read_headers(tmp_path / "nope.pgn"))
+    (raw,) = list(split_games(tmp_path / "nope.pgn"))  # what the commands use: reported, not raised
+    assert raw.size == -1 and "No such file" in raw.data
 
 
 def test_empty_and_blank_sources() -> None:

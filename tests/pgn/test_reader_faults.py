@@ -439,3 +439,12 @@ def test_escape_lines_before_the_first_game_whatever_the_blocks(monkeypatch: pyt
     for block in (1, 2, 3, 5):
         monkeypatch.setattr(reader, "BLOCK", block)
         assert located(chunks(io.BytesIO(text))) == expected
+
+
+def test_a_missing_path_raises_file_not_found(tmp_path: Path) -> None:
+    from notation.pgn.reader import read_games, read_headers
+    from notation.validation.run import validate
+
+    for reader in (read_games, read_headers, validate):
+        with pytest.raises(FileNotFoundError):
+            next(iter(reader(tmp_path / "missing.pgn")))  # type: ignore[operator]

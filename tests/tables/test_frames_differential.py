@@ -57,6 +57,23 @@ class _Quiet(chess.pgn.GameBuilder):  # type: ignore[type-arg]
         self.game.errors.append(error)
 
 
+_TL = re.compile(r"(?:^|[\s,{])tl=(\d+)[\s,}]")
+_WV = re.compile(r"(?:^|[\s,{])wv=(?:(-?)M(\d+)|([+-]?[0-9.]+))[\s,}]")
+
+
+def _engine_comment(row: dict[str, object], comment: str) -> None:
+    """python-chess reads [%clk]/[%eval] only; TCEC and cutechess comments give the time left
+    (``tl=`` ms) and White's evaluation (``wv=``), which the moves table reads when those are absent."""
+    text = comment + " "
+    if row["clock_seconds"] is None and (tl := _TL.search(text)):
+        row["clock_seconds"] = int(tl.group(1)) / 1000
+    if row["eval_cp"] is None and row["eval_mate"] is None and (wv := _WV.search(text)):
+        if wv.group(2):
+            row["eval_mate"] = -int(wv.group(2)) if wv.group(1) else int(wv.group(2))
+        else:
+            row["eval_cp"] = round(float(wv.group(3)) * 100)
+
+
 def _material(board: chess.Board, colour: bool) -> int:
     return sum(v * len(board.pieces(pt, colour)) for pt, v in VALUES.items())
 
@@ -102,6 +119,7 @@ def reference(text: str) -> tuple[dict[str, object], list[dict[str, object]]] | 
         score = node.eval()
         row["eval_cp"] = score.white().score() if score is not None and not score.is_mate() else None
         row["eval_mate"] = score.white().mate() if score is not None and score.is_mate() else None
+        _engine_comment(row, node.comment)
         rows.append(row)
     headers = game.headers
     facts: dict[str, object] = {
