@@ -1,6 +1,6 @@
 """Build the ECO table (``eco.tsv``) from the Lichess ``chess-openings`` TSV files.
 
-    python -m notation.openings.build ../shared/corpus/openings/ -o notation/openings/eco.tsv
+    python -m notation.cli.build_eco ../shared/corpus/openings/ -o notation/openings/eco.tsv
 
 Reads every ``*.tsv`` file of the folder whose header is ``eco name pgn`` (the Lichess files
 ``a.tsv`` … ``e.tsv``, here ``lichess-chess-openings-a.tsv`` …), in file-name order, plays each
@@ -16,9 +16,7 @@ Source: https://github.com/lichess-org/chess-openings, CC0 1.0 Universal (public
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -119,33 +117,3 @@ def build(folder: Path) -> tuple[str, list[str]]:
         return "", [f"{folder}: no Lichess chess-openings TSV file (header 'eco name pgn')"]
     lines, problems = read_lines(paths)
     return render(table_rows(lines), [p.name for p in paths]), problems
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: exit 0 when written, 1 when a source line could not be played, 2 on usage
-    or I/O errors."""
-    parser = argparse.ArgumentParser(prog="python -m notation.openings.build", description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path, help="folder holding the Lichess chess-openings *.tsv files")
-    parser.add_argument("-o", "--out", type=Path, required=True, help="the table file to write")
-    args = parser.parse_args(argv)
-    try:
-        text, problems = build(args.folder)
-    except OSError as exc:
-        print(f"{args.folder}: cannot read: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if not text:
-        return 2
-    temporary = args.out.with_name(args.out.name + ".tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8", newline="\n")
-        temporary.replace(args.out)
-    except OSError as exc:
-        print(f"{args.out}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    return 1 if problems else 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """ECO classification: a game's opening is the deepest table position its mainline reaches.
 
-The table (``eco.tsv`` in this package, built by :mod:`notation.openings.build` from the CC0
+The table (``eco.tsv`` in this package, built by :mod:`notation.openings.build` (run as ``python -m notation.cli.build_eco``) from the CC0
 Lichess ``chess-openings`` files) maps the position each line of the Lichess table reaches to
 its ECO code and name. A game is classified **by position**, as Lichess does: among the
 positions after each of its first :data:`MAX_PLIES` mainline plies, the last one that is in the

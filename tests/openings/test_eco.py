@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import collections
 import csv
 import gzip
@@ -41,7 +43,16 @@ def packaged_text() -> str:
 def test_the_packaged_table_is_the_build_of_the_corpus() -> None:
     text, problems = build(corpus_path("openings"))
     assert problems == []
-    assert text == packaged_text(), "rebuild: python -m notation.openings.build ../shared/corpus/openings/ -o notation/openings/eco.tsv"
+    assert text == packaged_text(), "rebuild: python -m notation.cli.build_eco ../shared/corpus/openings/ -o notation/openings/eco.tsv"
+
+
+def test_the_build_command_writes_the_packaged_table(tmp_path: Path) -> None:
+    from notation.cli.build_eco import main
+
+    folder = corpus_path("openings")
+    assert main([str(folder), "-o", str(tmp_path / "eco.tsv")]) == 0
+    assert (tmp_path / "eco.tsv").read_text(encoding="utf-8") == packaged_text()
+    assert main([str(tmp_path / "nothing-here"), "-o", str(tmp_path / "x.tsv")]) == 2
 
 
 def test_the_table_names_its_source_and_licence_and_no_path() -> None:
