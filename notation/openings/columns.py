@@ -31,7 +31,8 @@ _KEYS_SCHEMA: Final = pl.Schema({"game_id": pl.UInt64(), "ply": pl.Int32(), "pos
 
 
 @cache
-def _table_frame() -> pl.DataFrame:
+def table_frame() -> pl.DataFrame:
+    """The ECO table as a frame: ``position_key``, ``eco_computed``, ``opening_computed``."""
     rows = table()
     return pl.DataFrame(
         {
@@ -51,7 +52,7 @@ def openings_of(keys: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
         keys.lazy()
         .select("game_id", "ply", "position_key")
         .filter(pl.col("ply") <= MAX_PLIES)
-        .join(_table_frame().lazy(), on="position_key", how="inner")
+        .join(table_frame().lazy(), on="position_key", how="inner")
         .group_by("game_id")
         .agg(pl.col(name).sort_by("ply").last() for name in COMPUTED)
         .collect()

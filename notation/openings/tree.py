@@ -35,7 +35,7 @@ from typing import Any, Final
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.openings.eco import table
+from notation.openings.columns import table_frame
 from notation.rules.position import Position
 from notation.tables.scoring import as_lazy, clean_name, white_score
 
@@ -340,15 +340,7 @@ def _pct(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
 
 
 def _table_frame() -> pl.DataFrame:
-    rows = table()
-    return pl.DataFrame(
-        {
-            "_key": list(rows),
-            "eco": [row.eco for row in rows.values()],
-            "opening": [row.name for row in rows.values()],
-        },
-        schema={"_key": pl.UInt64, "eco": pl.String, "opening": pl.String},
-    )
+    return table_frame().rename({"position_key": "_key", "eco_computed": "eco", "opening_computed": "opening"})
 
 
 def _ordered(rows: pl.DataFrame, root: Position, depth: int, min_games: int) -> pl.DataFrame:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Final
 
 import polars as pl
+
+from notation.select.criteria import fold
 
 TIME_CONTROL_CLASSES: Final = ("bullet", "blitz", "rapid", "classical", "correspondence")
 COLORS: Final = ("white", "black")
@@ -49,12 +50,6 @@ def time_control_class() -> pl.Expr:
         .when(estimate.is_not_null()).then(pl.lit("classical"))
         .otherwise(None)
     )
-
-
-def fold(text: str) -> str:
-    """Lower case without accents (``Ljubojević`` -> ``ljubojevic``), for name matching."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def _folded(column: str) -> pl.Expr:
