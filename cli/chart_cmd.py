@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE, error
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error
 from notation.cli.table_output import diagnostic_text
 from notation.pictures.charts import FORMATS, KINDS
 
@@ -114,18 +114,11 @@ def plot_stats(out: Path, sections: Sequence[str], games: Any) -> None:
         raise typer.Exit(failure.code) from None
 
 
-def _strings(lazy: Any) -> Any:
-    import polars as pl
-
-    schema = lazy.collect_schema()
-    casts = [pl.col(n).cast(pl.String) for n, t in schema.items() if isinstance(t, (pl.Categorical, pl.Enum))]
-    return lazy.with_columns(casts) if casts else lazy
-
-
-def _inputs(paths: Sequence[Path]) -> list[tuple[str, Path]]:
+def _inputs(paths: Sequence[Path], problems: list[Any]) -> list[tuple[str, Path]]:
     """(``dataset``|``pgn``, path) in input order; a missing input or a folder without PGN
-    files is a :class:`ChartFailure`."""
+    files is a ``pgn.io`` diagnostic appended to ``problems`` (the others are still read)."""
     from notation.cli.inputs import is_dataset
+    from notation.diagnostics import Diagnostic
     from notation.pgn.sources import find_pgn_files
 
     found: list[tuple[str, Path]] = []
@@ -133,37 +126,34 @@ def _inputs(paths: Sequence[Path]) -> list[tuple[str, Path]]:
         if str(path) == "-":
             found.append(("pgn", path))
         elif not path.exists():
-            raise ChartFailure(f"{path}: error[pgn.io]: no such file or directory", EXIT_USAGE)
+            problems.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(path)))
         elif is_dataset(path):
             found.append(("dataset", path))
-        else:
-            files = find_pgn_files(path)
-            if not files:
-                raise ChartFailure(f"{path}: error[pgn.io]: neither a dataset nor a folder with PGN files", EXIT_USAGE)
+        elif path.is_dir():
+            unreadable: list[Any] = []
+            files = find_pgn_files(path, unreadable)
+            problems.extend(unreadable)
+            if not files and not unreadable:
+                problems.append(Diagnostic.make("pgn.io", "neither a dataset nor a folder with PGN files",
+                                                file=str(path)))
             found.extend(("pgn", file) for file in files)
+        else:
+            found.append(("pgn", path))
     return found
 
 
-def _tables(paths: Sequence[Path], game: int | None) -> tuple[Any, Any]:
-    """Games and moves over all inputs (lazily for datasets), restricted to the ``game``-th
-    game (1-based, input order) when given."""
-    import sys
-
+def _tables(paths: Sequence[Path], game: int | None, problems: list[Any]) -> tuple[Any, Any]:
+    """Games and moves over all inputs (lazily for datasets; :func:`notation.cli.inputs.load_tables`,
+    whose I/O findings are appended to ``problems``), restricted to the ``game``-th game
+    (1-based, input order) when given."""
     import polars as pl
 
-    from notation.tables.frames import scan, to_frames
+    from notation.cli.inputs import load_tables
 
-    games: list[Any] = []
-    moves: list[Any] = []
-    for kind, path in _inputs(paths):
-        if kind == "dataset":
-            g, m = scan(path)
-        else:
-            g, m = (x.lazy() for x in to_frames(sys.stdin.buffer if str(path) == "-" else path))
-        games.append(_strings(g))
-        moves.append(_strings(m))
-    all_games = pl.concat(games, how="diagonal_relaxed")
-    all_moves = pl.concat(moves, how="diagonal_relaxed")
+    all_games, all_moves, found = load_tables([str(p) for p in paths], moves=True)
+    problems.extend(found)
+    if all_games is None or all_moves is None:
+        raise ChartFailure("no input could be read", EXIT_USAGE)
     if game is not None:
         chosen = all_games.slice(game - 1, 1).collect()
         if chosen.height == 0:
@@ -175,27 +165,36 @@ def _tables(paths: Sequence[Path], game: int | None) -> tuple[Any, Any]:
     return all_games, all_moves
 
 
-def _pgn_evals(paths: Sequence[Path], game: int) -> Any | None:
+def _pgn_evals(paths: Sequence[Path], game: int, problems: list[Any]) -> Any | None:
     """The evaluation table of the ``game``-th game when it lies in a PGN input (read from its
-    comments, so engine ``wv=`` values count too); None when it lies in a dataset."""
+    comments, so engine ``wv=`` values count too); None when it lies in a dataset. Inputs that
+    cannot be read (to the end) add ``pgn.io`` diagnostics to ``problems``; the games read
+    whole still count."""
     import polars as pl
 
+    from notation.diagnostics import Diagnostic
     from notation.pictures.chart_data import game_evals
     from notation.pgn.reader import read_games
     from notation.tables.frames import scan
 
     left = game
-    for kind, path in _inputs(paths):
+    for kind, path in _inputs(paths, problems):
         if kind == "dataset":
             count = scan(path)[0].select(pl.len()).collect().item()
             if left <= count:
                 return None
             left -= count
             continue
-        for found in read_games("-" if str(path) == "-" else path):
-            left -= 1
-            if left == 0:
-                return game_evals(found)
+        try:
+            for found in read_games("-" if str(path) == "-" else path):
+                if not found.tags and not found.moves and any(d.code == "pgn.io" for d in found.diagnostics):
+                    problems.extend(found.diagnostics)  # where reading stopped: no game
+                    continue
+                left -= 1
+                if left == 0:
+                    return game_evals(found)
+        except OSError as exc:
+            problems.append(Diagnostic.make("pgn.io", f"cannot read: {exc.strerror or exc}", file=str(path)))
     raise ChartFailure(f"error[picture.no-such-game]: game {game} asked for, but the inputs hold fewer games",
                        EXIT_USAGE)
 
@@ -221,30 +220,41 @@ def chart_command(
     title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Chart title (default: the kind).")] = None,
 ) -> None:
     """Draw a chart of games."""
-    from notation.cli.inputs import READ_ERRORS
+    from notation.cli.inputs import READ_ERRORS, computed
     from notation.pictures.chart_data import table_for
 
     name = str(kind.value)
+    problems: list[Any] = []  # inputs that could not be read (to the end): printed, exit 2
+    code = EXIT_OK
     try:
         output_format(out)
         if name == "player" and not player:
             raise ChartFailure("--kind player needs --player NAME", EXIT_USAGE)
         check_charts()
         try:
-            table = _pgn_evals(paths, game or 1) if name == "eval" else None
+            table = _pgn_evals(paths, game or 1, problems) if name == "eval" else None
             if table is None:
-                games, moves = _tables(paths, game or 1 if name == "eval" else game)
-                table = table_for(name, games, moves, player=player, limit=limit)
+                games, moves = _tables(paths, game or 1 if name == "eval" else game, problems)
+                # a dataset part damaged inside its data shows when the query runs: named, exit 2
+                table = computed([str(p) for p in paths],
+                                 lambda: table_for(name, games, moves, player=player, limit=limit))
         except OSError as exc:
             raise ChartFailure(f"error[pgn.io]: cannot read: {exc.strerror or exc}", EXIT_USAGE) from None
         except READ_ERRORS as exc:
             raise ChartFailure(f"error[pgn.io]: cannot read the inputs: {exc}", EXIT_USAGE) from None
+        finally:
+            for diag in problems:
+                error(diagnostic_text(diag))
         if title is None and name == "player":
             title = f"{player}: rating and running score"
         write_chart(out, name, table, title=title)
     except ChartFailure as failure:
         error(f"notation chart: {failure}")
-        raise typer.Exit(failure.code) from None
+        code = failure.code
+    if problems:  # drawn from what was read, but some input was not
+        code = EXIT_USAGE
+    if code != EXIT_OK:
+        raise typer.Exit(code)
 
 
 def register(app: typer.Typer) -> None:

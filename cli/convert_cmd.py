@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from notation.cli.game_output import GameSink
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error
-from notation.cli.validate_cmd import _sources
+from notation.cli.progress import reading_progress
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error, unread_line
+from notation.cli.sources import usable_sources
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.convert.render import ConvertOptions
@@ -65,7 +66,7 @@ def _run(sources: list[tuple[Any, str]], options: ConvertOptions, out: str, spli
             for raw in split_games(source):
                 if raw.size == -1 or raw.io_error is not None:
                     sink.io_failure = True
-                    error(f"{name}: cannot read: {raw.io_error or raw.data!s}")
+                    error(unread_line(raw, name))
                     if raw.size == -1:
                         continue
                 text, whole = convert_game(parse_raw_game(raw), options)
@@ -98,14 +99,13 @@ def run_convert(
     if split and out == "-":
         error("--split writes files into a directory: give --out DIR")
         return EXIT_USAGE
-    sources, problems = _sources(paths)
-    for problem in problems:
-        error(problem)
-    if problems:
+    sources = usable_sources(paths)
+    if sources is None:
         return EXIT_USAGE
     options = ConvertOptions(to=to, strip=stripped, add_tags=added, columns=columns)
     try:
-        sink, incomplete = _run(sources, options, out, split)
+        with reading_progress("converting", paths):
+            sink, incomplete = _run(sources, options, out, split)
     except OSError as exc:
         error(f"cannot write the output: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
         return EXIT_USAGE

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from notation.cli.game_output import GameSink
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error
-from notation.cli.validate_cmd import _sources
+from notation.cli.progress import reading_progress
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error, unread_line
+from notation.cli.sources import usable_sources
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.select.run import Selected
@@ -116,7 +117,7 @@ def _run(sources: list[tuple[Any, str]], criteria: Any, options: dict[str, Any])
         for item in select(sources, criteria, unique=options["unique"] or dupes is not None):
             if item.io_failure:
                 out.io_failure = True
-                error(f"{item.raw.file}: cannot read: {item.raw.io_error or item.raw.data!s}")
+                error(unread_line(item.raw, item.raw.file))
                 if item.raw.size == -1:
                     continue
             if not item.selected:
@@ -147,13 +148,12 @@ def run_filter(paths: list[str], options: dict[str, Any]) -> int:
     except (CriteriaError, MaterialError) as exc:
         error(str(exc))
         return EXIT_USAGE
-    sources, problems = _sources(paths)
-    for problem in problems:
-        error(problem)
-    if problems:
+    sources = usable_sources(paths)
+    if sources is None:
         return EXIT_USAGE
     try:
-        out, dupes = _run(sources, criteria, options)
+        with reading_progress("filtering", paths):
+            out, dupes = _run(sources, criteria, options)
     except OSError as exc:
         error(f"cannot write the output: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
         return EXIT_USAGE

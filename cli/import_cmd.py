@@ -21,7 +21,8 @@ from typing import Annotated, Any
 
 import typer
 
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, progress
+from notation.cli.progress import reading_progress
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
 
 ENGINES = ("local", "dask")
 
@@ -120,14 +121,17 @@ def import_command(
         executor = run_local
     options = WriteOptions(moves=not no_moves, position_key=not no_position_key)
     try:
-        with progress("importing", enabled=False if quiet else None) as advance:
+        # the dask engine's workers read the files themselves: count its games as they come
+        distributed = engine == "dask"
+        shown = () if distributed else paths
+        with reading_progress("importing", shown, enabled=False if quiet else None) as meter:
             summary = import_files(
                 paths,
                 out,
                 options=options,
                 executor=executor,
                 chunk_games=chunk_games,
-                on_result=lambda result: advance(result.games),
+                on_result=lambda result: _count(meter, result.games) if distributed else None,
                 lock_timeout=lock_timeout,
                 on_wait=lambda: err(f"waiting for another import into {out} to finish ...", err=True),
             )
@@ -153,6 +157,10 @@ def import_command(
             err("error: no PGN files found", err=True)
         raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_PROBLEMS if summary.statuses.get("error", 0) else EXIT_OK)
+
+
+def _count(meter: Any, games: int) -> None:
+    meter.games += games
 
 
 def _render(summary: Any, out: Path) -> str:

@@ -1,6 +1,7 @@
 """One games table from the command line's inputs: PGN files, folders of PGN files, datasets.
 
-Used by ``notation stats``, ``standings`` and ``ledger``. Each input is, in this order:
+Used by ``notation stats``, ``standings``, ``ledger`` and ``chart`` (which reads the moves table
+too: :func:`load_tables`). Each input is, in this order:
 
 * a **dataset** directory written by ``notation import`` (it has a ``games/`` folder): read
   lazily with :func:`notation.tables.frames.scan` (nothing is loaded until the query runs),
@@ -10,7 +11,8 @@ Used by ``notation stats``, ``standings`` and ``ledger``. Each input is, in this
 * a **folder**: every PGN file below it (``*.pgn``, ``*.pgn.gz``, ``*.pgn.bz2``, ``*.pgn.zst``;
   recursive, as ``notation validate`` and ``import`` search), in path order;
 * ``-``: standard input, read as PGN;
-* a **file**: read with :func:`notation.tables.frames.to_frames` (``moves=False``: no per-ply rows).
+* a **file**: read with :func:`notation.tables.frames.to_frames` (``moves=False`` unless the moves
+  table is asked for: no per-ply rows).
 
 Input order is kept (files in the order given, games in file order): the ledger relies on it
 for games of the same day. Categorical and Enum columns are cast to String so that inputs
@@ -52,23 +54,39 @@ def load_games(paths: Sequence[str | Path]) -> tuple[pl.LazyFrame | None, list[D
     it are in the table. Commands print the diagnostics, do their work on what was read, and
     exit 2.
     """
+    games, _, diagnostics = load_tables(paths, moves=False)
+    return games, diagnostics
+
+
+def load_tables(
+    paths: Sequence[str | Path], *, moves: bool = True
+) -> tuple[pl.LazyFrame | None, pl.LazyFrame | None, list[Diagnostic]]:
+    """:func:`load_games` with the moves table too (one row per legal mainline ply; empty with
+    ``moves=False``): ``(games, moves, diagnostics)``, both tables None when no input could be
+    read. ``notation chart`` draws from both."""
     from notation.tables.dataset import check_parts
     from notation.tables.frames import scan, to_frames
 
-    parts: list[pl.LazyFrame] = []
+    parts: list[tuple[pl.LazyFrame, pl.LazyFrame]] = []
     diagnostics: list[Diagnostic] = []
+
+    def read(source: object) -> None:
+        g, m = to_frames(source, moves=moves, problems=diagnostics)
+        parts.append((_strings(g.lazy()), _strings(m.lazy())))
+
     for given in paths:
         path = Path(given)
         try:
             if str(given) == "-":
-                parts.append(_strings(to_frames(sys.stdin.buffer, moves=False, problems=diagnostics)[0].lazy()))
+                read(sys.stdin.buffer)
             elif not path.exists():
                 diagnostics.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(given)))
             elif is_dataset(path):
                 bad = check_parts(path)
                 diagnostics.extend(bad)
                 if not bad:
-                    parts.append(_strings(scan(path)[0]))
+                    g, m = scan(path)
+                    parts.append((_strings(g), _strings(m)))
             elif path.is_dir():
                 unreadable: list[Diagnostic] = []  # folders and files the search could not read
                 files = find_pgn_files(path, unreadable)
@@ -78,16 +96,18 @@ def load_games(paths: Sequence[str | Path]) -> tuple[pl.LazyFrame | None, list[D
                         Diagnostic.make("pgn.io", "neither a dataset nor a folder with PGN files", file=str(given))
                     )
                 for file in files:
-                    parts.append(_strings(to_frames(file, moves=False, problems=diagnostics)[0].lazy()))
+                    read(file)
             else:
-                parts.append(_strings(to_frames(path, moves=False, problems=diagnostics)[0].lazy()))
+                read(path)
         except OSError as exc:
             diagnostics.append(Diagnostic.make("pgn.io", f"cannot read: {exc.strerror or exc}", file=str(given)))
     if not parts:
-        return None, diagnostics
+        return None, None, diagnostics
     if len(parts) == 1:
-        return parts[0], diagnostics
-    return pl.concat(parts, how="diagonal_relaxed"), diagnostics
+        return parts[0][0], parts[0][1], diagnostics
+    games = pl.concat([g for g, _ in parts], how="diagonal_relaxed")
+    plies = pl.concat([m for _, m in parts], how="diagonal_relaxed")
+    return games, plies, diagnostics
 
 
 #: what running a query over damaged Parquet parts raises (a Polars error, I/O, a reader panic)
@@ -127,3 +147,26 @@ def computed(paths: Sequence[str | Path], compute: Callable[[], T]) -> T:
         for diag in read_failures(paths, exc):
             error(diagnostic_text(diag))
         raise typer.Exit(EXIT_USAGE) from None
+
+
+def load_and_compute(
+    paths: Sequence[str | Path], compute: Callable[[pl.LazyFrame], T], *, description: str
+) -> tuple[T, list[Diagnostic]]:
+    """``compute(games)`` over the games of ``paths`` (:func:`load_games`, then :func:`computed`)
+    with the progress display of the reading commands; returns the result and the inputs' I/O
+    findings, which are printed on standard error. Nothing readable at all ends the command
+    (exit 2)."""
+    import typer
+
+    from notation.cli.progress import reading_progress
+    from notation.cli.render import EXIT_USAGE, error
+    from notation.cli.table_output import diagnostic_text
+
+    with reading_progress(description, paths):
+        games, problems = load_games(paths)
+        for diag in problems:
+            error(diagnostic_text(diag))
+        if games is None:  # nothing could be read (an input read only in part still counts)
+            raise typer.Exit(EXIT_USAGE)
+        loaded = games
+        return computed(paths, lambda: compute(loaded)), problems

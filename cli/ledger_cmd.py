@@ -70,7 +70,7 @@ def ledger_command(
     """Apply every decisive and drawn game, in date order, to the club level-and-points ledger."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
     from notation.diagnostics import Diagnostic
-    from notation.cli.inputs import computed, load_games
+    from notation.cli.inputs import load_and_compute
     from notation.tables.ledger import (
         HISTORY_COLUMNS,
         PLAYER_COLUMNS,
@@ -89,13 +89,9 @@ def ledger_command(
             raise typer.Exit(EXIT_USAGE)
         start = dict(values)
 
-    games, io_problems = load_games(paths)
-    for diag in io_problems:
-        _err(diagnostic_text(diag))
-    if games is None:  # nothing could be read (an input read only in part still counts: exit 2 below)
-        raise typer.Exit(EXIT_USAGE)
-
-    result = computed(paths, lambda: ledger(games, initial=start, history=history))
+    result, io_problems = load_and_compute(
+        paths, lambda games: ledger(games, initial=start, history=history), description="computing the ledger"
+    )
     diags: list[Diagnostic] = result.diagnostics
     for diag in diags:
         _err(diagnostic_text(diag))

@@ -1,4 +1,4 @@
-"""Small shared helpers for the commands: exit codes, JSON output, compiler-style lines, progress.
+"""Small shared helpers for the commands: exit codes, JSON output, compiler-style lines.
 
 Library code returns data; commands render it here and pick the exit code:
 0 clean, 1 problems found, 2 usage or I/O failure.
@@ -9,9 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
 from notation.diagnostics import Diagnostic, ply_label
 
@@ -89,33 +87,11 @@ def diagnostic_line(diag: Diagnostic, context: str | None = None, start_ply: int
     return printable(f"{head}: {diag.message}")
 
 
-class _Advance(Protocol):
-    def __call__(self, games: int = 1) -> None: ...
-
-
-@contextmanager
-def progress(description: str, *, enabled: bool | None = None) -> Iterator[_Advance]:
-    """A rich progress display on stderr, only when stderr is a terminal.
-
-    Yields ``advance(n)``. Standard output is redirected above the bar only when it is the
-    terminal too, so piped or redirected output is never mixed with the display.
-    """
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        yield lambda games=1: None
-        return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=True)
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), TextColumn("{task.completed} games"),
-               TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True,
-                  redirect_stdout=sys.stdout.isatty(), redirect_stderr=False) as bar:
-        task = bar.add_task(description, total=None)
-
-        def advance(games: int = 1) -> None:
-            bar.advance(task, games)
-
-        yield advance
+def unread_line(raw: Any, name: str | None) -> str:
+    """What a command that copies games says of a chunk the reader could not give as a game: a
+    source that is no PGN (its located ``pgn.not-pgn`` line) or one that cannot be read (to the
+    end)."""
+    problem = getattr(raw, "problem", None)
+    if problem is not None:
+        return diagnostic_line(problem)
+    return printable(f"{name or raw.file or '<input>'}: cannot read: {raw.io_error or raw.data!s}")

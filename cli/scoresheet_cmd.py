@@ -1,6 +1,6 @@
 """`notation scoresheet INPUT`: reconstruct a game from a sloppy or damaged scoresheet.
 
-Options -> one library call (:func:`notation.scoresheet.reconstruct.reconstruct`) -> render -> exit code:
+Options -> one library call (:func:`notation.scoresheet.pgn_input.read_scoresheets`) -> render -> exit code:
 0 reconstructed (read as written, or only confident corrections: no other complete reading
 scores within the margin of the best, see :mod:`notation.scoresheet.readings`), 1 a human must
 look (rival readings, listed likeliest first with their probabilities, or no legal reading),
@@ -12,17 +12,30 @@ Without ``--out`` the PGN goes to stdout and the corrections to stderr (compiler
 two-column sheet), ``.html`` (printable page with SVG diagrams), ``.svg`` (final position or
 the first ``--diagram``), ``.json`` (the reconstruction as data, its ``readings`` ranked);
 ``--format json`` prints that JSON to stdout instead of the PGN.
+
+A PGN input (the text opens with a tag section: :mod:`notation.scoresheet.pgn_input`) is read
+game by game: a game that replays legally is a certain reading, one that does not is
+reconstructed from its own movetext, keeping its tags. Every game gets its sheet: the PGN output
+holds all games; ``.txt`` one sheet after another; ``.html`` one page, one section per game;
+``.json``/``--format json`` an array, each reading with its ``game`` number and ``line``.
+``--game N`` keeps only the N-th game (then the outputs are those of a single sheet, and
+``.svg``, which holds one picture, needs it when the input holds several games). Diagnostics
+name the game (``game 2``); the exit code is the worst of the games'.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line, dumps
 from notation.cli.atomic import write_text_atomic
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.scoresheet.pgn_input import SheetGame
 
 LANGUAGE_CHOICES = ("auto", "en", "zh", "de", "fr", "es", "it", "nl", "ru")
 OUT_SUFFIXES = (".pgn", ".txt", ".html", ".htm", ".svg", ".json")
@@ -40,7 +53,7 @@ def _read_input(path: str) -> str:
 
 
 def scoresheet(
-    input: str = typer.Argument(..., help="Scoresheet text file (.txt, .csv; '-' for stdin)."),
+    input: str = typer.Argument(..., help="Scoresheet text file (.txt, .csv; '-' for stdin), or a PGN file."),
     lang: str = typer.Option("auto", "--lang", help="Piece-letter language: " + "|".join(LANGUAGE_CHOICES) + "."),
     fen: str | None = typer.Option(None, "--fen", help="Starting position (FEN) when not the initial one."),
     tags: str | None = typer.Option(None, "--tags", help='Tags, e.g. "White=Anna,Black=Bernd,Event=Club ch".'),
@@ -51,10 +64,12 @@ def scoresheet(
     format: str = typer.Option("pgn", "--format", help="What goes to stdout without --out: pgn or json "
                                "(the reconstruction with its readings ranked, each with moves, cost, "
                                "probability and corrections)."),
+    game: int | None = typer.Option(None, "--game", min=1, help="A PGN input: only its N-th game (1-based; "
+                                    "default: every game, one sheet each)."),
 ) -> None:
     """Reconstruct the game written on a scoresheet: lenient multi-language input, least-cost repair."""
-    from notation.scoresheet.render import diagrams_for, render_html, render_text
-    from notation.scoresheet.reconstruct import reconstruct
+    from notation.scoresheet.pgn_input import read_scoresheets
+    from notation.scoresheet.render import diagrams_for, render_html, render_html_games, render_text
 
     if format not in ("pgn", "json"):
         typer.echo("error: --format must be pgn or json", err=True)
@@ -89,39 +104,51 @@ def scoresheet(
             typer.echo(f"error: --fen: {exc.message}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
 
-    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost)
-    diagrams, problems = diagrams_for(rec, list(diagram))
-    if problems:
-        for problem in problems:
-            typer.echo(f"error: --diagram: {problem}", err=True)
+    games = list(read_scoresheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost))
+    pgn_input = any(g.pgn for g in games)
+    if game is not None:
+        if game > len(games):
+            typer.echo(f"error: --game {game}: the input holds {len(games)} game(s)", err=True)
+            raise typer.Exit(EXIT_USAGE)
+        games = [games[game - 1]]
+    several = len(games) > 1
+    if several and any(t.lower().endswith(".svg") for t in out):
+        typer.echo(f"error: --out .svg holds one picture and the input holds {len(games)} games: "
+                   "pick one with --game N", err=True)
         raise typer.Exit(EXIT_USAGE)
+    pictures: list[list[tuple[str, str]]] = []
+    for sheet in games:
+        diagrams, problems = diagrams_for(sheet.reconstruction, list(diagram))
+        if problems:
+            where = f"game {sheet.number}: " if pgn_input else ""
+            for problem in problems:
+                typer.echo(f"error: --diagram: {where}{problem}", err=True)
+            raise typer.Exit(EXIT_USAGE)
+        pictures.append(diagrams)
 
     name = "<stdin>" if input == "-" else input
     if not quiet:
-        for diag in rec.diagnostics:
-            typer.echo(diagnostic_line(diag.located(file=name), start_ply=rec.start_ply), err=True)
-        summary = {
-            "ok": "read as written",
-            "corrected": f"reconstructed with {len(rec.corrections)} correction(s)",
-            "needs-human": "NEEDS A HUMAN",
-        }[rec.status]
-        typer.echo(f"{name}: {summary}; {len(rec.sans)} plies, {rec.language} letters, "
-                   f"{rec.layout} layout, cost {rec.cost:g}", err=True)
-
+        for sheet in games:
+            _report(name, sheet, pgn_input)
+    recs = [g.reconstruction for g in games]
+    json_text = dumps(recs[0].to_dict() if not pgn_input or game is not None
+                      else [dict(g.reconstruction.to_dict(), game=g.number, line=g.line) for g in games], pretty=True)
+    pgn_text = "\n".join(r.pgn() for r in recs if r.sans)
     try:
         for target in out:
             lower = target.lower()
             if lower.endswith(".pgn"):
-                content = rec.pgn() if rec.sans else ""
+                content = pgn_text
             elif lower.endswith(".txt"):
-                content = render_text(rec)
+                content = "\n".join(render_text(r) for r in recs)
             elif lower.endswith((".html", ".htm")):
-                content = render_html(rec, diagrams=diagrams)
+                content = (render_html_games(list(zip(recs, pictures))) if several
+                           else render_html(recs[0], diagrams=pictures[0]))
             elif lower.endswith(".svg"):
-                picked = diagrams[0][1] if diagrams else ""
+                picked = pictures[0][0][1] if pictures[0] else ""
                 content = picked + "\n" if picked else ""
             else:
-                content = dumps(rec.to_dict(), pretty=True) + "\n"
+                content = json_text + "\n"
             if content and not content.endswith("\n"):
                 content += "\n"
             write_text_atomic(target, content)
@@ -129,10 +156,29 @@ def scoresheet(
         typer.echo(f"error: cannot write: {exc.strerror or exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     if not out and format == "json":
-        typer.echo(dumps(rec.to_dict(), pretty=True))
-    elif not out and rec.sans:
-        typer.echo(rec.pgn(), nl=False)
-    raise typer.Exit(EXIT_PROBLEMS if rec.needs_human else EXIT_OK)
+        typer.echo(json_text)
+    elif not out and pgn_text:
+        typer.echo(pgn_text, nl=False)
+    raise typer.Exit(EXIT_PROBLEMS if any(r.needs_human for r in recs) else EXIT_OK)
+
+
+def _report(name: str, sheet: SheetGame, pgn_input: bool) -> None:
+    """The diagnostics and the one-line summary of one game on stderr (``game N`` for a PGN
+    input)."""
+    rec = sheet.reconstruction
+    context = f"game {sheet.number}" if pgn_input else None
+    for diag in rec.diagnostics:
+        typer.echo(diagnostic_line(diag.located(file=name), context, start_ply=rec.start_ply), err=True)
+    summary = {
+        "ok": "read as written",
+        "corrected": f"reconstructed with {len(rec.corrections)} correction(s)",
+        "needs-human": "NEEDS A HUMAN",
+    }[rec.status]
+    if sheet.replayed:
+        summary = "read as PGN (replays legally)"
+    where = f"{name}: game {sheet.number} (line {sheet.line})" if pgn_input else name
+    typer.echo(f"{where}: {summary}; {len(rec.sans)} plies, {rec.language} letters, "
+               f"{rec.layout} layout, cost {rec.cost:g}", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -63,18 +63,16 @@ def standings_command(
 ) -> None:
     """The final table of a tournament."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
-    from notation.cli.inputs import computed, load_games
+    from notation.cli.inputs import load_and_compute
     from notation.tables.scoring import format_half
     from notation.tables.standings import CROSSTABLE_MAX_PLAYERS, DEFAULT_TIEBREAKS, standings
 
-    games, io_problems = load_games(paths)
-    for diag in io_problems:
-        _err(diagnostic_text(diag))
-    if games is None:  # nothing could be read (an input read only in part still counts: exit 2 below)
-        raise typer.Exit(EXIT_USAGE)
-
     order = tuple(t.value for t in tiebreak) if tiebreak else DEFAULT_TIEBREAKS
-    result = computed(paths, lambda: standings(games, event=event, tiebreaks=order))  # type: ignore[arg-type]
+    result, io_problems = load_and_compute(
+        paths,
+        lambda games: standings(games, event=event, tiebreaks=order),  # type: ignore[arg-type]
+        description="computing standings",
+    )
     for diag in result.diagnostics:
         _err(diagnostic_text(diag))
     if result.unfinished:

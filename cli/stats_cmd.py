@@ -117,7 +117,7 @@ def stats_command(
 ) -> None:
     """Statistics over games."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
-    from notation.cli.inputs import computed, load_games
+    from notation.cli.inputs import load_and_compute
     from notation.tables.stats import SECTIONS, stats
 
     from notation.tables.selection import Selection, parse_day
@@ -145,13 +145,9 @@ def stats_command(
         _err("CSV holds one table: choose one section with --by, or give --out DIR for one file per section")
         raise typer.Exit(EXIT_USAGE)
 
-    games, io_problems = load_games(paths)
-    for diag in io_problems:
-        _err(diagnostic_text(diag))
-    if games is None:  # nothing could be read (an input read only in part still counts: exit 2 below)
-        raise typer.Exit(EXIT_USAGE)
-
-    tables = computed(paths, lambda: stats(games, by=wanted, where=where))
+    (games, tables), io_problems = load_and_compute(
+        paths, lambda games: (games, stats(games, by=wanted, where=where)), description="computing statistics"
+    )
     total = sum(df.height for df in tables.values())
     if limit is None:
         limit = DEFAULT_TABLE_LIMIT if fmt is StatsFormat.table else 0

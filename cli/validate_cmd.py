@@ -25,40 +25,14 @@ from notation.cli.render import (
     diagnostic_line,
     dumps,
     game_context,
-    progress,
 )
-from notation.pgn.sources import Unreadable, walk_pgn_files
-
-STDIN_NAME = "<stdin>"
-
+from notation.cli.progress import reading_progress
+from notation.cli.sources import pgn_sources
 
 class OutputFormat(str, Enum):
     text = "text"
     json = "json"
     jsonl = "jsonl"
-
-
-def _sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
-    """(source, display name) pairs and usage errors for the given PATH arguments."""
-    sources: list[tuple[Any, str]] = []
-    problems: list[str] = []
-    for text in paths:
-        if text == "-":
-            sources.append((sys.stdin.buffer, STDIN_NAME))
-            continue
-        path = Path(text)
-        try:
-            if not path.exists():
-                problems.append(f"{text}: no such file or directory")
-                continue
-        except OSError as exc:  # e.g. inside a folder that cannot be searched
-            sources.append((Unreadable(path, exc), text))
-            continue
-        found = walk_pgn_files(path)  # what cannot be read stays in the list: reported as pgn.io
-        if not found:
-            problems.append(f"{text}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst) found")
-        sources.extend((f, str(f)) if isinstance(f, Unreadable) else (str(f), str(f)) for f in found)
-    return sources, problems
 
 
 class Rendered(NamedTuple):
@@ -71,15 +45,17 @@ class Rendered(NamedTuple):
     io_failure: bool
     text: str
     unread: bool = False  # not a game: where reading failed (the reader's pgn.io stand-in)
+    not_pgn: bool = False  # not a game: text with no PGN structure (the reader's pgn.not-pgn stand-in)
 
 
 def jsonl_line(report: Any) -> Rendered:
     """A report as its jsonl line, with the facts the closing summary counts."""
     io_failure = any(d.code == "pgn.io" for d in report.diagnostics)
     unread = io_failure and not report.plies and all(d.code == "pgn.io" for d in report.diagnostics)
+    not_pgn = len(report.diagnostics) == 1 and report.diagnostics[0].code == "pgn.not-pgn" and not report.plies
     return Rendered(
         report.file, report.status, report.plies, report.variation_plies,
-        io_failure, dumps(report.to_dict()), unread and report.white is None and report.black is None,
+        io_failure, dumps(report.to_dict()), unread and report.white is None and report.black is None, not_pgn,
     )
 
 
@@ -94,6 +70,7 @@ class Summary:
         self.variation_plies = 0
         self.io_failure = False
         self.stopped = False
+        self.not_pgn = 0  # texts with no PGN structure: an error each, but no game
 
     def add(self, report: Any) -> None:
         self.add_line(jsonl_line(report))
@@ -103,6 +80,9 @@ class Summary:
             self.io_failure = True
             return
         self.files.add(line.file)
+        if line.not_pgn:
+            self.not_pgn += 1
+            return
         self.games += 1
         self.by_status[line.status] = self.by_status.get(line.status, 0) + 1
         self.plies += line.plies
@@ -118,6 +98,7 @@ class Summary:
             "warning": self.by_status["warning"],
             "error": self.by_status["error"],
             "unsupported": self.by_status["unsupported"],
+            "not_pgn": self.not_pgn,
             "plies": self.plies,
             "variation_plies": self.variation_plies,
             "stopped_early": self.stopped,
@@ -129,7 +110,7 @@ class Summary:
         lines = [
             f"games read: {self.games} in {len(self.files)} file{'s' if len(self.files) != 1 else ''} "
             f"(ok {s['ok']}, with warnings {s['warning']}, with errors {s['error']}, "
-            f"unsupported {s['unsupported']})",
+            f"unsupported {s['unsupported']})" + (f"; not PGN: {self.not_pgn}" if self.not_pgn else ""),
             f"plies replayed: {self.plies} mainline, {self.variation_plies} in variations",
         ]
         if self.stopped:
@@ -143,7 +124,7 @@ def exit_code(summary: Summary, *, strict: bool) -> int:
     """0 clean, 1 errors (or warnings with --strict), 2 I/O failure."""
     if summary.io_failure:
         return EXIT_USAGE
-    if summary.by_status["error"]:
+    if summary.by_status["error"] or summary.not_pgn:
         return EXIT_PROBLEMS
     if strict and summary.by_status["warning"]:
         return EXIT_PROBLEMS
@@ -171,7 +152,7 @@ def run_validate(
     from notation.validation.reports import pedantic as pedantic_report
     from notation.validation.run import default_jobs, process_pool, validate_sources
 
-    sources, problems = _sources(paths)
+    sources, problems = pgn_sources(paths)
     if problems:
         for problem in problems:
             typer.echo(f"notation validate: error: {problem}", err=True)
@@ -186,7 +167,7 @@ def run_validate(
     try:
         # workers are forked before the progress display starts its thread
         executor = pool.enter_context(process_pool(jobs)) if jobs > 1 else None
-        with progress("validating") as advance:
+        with reading_progress("validating", paths):
             jsonl = output is OutputFormat.jsonl
             # jsonl: each report is rendered in the worker processes (less to send back)
             if jsonl:
@@ -198,14 +179,12 @@ def run_validate(
                 for report in reports:
                     if jsonl:
                         summary.add_line(report)
-                        advance(1)
                         sys.stdout.write(report.text + "\n")  # (rich may proxy it)
                         if max_errors and summary.by_status["error"] >= max_errors:
                             summary.stopped = True
                             break
                         continue
                     summary.add(report)
-                    advance(1)
                     if output is OutputFormat.json:
                         collected.append(report.to_dict())
                     else:

@@ -44,6 +44,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "pgn.empty-game": (WARNING, "a game with no moves"),
     "pgn.comment-after-result": (INFO, "a comment after the game termination marker, outside the game"),
     "pgn.io": (ERROR, "the file could not be read"),
+    "pgn.not-pgn": (ERROR, "a file (or a long start of one) with no PGN structure: no tag pair, move number, move or result"),
     # --- SAN ---
     "san.invalid": (ERROR, "text that is not a move in standard algebraic notation"),
     "san.unknown-piece": (ERROR, "a piece letter that is not K, Q, R, B or N"),

@@ -1,6 +1,7 @@
 """Comment commands (PGN specification supplement): ``[%clk]``, ``[%emt]``, ``[%eval]``,
 ``[%csl]`` and ``[%cal]`` embedded in brace comments, parsed to typed values; also the
-White-view value ``wv=`` of engine comments (TCEC, cutechess), see :func:`engine_evaluation`.
+White-view value ``wv=`` of engine comments (TCEC, cutechess), see :func:`engine_evaluation`,
+and their move time ``mt=`` and search depth ``d=`` (:func:`move_time_ms`, :func:`search_depth`).
 
 These functions take the comment list of a :class:`notation.pgn.model.MoveNode` and return the
 value of the *first* command of that kind (or all arrows/highlights). Malformed commands are
@@ -9,6 +10,7 @@ ignored (None / empty list), never raised. Squares are ints, ``a1 = 0 … h8 = 6
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,15 +19,22 @@ from dataclasses import dataclass
 COMMAND_PATTERN = re.compile(r"\[%[^\]]*\]")
 #: ``[%clk h:mm:ss(.f)]``; groups: hours, minutes, seconds (None for ``h:mm``).
 CLOCK_PATTERN = re.compile(r"\[%clk\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]")
-_EMT = re.compile(r"\[%emt\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]")
+#: ``[%emt h:mm:ss(.f)]`` (elapsed move time); groups: hours, minutes, seconds (None for ``h:mm``).
+EMT_PATTERN = re.compile(r"\[%emt\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]")
 #: ``[%eval ...]``; groups: mate distance (``#-3``), pawns (``+1.25``), depth.
 EVAL_PATTERN = re.compile(r"\[%eval\s+(?:#([+-]?\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:\s*,\s*(\d+))?\s*\]")
-#: (No look-ahead in these two: Polars' regular expressions use them too, for the moves table.)
+#: (No look-ahead in the engine-comment patterns: Polars' regular expressions use them too.)
 #: An engine comment's White-view value (TCEC, cutechess: ``wv=0.62,``, ``wv=-M15,``); groups:
 #: sign of a mate, mate distance, pawns.
 WV_PATTERN = re.compile(r"(?:^|[\s,{])wv=(?:(-?)M(\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:[\s,}]|$)")
-#: An engine comment's time left on the clock after the move, in milliseconds (``tl=1738239,``).
-TL_PATTERN = re.compile(r"(?:^|[\s,{])tl=(\d+)(?:[\s,}]|$)")
+#: An engine comment's time left on the clock after the move: milliseconds (``tl=1738239,``) or
+#: ``h:mm:ss`` (older TCEC files: ``tl=00:19:12``); groups: hours, minutes, seconds, milliseconds.
+TL_PATTERN = re.compile(r"(?:^|[\s,{])tl=(?:(\d+):(\d{1,2}):(\d{1,2}(?:\.\d*)?)|(\d+))(?:[\s,}]|$)")
+#: An engine comment's time spent on the move: milliseconds (cutechess, TCEC: ``mt=3076,``) or
+#: ``h:mm:ss`` (older TCEC files: ``mt=00:02:04,``); groups: hours, minutes, seconds, milliseconds.
+MT_PATTERN = re.compile(r"(?:^|[\s,{])mt=(?:(\d+):(\d{1,2}):(\d{1,2}(?:\.\d*)?)|(\d+))(?:[\s,}]|$)")
+#: An engine comment's search depth (``d=34,``; not ``sd=``, the selective depth).
+DEPTH_PATTERN = re.compile(r"(?:^|[\s,{])d=(\d+)(?:[\s,}]|$)")
 _CSL = re.compile(r"\[%csl\s+([^\]]*)\]")
 _CAL = re.compile(r"\[%cal\s+([^\]]*)\]")
 _SQUARE = "([a-h])([1-8])"
@@ -66,11 +75,22 @@ def _square(file: str, rank: str) -> int:
     return (ord(rank) - ord("1")) * 8 + (ord(file) - ord("a"))
 
 
-def _hms(match: re.Match[str]) -> float:
+def _hms(match: re.Match[str]) -> float | None:
+    """``h:mm(:ss(.f))`` in seconds; None when not a finite number (hundreds of digits)."""
     hours, minutes, seconds = match.group(1), match.group(2), match.group(3)
-    if seconds is None:  # h:mm only
-        return int(hours) * 3600.0 + int(minutes) * 60.0
-    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+    total = float(hours) * 3600.0 + float(minutes) * 60.0 + (float(seconds) if seconds is not None else 0.0)
+    return total if math.isfinite(total) else None
+
+
+def _whole(digits: str) -> int | None:
+    """``int(digits)``; None for more digits than Python converts (4,300)."""
+    return int(digits) if len(digits) <= 4000 else None
+
+
+def _centipawns(pawns: str) -> int | None:
+    """Pawns as written (``-1.25``) in whole centipawns; None when not a finite number."""
+    value = float(pawns) * 100
+    return round(value) if math.isfinite(value) else None
 
 
 def _first(pattern: re.Pattern[str], comments: Iterable[str]) -> re.Match[str] | None:
@@ -90,8 +110,49 @@ def clock_seconds(comments: Iterable[str]) -> float | None:
 
 def emt_seconds(comments: Iterable[str]) -> float | None:
     """Elapsed move time in seconds from the first ``[%emt h:mm:ss(.f)]``."""
-    match = _first(_EMT, comments)
+    match = _first(EMT_PATTERN, comments)
     return _hms(match) if match else None
+
+
+def _milliseconds(hours: str, minutes: str, seconds: str | None) -> int | None:
+    """``h:mm:ss(.f)`` as whole milliseconds (the moves table's arithmetic: rounded half to even);
+    None when the number is not finite (hundreds of digits)."""
+    whole = float(hours) * 3_600_000.0 + float(minutes) * 60_000.0 + float(seconds or 0) * 1000.0
+    return round(whole) if math.isfinite(whole) else None
+
+
+def move_time_ms(comments: Iterable[str]) -> int | None:
+    """Milliseconds spent on the move: the first ``[%emt h:mm:ss(.f)]``, else the first engine
+    comment's ``mt=`` (``mt=3076`` -> 3076, ``mt=00:02:04`` -> 124000). A negative or malformed
+    value is no value (None)."""
+    comments = list(comments)
+    match = _first(EMT_PATTERN, comments)
+    if match is not None:
+        return _milliseconds(match.group(1), match.group(2), match.group(3))
+    for comment in comments:
+        if "mt=" in comment:
+            found = MT_PATTERN.search(comment)
+            if found:
+                hours, minutes, seconds, digits = found.groups()
+                if digits is None:
+                    return _milliseconds(hours, minutes, seconds)
+                return _whole(digits)
+    return None
+
+
+def search_depth(comments: Iterable[str]) -> int | None:
+    """The engine's search depth: that of the first ``[%eval …,depth]``, else the first engine
+    comment's ``d=`` (``d=34`` -> 34; ``sd=`` is the selective depth, not read)."""
+    comments = list(comments)
+    written = _first(EVAL_PATTERN, comments)
+    if written is not None and written.group(3) is not None:
+        return _whole(written.group(3))
+    for comment in comments:
+        if "d=" in comment:
+            match = DEPTH_PATTERN.search(comment)
+            if match:
+                return _whole(match.group(1))
+    return None
 
 
 def evaluation(comments: Iterable[str]) -> Eval | None:
@@ -100,10 +161,12 @@ def evaluation(comments: Iterable[str]) -> Eval | None:
     if match is None:
         return None
     mate, pawns, depth = match.group(1), match.group(2), match.group(3)
-    depth_value = int(depth) if depth is not None else None
+    depth_value = _whole(depth) if depth is not None else None
     if mate is not None:
-        return Eval(cp=None, mate=int(mate), depth=depth_value)
-    return Eval(cp=round(float(pawns) * 100), mate=None, depth=depth_value)
+        mate_value = _whole(mate)
+        return Eval(cp=None, mate=mate_value, depth=depth_value) if mate_value is not None else None
+    cp = _centipawns(pawns)
+    return Eval(cp=cp, mate=None, depth=depth_value) if cp is not None else None
 
 
 def engine_evaluation(comments: Iterable[str]) -> Eval | None:
@@ -119,8 +182,10 @@ def engine_evaluation(comments: Iterable[str]) -> Eval | None:
             if match:
                 sign, mate, pawns = match.groups()
                 if mate is not None:
-                    return Eval(cp=None, mate=-int(mate) if sign else int(mate))
-                return Eval(cp=round(float(pawns) * 100), mate=None)
+                    distance = _whole(mate)
+                    return Eval(cp=None, mate=-distance if sign else distance) if distance is not None else None
+                cp = _centipawns(pawns)
+                return Eval(cp=cp, mate=None) if cp is not None else None
     return None
 
 

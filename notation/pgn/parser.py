@@ -24,6 +24,7 @@ thread-safe; use processes for parallelism (``notation.pgn.reader.split_games``)
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from collections.abc import Iterator
 from typing import Any
@@ -154,6 +155,23 @@ class _Line(list):  # type: ignore[type-arg]
         return self.skip or self.ply > _FULL
 
 
+@dataclass(slots=True)
+class _JunkRun:
+    """Consecutive junk tokens of one line: reported as one ``pgn.syntax`` diagnostic (at
+    ``index``) while the line's move count stays ``moves`` and nothing else is reported."""
+
+    line: _Line
+    moves: int
+    index: int
+    words: list[str]
+
+    def message(self, end: str) -> str:
+        shown = " ".join(self.words)
+        if len(shown) > 48:
+            shown = shown[:47] + "…"
+        return f"{shown!r}: {len(self.words)} tokens up to {end} that are not moves, comments, annotations or results"
+
+
 #: A line is full once its next move would be ply ``_FULL + 1``: it then holds its first move
 #: beyond the cap (kept and reported as ``game.too-long``; replay stops there).
 _FULL = MAX_LINE_PLIES + 1
@@ -202,6 +220,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         self.after_result = False
         self.closing = False
         self.recovered_result: str | None = None
+        self.junk: _JunkRun | None = None  # the run of junk tokens being read, if any
         self.end_of_text: tuple[int, int | None] = (line, None)  # where a missing result belongs
 
     def diag(self, code: str, message: str, token: Any, text: str | None = None, **extra: Any) -> None:
@@ -414,11 +433,24 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         return line  # type: ignore[no-any-return]
 
     def line_junk(self, children: list[Any]) -> _Line:
+        """A token that is not PGN. A run of them with nothing else between (prose, a pasted
+        page) is one ``pgn.syntax`` finding, located at its first token, with their count and
+        where the run ends."""
         line, token = children
         if line.closed:
             return line  # type: ignore[no-any-return]
         text = token.value.rstrip()
+        run = self.junk
+        count = len(self.diagnostics)
+        if run is not None and run.line is line and run.moves == len(line) and run.index == count - 1:
+            run.words.append(text)
+            first = self.diagnostics[run.index]
+            end = f"{token.line + self.base_line}:{token.column}"
+            self.diagnostics[run.index] = replace(first, message=run.message(end))
+            return line
         self.diag("pgn.syntax", f"{text!r} is not a move, comment, annotation or result", token, text)
+        if len(self.diagnostics) > count:
+            self.junk = _JunkRun(line, len(line), count, [text])
         return line  # type: ignore[no-any-return]
 
     def lpar(self, children: list[Any]) -> Any:

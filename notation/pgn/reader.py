@@ -20,6 +20,10 @@ line ends give the same games and lines.
 
 A source that cannot be read to the end yields the games read whole, then a ``pgn.io`` stand-in
 located at the game where reading stopped (:func:`_split`).
+
+A source with no PGN structure at all (prose, code, JSON, binary data: see
+:mod:`notation.pgn.structure`) yields one ``pgn.not-pgn`` stand-in instead of its chunks
+(:func:`_structured`); text before the first game of a PGN file is read as today.
 """
 
 from __future__ import annotations
@@ -33,7 +37,17 @@ from typing import Any
 
 from notation.diagnostics import Diagnostic
 from notation.pgn.model import Game, MoveNode, Span
-from notation.pgn.sources import BOM, SafeRead, Source, decode, open_source, require_existing, source_name
+from notation.pgn.sources import (
+    BOM,
+    SafeRead,
+    Source,
+    current_meter,
+    decode,
+    open_source,
+    require_existing,
+    source_name,
+)
+from notation.pgn.structure import has_structure, not_pgn, other_format
 from notation.pgn.tags import headers_game, patterns, tags_from_text
 
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
@@ -60,7 +74,9 @@ class RawGame:
     ``size == -1``: not a game but a read failure (``data`` says what and where; see
     :func:`split_games`). ``io_error`` marks a whole game after which reading stopped (set by the
     distributed import engine on the last game of a range; the reader itself reports the
-    failure as the next, ``size == -1``, chunk).
+    failure as the next, ``size == -1``, chunk). ``problem``: the diagnostic of a ``size == -1``
+    chunk that is no read failure (``pgn.not-pgn``: text with no PGN structure; ``data`` then
+    holds its message); None for ``pgn.io``.
     """
 
     data: bytes | str
@@ -71,12 +87,13 @@ class RawGame:
     size: int = 0
     oversized: bool = False
     io_error: str | None = None
+    problem: Diagnostic | None = None
 
     def __reduce__(self) -> tuple[type[RawGame], tuple[Any, ...]]:
         # pickled as its fields: half the cost of a slots dataclass's default (games cross to
         # worker processes in batches)
         return (RawGame, (self.data, self.file, self.number, self.line, self.offset, self.size,
-                          self.oversized, self.io_error))
+                          self.oversized, self.io_error, self.problem))
 
     @property
     def text(self) -> str:
@@ -94,15 +111,22 @@ def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES)
     or corrupt compressed data, an I/O error) yields every game read whole before the failure,
     then one ``size == -1`` chunk located where reading stopped: the game being read then (its
     number, first line and offset), which is not a game, since its end is missing; see
-    :func:`_split`.
+    :func:`_split`. A source with no PGN structure yields one ``size == -1`` chunk whose
+    ``problem`` is ``pgn.not-pgn`` (see :func:`_structured`).
     """
     return _chunks(source, max_game_bytes, tags_only=False)
 
 
 def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[RawGame]:
+    meter = current_meter()
     try:
         with open_source(source) as (read, name):
-            yield from _split(read, name, cap, tags_only)
+            if meter is None:
+                yield from _structured(read, name, cap, tags_only)
+                return
+            for raw in _structured(read, name, cap, tags_only):
+                meter.games += 1
+                yield raw
     except OSError as error:
         yield RawGame(data=str(error), file=source_name(source), number=1, line=0, offset=0, size=-1)
 
@@ -143,6 +167,95 @@ def split_range(
         yield RawGame(data=str(error), file=display, number=number, line=0, offset=0, size=-1)
 
 
+#: Leading chunks with no PGN structure that :func:`_structured` holds back to decide whether a
+#: source is PGN at all: at most this many bytes (their sizes summed) and this many chunks.
+HOLD_BYTES = 1 << 20
+HOLD_CHUNKS = 64
+
+
+class _Mode:
+    """Whether :func:`_split` keeps only the tag lines of its chunks; :func:`_structured` turns
+    this on (headers-only reading) once it no longer needs whole chunks."""
+
+    __slots__ = ("tags_only",)
+
+    def __init__(self, tags_only: bool) -> None:
+        self.tags_only = tags_only
+
+
+def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool) -> Iterator[RawGame]:
+    """:func:`_split`, with a source that is no PGN told apart (:mod:`notation.pgn.structure`).
+
+    Leading chunks without PGN structure are held back, whole (also in tags-only mode), until
+    a chunk with structure comes (unless the first of them begins like another format: Markdown,
+    HTML, JSON...: then the source is that, one ``pgn.not-pgn``, and is not read on): then they
+    are yielded exactly as :func:`_split` gives them (a
+    preamble such as mail headers before the games, a bare move list) and the rest streams
+    through untouched; so a real PGN file only costs a look at its first chunk. When the source
+    ends first, they are replaced by one ``size == -1`` chunk whose ``problem`` is
+    ``pgn.not-pgn``, numbered, located and quoted as the first of them. Past
+    :data:`HOLD_BYTES` or :data:`HOLD_CHUNKS` they are let go (the first one's start is kept)
+    and so are the structureless chunks after them: one ``pgn.not-pgn`` then names the lines up
+    to the first chunk with structure (``in lines 1-N, which are skipped``), and the games from
+    there on stream as usual. A read failure while chunks are held yields them as they are,
+    then the failure: nothing is known of the rest.
+    """
+    mode = _Mode(False)
+    chunks = _split(read, name, cap, mode)
+    held: list[RawGame] = []
+    size = 0
+    gone: RawGame | None = None  # past the caps: the first chunk, its text cut to the quote's need
+    for raw in chunks:
+        if raw.size != -1 and not has_structure(raw.data):
+            if gone is None and not held and (kind := other_format(raw.data)) is not None:
+                yield _not_pgn(raw, None, kind)  # a document of another format: not read on
+                return
+            if gone is None:
+                held.append(raw)
+                size += raw.size
+                if size <= HOLD_BYTES and len(held) <= HOLD_CHUNKS:
+                    continue
+                gone = held[0]
+                gone.data = gone.data[:4096]  # enough for the quote and the binary check
+                held = []
+            continue
+        mode.tags_only = tags_only  # decided: the next chunks are split as asked
+        if gone is not None:
+            yield _not_pgn(gone, max(gone.line, raw.line - 1))
+        for chunk in held:
+            yield _tag_lines(chunk) if tags_only else chunk
+        yield _tag_lines(raw) if tags_only and raw.size != -1 else raw
+        yield from chunks
+        return
+    if gone is not None or held:
+        yield _not_pgn(gone if gone is not None else held[0], None)
+
+
+def _not_pgn(first: RawGame, upto: int | None, kind: str | None = None) -> RawGame:
+    """The ``pgn.not-pgn`` stand-in for structureless text starting with chunk ``first``
+    (``kind``: the format it is, see :func:`notation.pgn.structure.other_format`)."""
+    problem = not_pgn(first.data, file=first.file, game=first.number, line=first.line, upto=upto, kind=kind)
+    return RawGame(data=problem.message, file=first.file, number=first.number, line=first.line,
+                   offset=first.offset, size=-1, problem=problem)
+
+
+@lru_cache(maxsize=2)
+def _tag_run(binary: bool) -> Any:
+    """The tag lines at the start of a chunk (the boundary split's tag-line pattern)."""
+    line = patterns().section_line
+    return re.compile(b"(?:" + line.encode() + b")*") if binary else re.compile("(?:" + line + ")*")
+
+
+def _tag_lines(raw: RawGame) -> RawGame:
+    """A whole chunk made what tags-only splitting gives: its leading tag lines."""
+    data = raw.data
+    # a newline after the data: the last line of a file may lack its own
+    ended: bytes | str = data + "\n" if isinstance(data, str) else data + b"\n"
+    end = _tag_run(isinstance(data, bytes)).match(ended).end()
+    raw.data = data[: min(end, len(data))]
+    return raw
+
+
 #: How much is read from the source at a time.
 BLOCK = 1 << 18
 
@@ -169,7 +282,7 @@ def _split(
     read: Callable[[int], Any],
     name: str | None,
     cap: int,
-    tags_only: bool = False,
+    tags_only: bool | _Mode = False,
     number: int = 0,
     lines: int = 0,
     offset: int = 0,
@@ -180,8 +293,9 @@ def _split(
     section starts a new game when the current game holds anything besides its own tag lines
     (movetext or a blank line). Only the current game and one block are held in memory; a game
     above ``cap`` keeps its first ``cap`` characters. With ``tags_only`` chunks keep only their
-    tag lines. ``number``, ``lines`` and ``offset`` are the games, newlines and bytes before
-    the start of ``read`` (a byte range of a file).
+    tag lines (a :class:`_Mode` may switch that on between chunks). ``number``, ``lines`` and
+    ``offset`` are the games, newlines and bytes before the start of ``read`` (a byte range of a
+    file).
 
     When ``read`` fails (its ``error`` is set: a :class:`notation.pgn.sources.SafeRead`), what
     was read is split as if the input ended there (exactly the split of the readable prefix,
@@ -216,6 +330,7 @@ def _split(
     eof = False
     failed = False  # reading stopped on an error
     virtual_nl = False  # a newline added after the last line of the file
+    mode = tags_only if isinstance(tags_only, _Mode) else _Mode(tags_only)
 
     def add(piece: bytes | str, is_tag: bool) -> None:
         assert chunk is not None
@@ -227,9 +342,9 @@ def _split(
             if not chunk.oversized:
                 chunk.oversized = True
                 room = cap - (chunk.size - len(piece))
-                if room > 0 and not tags_only:
+                if room > 0 and not mode.tags_only:
                     chunk.parts.append(piece[:room])
-        elif is_tag or not tags_only:
+        elif is_tag or not mode.tags_only:
             chunk.parts.append(piece)
 
     while True:
@@ -344,7 +459,11 @@ def _raw(chunk: _Chunk, name: str | None, number: int, empty: bytes | str) -> Ra
 
 def unreadable_game(raw: RawGame) -> Game:
     """The stand-in :class:`Game` of a ``size == -1`` chunk (a source that could not be read, or
-    not to the end): no tags, no moves, one ``pgn.io`` diagnostic located where reading stopped."""
+    not to the end): no tags, no moves, one ``pgn.io`` diagnostic located where reading stopped
+    (or the chunk's ``problem``: ``pgn.not-pgn``)."""
+    if raw.problem is not None:
+        return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset,
+                    diagnostics=[raw.problem])
     message = str(raw.data) if raw.line else f"cannot read the source: {raw.data!s}"
     diagnostic = Diagnostic.make("pgn.io", message, file=raw.file, game=raw.number, line=raw.line or None)
     return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, diagnostics=[diagnostic])

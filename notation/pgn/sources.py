@@ -10,10 +10,15 @@ Reading is **whole or reported**: compressed data is decoded with the incrementa
 corrupt stream), which then ends the input and is kept in :attr:`SafeRead.error`; nothing that
 fails is ever taken for the end of the data. Concatenated members/frames/streams are read
 in turn. :class:`SafeRead` is also where text is made uniform for the reader: a UTF-16 or
-UTF-32 source (recognised by its byte order mark, LE or BE) comes out as UTF-8, and line ends
+UTF-32 source (recognised by its byte order mark, LE or BE, or without one by the NUL bytes of
+its ASCII start) comes out as UTF-8, and line ends
 come out as LF or CRLF: a lone CR (old Mac files, or mixed in) becomes LF (one byte for one, so
 byte offsets stay those of the file). Paths, binary handles, text handles and stdin so give the
 same games with the same line numbers.
+
+A caller that shows progress wraps its reading in :func:`metered_reads`: the
+:class:`ReadMeter` it yields counts the bytes read from sources as they are stored (compressed
+bytes for compressed files) and the games split from them, as reading goes on.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import sys
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
@@ -109,10 +115,36 @@ def _compression(head: bytes) -> str | None:
 _CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\x0c\x1a\x1b")
 
 
+def wide_encoding(head: bytes) -> str | None:
+    """The UTF-16 or UTF-32 encoding of a stream that starts with ``head``, if it is one: by its
+    byte order mark, else by the NUL bytes that ASCII text takes in it (up to 16 bytes looked at:
+    a PGN file starts with ASCII, a tag, a move number or a comment)."""
+    encoding = next((enc for bom, enc in _WIDE_BOMS if head.startswith(bom)), None)
+    if encoding is not None:
+        return encoding
+    size = min(len(head) // 4 * 4, 16)
+    if not size:
+        return None
+    zero = [byte == 0 for byte in head[:size]]
+    for name, pattern in _WIDE_PATTERNS:
+        if all(z == pattern[i % len(pattern)] for i, z in enumerate(zero)):
+            return name
+    return None
+
+
+#: Where ASCII text puts NUL bytes in the BOM-less wide encodings (True: a NUL).
+_WIDE_PATTERNS: tuple[tuple[str, tuple[bool, ...]], ...] = (
+    ("utf-32-le", (False, True, True, True)),
+    ("utf-32-be", (True, True, True, False)),
+    ("utf-16-le", (False, True)),
+    ("utf-16-be", (True, False)),
+)
+
+
 def _looks_like_text(head: bytes) -> bool:
     """Whether the first bytes of a stream read as text (no NUL, hardly any control bytes), or
-    start with a byte order mark."""
-    if head.startswith(BOM) or any(head.startswith(bom) for bom, _ in _WIDE_BOMS):
+    are UTF-16/32 text (:func:`wide_encoding`)."""
+    if head.startswith(BOM) or wide_encoding(head) is not None:
         return True
     controls = len(head) - len(head.translate(None, _CONTROL))
     return b"\0" not in head and controls * 100 <= len(head)
@@ -155,10 +187,10 @@ def is_plain_file(source: Any) -> bool:
         if not os.path.isfile(source):
             return False
         with open(source, "rb") as handle:
-            head = handle.read(6)
+            head = handle.read(16)
     except OSError:
         return False
-    return _compression(head) is None and not any(head.startswith(bom) for bom, _ in _WIDE_BOMS)
+    return _compression(head) is None and wide_encoding(head) is None
 
 
 @contextmanager
@@ -193,9 +225,52 @@ def open_source(source: Source) -> Iterator[tuple[SafeRead, str | None]]:
 
 def _reader(stream: IO[bytes]) -> Callable[[int], bytes]:
     """``read1`` when the stream has it (returns what is available: games from a pipe come out
-    as they arrive), else ``read``."""
+    as they arrive), else ``read``; counted in the :class:`ReadMeter` of :func:`metered_reads`
+    if one is installed."""
     read1 = getattr(stream, "read1", None)
-    return read1 if callable(read1) else stream.read
+    read: Callable[[int], bytes] = read1 if callable(read1) else stream.read
+    meter = _METER.get()
+    if meter is None:
+        return read
+
+    def counted(size: int) -> bytes:
+        data = read(size)
+        meter.bytes += len(data)
+        return data
+
+    return counted
+
+
+@dataclass
+class ReadMeter:
+    """How much the readers have taken in: ``bytes`` of binary sources as they are stored
+    (before decompression; text handles are not counted) and ``games`` split from them.
+    Read by a progress display, possibly from another thread (plain integer reads)."""
+
+    bytes: int = 0
+    games: int = 0
+
+
+_METER: ContextVar[ReadMeter | None] = ContextVar("notation_read_meter", default=None)
+
+
+@contextmanager
+def metered_reads() -> Iterator[ReadMeter]:
+    """Count what every source opened in this context reads (see :class:`ReadMeter`).
+
+    The meter follows the reading thread's context: readers started inside the ``with`` block
+    in this thread are counted, worker processes are not (their parent does the reading)."""
+    meter = ReadMeter()
+    token = _METER.set(meter)
+    try:
+        yield meter
+    finally:
+        _METER.reset(token)
+
+
+def current_meter() -> ReadMeter | None:
+    """The meter of the enclosing :func:`metered_reads`, if any."""
+    return _METER.get()
 
 
 #: Compressed bytes read at a time (zstd: see :class:`_Inflate`).
@@ -357,20 +432,20 @@ class SafeRead:
         return data
 
     def _start(self, size: int) -> Any:
-        """The first block: text or bytes, and a wide Unicode encoding by its byte order mark."""
+        """The first block: text or bytes, and a wide Unicode encoding (:func:`wide_encoding`)."""
         self._first = False
         data = self._read(size)
         if isinstance(data, str):
             self._cr, self._lf = "\r", "\n"
             return data
-        if not data or data[:1] not in (b"\xff", b"\xfe", b"\x00"):
+        if not data or (data[:1] not in (b"\xff", b"\xfe", b"\x00") and data[1:2] not in (b"\x00", b"")):
             return data
-        while len(data) < 4:
+        while len(data) < 16:
             more = self._read(size)
             if not more:
                 break
             data += more
-        encoding = next((enc for bom, enc in _WIDE_BOMS if data.startswith(bom)), None)
+        encoding = wide_encoding(data)
         if encoding is None:
             return data
         self._decoder = codecs.getincrementaldecoder(encoding)("replace")

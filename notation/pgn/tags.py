@@ -86,7 +86,9 @@ def _tags_lenient(text: str) -> tuple[dict[str, str], int]:
 
 def headers_game(raw: RawGame) -> Game:
     """The :class:`Game` of a tags-only chunk of the reader: tags, no moves, no Lark."""
-    if raw.size == -1:
+    if raw.size == -1:  # the reader's stand-in: no PGN (its problem), or a source that cannot be read
+        if raw.problem is not None:
+            return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, diagnostics=[raw.problem])
         message = f"cannot read the source: {raw.data!s}"
         return Game(file=raw.file, number=1, line=0, diagnostics=[Diagnostic.make("pgn.io", message, file=raw.file, game=1)])
     data = raw.data

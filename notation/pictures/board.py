@@ -1,13 +1,13 @@
 """SVG board diagrams for any position: squares, coordinates, pieces, the last move, the king in
 check, coloured squares (``[%csl]``) and arrows (``[%cal]``), in either orientation.
 
-A generalisation of the scoresheet's diagram (:mod:`notation.scoresheet.svg`, whose colours,
-glyphs and placement helper it reuses): the same Unicode-glyph pieces and palette, with layers
-(squares, marks, pieces, arrows, coordinates) and every element labelled for tools and tests:
+The one board renderer of the project (the scoresheet's diagrams are drawn by it too):
+Unicode-glyph pieces on our own palette, no external assets, in layers (squares, marks, pieces,
+arrows, coordinates) and every element labelled for tools and tests:
 squares carry ``data-square="e4"``, pieces ``class="piece white king"``, the highlight layers
 ``class="last-move"``, ``class="check"`` and ``class="mark red"``, arrows ``class="arrow green"``
-with ``data-from``/``data-to``. The output is deterministic (no ids but the fixed gradient
-``check-glow``), a standalone ``<svg>`` element to write to a file or inline in HTML.
+with ``data-from``/``data-to``. The output is deterministic and has no ids (so that any number of
+diagrams can share an HTML page), a standalone ``<svg>`` element to write to a file or inline.
 
 The module needs no :class:`notation.rules.position.Position` at run time (it reads
 ``piece_at``/``turn``/``is_check``/``king`` from what it is given), so ``Position._repr_svg_``
@@ -17,15 +17,20 @@ can call it without an import circle.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
-from notation.scoresheet.svg import DARK, GLYPHS, HIGHLIGHT, LIGHT, placement_of
-
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.position import Position
+
+LIGHT = "#f0d9b5"
+DARK = "#b58863"
+HIGHLIGHT = "#cdd26a"
+#: Solid glyphs for every piece; the colour comes from fill and stroke.
+GLYPHS: dict[int, str] = {1: "♟", 2: "♞", 3: "♝", 4: "♜", 5: "♛", 6: "♚"}
 
 #: ``[%csl]``/``[%cal]`` colours (as :mod:`notation.pgn.comment_commands` names them) -> fill.
 MARK_COLOURS: dict[str, str] = {"green": "#15781b", "red": "#882020", "blue": "#003088", "yellow": "#e68f00"}
@@ -82,9 +87,6 @@ def board_svg(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{size}" height="{height}" '
         f'viewBox="0 0 {size} {height}" role="img" aria-label="{label}">',
-        '<defs><radialGradient id="check-glow"><stop offset="0%" stop-color="#ff0000" stop-opacity="1"/>'
-        '<stop offset="60%" stop-color="#e70000" stop-opacity="0.8"/>'
-        '<stop offset="100%" stop-color="#9e0000" stop-opacity="0"/></radialGradient></defs>',
         f'<rect x="0" y="0" width="{size}" height="{height}" fill="#ffffff"/>',
     ]
     for sq in range(64):
@@ -96,7 +98,7 @@ def board_svg(
     for sq, colour in overlay.marks:
         parts.append(rect(sq, f"mark {colour}", MARK_COLOURS.get(colour, colour), ' fill-opacity="0.55"'))
     if overlay.check is not None:
-        parts.append(rect(overlay.check, "check", "url(#check-glow)"))
+        parts.append(rect(overlay.check, "check", CHECK_COLOUR, ' fill-opacity="0.6"'))
     for sq, (white, kind) in sorted(placement.items()):
         x, y = corner(sq)
         side = "white" if white else "black"
@@ -153,6 +155,36 @@ def _arrow(a: tuple[float, float], b: tuple[float, float], cell: float, start: i
     text = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
     return (f'<polygon class="arrow {colour}" data-from="{square_name(start)}" data-to="{square_name(end)}" '
             f'points="{text}" fill="{MARK_COLOURS.get(colour, colour)}" fill-opacity="0.8"/>')
+
+
+def placement_of(pos: Position) -> dict[int, tuple[bool, int]]:
+    """Square -> (white?, piece type) for every occupied square of ``pos``."""
+    out: dict[int, tuple[bool, int]] = {}
+    for sq in range(64):
+        piece = pos.piece_at(sq)
+        if piece is not None:
+            out[sq] = piece
+    return out
+
+
+_DIAGRAM = re.compile(r"^\s*(\d+)\s*(w|b|white|black|\.|\.\.\.)?\s*$", re.IGNORECASE)
+
+
+def diagram_ply(spec: str) -> int | None:
+    """``24w`` -> ply 47 (after White's 24th move), ``24b`` -> 48; None when not a spec.
+
+    Plies count from move 1 with White to move (as :func:`notation.diagnostics.ply_label`).
+    ``24`` alone means after White's move.
+    """
+    m = _DIAGRAM.match(spec)
+    if not m:
+        return None
+    number = int(m.group(1))
+    if number < 1:
+        return None
+    side = (m.group(2) or "w").lower()
+    black = side in ("b", "black", "...")
+    return number * 2 if black else number * 2 - 1
 
 
 def check_square(pos: Position) -> int | None:

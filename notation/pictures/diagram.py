@@ -15,10 +15,9 @@ from notation.diagnostics import Diagnostic, ply_label
 from notation.formats.fen import FenError
 from notation.pgn.comment_commands import Arrow, Highlight, arrows, highlights
 from notation.pgn.model import Game
-from notation.pictures.board import position_svg
+from notation.pictures.board import diagram_ply, position_svg
 from notation.rules.move import Move
 from notation.rules.position import Position
-from notation.scoresheet.svg import diagram_ply
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +101,11 @@ def from_game(game: Game, ply: int | None = None) -> tuple[Diagram | None, list[
                    f"{names}, after {label}", target), []
 
 
+#: The codes of the reader's stand-in for what is no game: a source that could not be read (to
+#: the end), or one with no PGN structure.
+_NO_GAME = frozenset({"pgn.io", "pgn.not-pgn"})
+
+
 def from_source(source: str | Path, *, game: int = 1, ply: int | None = None) -> tuple[Diagram | None, list[Diagnostic]]:
     """The diagram of game number ``game`` (1-based) of a PGN file after ``ply`` plies."""
     from notation.pgn.reader import read_games
@@ -109,6 +113,8 @@ def from_source(source: str | Path, *, game: int = 1, ply: int | None = None) ->
     try:
         for found in read_games(source):
             if found.number == game:
+                if not found.moves and not found.tags and any(d.code in _NO_GAME for d in found.diagnostics):
+                    return None, list(found.diagnostics)  # the reader's stand-in: not a game to draw
                 return from_game(found, ply)
     except OSError as exc:
         return None, [Diagnostic.make("pgn.io", f"cannot read: {exc.strerror or exc}", file=str(source))]

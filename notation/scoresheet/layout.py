@@ -256,13 +256,16 @@ def _out_of_order(cells: list[Cell]) -> bool:
     return any(b < a for a, b in zip(keys, keys[1:])) and len(set(keys)) == len(keys)
 
 
-def read_sheet(text: str) -> Sheet:
-    """Split a scoresheet's text into header tags, move cells (reading order) and result."""
+def read_sheet(text: str, *, first_line: int = 1) -> Sheet:
+    """Split a scoresheet's text into header tags, move cells (reading order) and result.
+
+    ``first_line`` is the line number of the text's first line (a game inside a longer file):
+    the cells' lines count from it."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     lines = text.split("\n")
     tags, index = _header(lines)
     body = "\n".join(lines[index:])
-    sheet = _csv_sheet(body, index + 1) or _text_sheet(lines[index:], index + 1)
+    sheet = _csv_sheet(body, index + first_line) or _text_sheet(lines[index:], index + first_line)
     sheet.tags = tags
     if sheet.result is None and tags.get("Result") in RESULT_TOKENS:
         sheet.result = RESULT_TOKENS[tags["Result"]]

@@ -159,6 +159,7 @@ class Reconstruction:
     #: the complete readings found, likeliest first (see :mod:`notation.scoresheet.readings`)
     readings: list[Reading] = field(default_factory=list)
     start_ply: int = 0  # plies before the first move (fullmove number and turn of the start)
+    chess960: bool = False  # castling by Chess960 rules (a PGN game with a Chess960 [Variant])
 
     @property
     def needs_human(self) -> bool:
@@ -172,6 +173,10 @@ class Reconstruction:
     def start_position(self) -> Position:
         from notation.rules.position import Position
 
+        from notation.formats.fen import STARTING_FEN
+
+        if self.chess960:
+            return Position.from_fen(self.start_fen or STARTING_FEN, chess960=True)
         return Position.from_fen(self.start_fen) if self.start_fen else Position.initial()
 
     def position_after(self, ply: int) -> Position:
@@ -420,6 +425,20 @@ def _implied_result(pos: Position) -> str:
 _ROSTER_DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
 
 
+def roster_tags(tags: dict[str, str], result: str, start_fen: str | None) -> dict[str, str]:
+    """The game's tags in PGN order: the Seven Tag Roster (``?`` where unknown, ``Result`` as
+    given), the other tags, then ``SetUp``/``FEN`` when the game starts from ``start_fen``."""
+    full = {name: tags.get(name, default) for name, default in _ROSTER_DEFAULTS.items()}
+    full["Result"] = result
+    for name, value in tags.items():
+        if name not in full:
+            full[name] = value
+    if start_fen:
+        full["SetUp"] = "1"
+        full["FEN"] = start_fen
+    return full
+
+
 def _search_language(sheet: Sheet, lang: str, start: Position, max_cost: float,
                      max_expansions: int) -> tuple[_Search, _Step | None, list[_Step]]:
     cells = sheet.cells
@@ -432,18 +451,20 @@ def _search_language(sheet: Sheet, lang: str, start: Position, max_cost: float,
 
 def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
                 tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
-                max_expansions: int = MAX_EXPANSIONS) -> Reconstruction:
+                max_expansions: int = MAX_EXPANSIONS, first_line: int = 1) -> Reconstruction:
     """Reconstruct the game written on a scoresheet (see the module docstring).
 
     ``lang`` is ``auto`` or one of :data:`notation.scoresheet.tokens.LANGUAGES`; ``fen`` a starting
     position; ``tags`` extra tags (a dict or ``"White=…,Black=…"``), overriding the sheet's
-    header block. Never raises on bad input: problems come back as diagnostics and a
-    ``needs-human`` status.
+    header block; ``first_line`` the line number of the text's first line (a game inside a
+    longer file: corrections and diagnostics are located in that file). Never raises on bad
+    input: problems come back as diagnostics and a ``needs-human`` status. A whole PGN file
+    (tag sections) is read game by game with :func:`notation.scoresheet.pgn_input.read_scoresheets`.
     """
     from notation.formats.fen import FenError
     from notation.rules.position import Position
 
-    sheet = read_sheet(text)
+    sheet = read_sheet(text, first_line=first_line)
     merged = dict(sheet.tags)
     extra_tags, bad_tags = _parse_tags(tags)
     merged.update(extra_tags)
@@ -461,14 +482,7 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
     result = sheet.result or merged.get("Result") or "*"
     if result not in ("1-0", "0-1", "1/2-1/2", "*"):
         result = "*"
-    full_tags = {name: merged.get(name, default) for name, default in _ROSTER_DEFAULTS.items()}
-    full_tags["Result"] = result
-    for name, value in merged.items():
-        if name not in full_tags:
-            full_tags[name] = value
-    if fen:
-        full_tags["SetUp"] = "1"
-        full_tags["FEN"] = start.fen()
+    full_tags = roster_tags(merged, result, start.fen() if fen else None)
 
     if lang != "auto" and lang not in LANGUAGES:
         diag = Diagnostic.make("sheet.unreadable", f"unknown scoresheet language '{lang}'")
@@ -555,5 +569,6 @@ __all__ = [
     "confidence_of",
     "parse_tags",
     "reconstruct",
+    "roster_tags",
     "sheet_languages",
 ]

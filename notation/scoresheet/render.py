@@ -113,18 +113,44 @@ figure { margin: 0; }
 
 def render_html(rec: Reconstruction, *, diagrams: list[tuple[str, str]] | None = None) -> str:
     """A standalone printable HTML page; ``diagrams`` are (caption, SVG text) pairs."""
-    per_ply = {p: c for c in rec.corrections if c.chosen for p in [_ply_of(c, rec)] if p is not None}
     title = f"{_tag(rec, 'White')} - {_tag(rec, 'Black')}, {_tag(rec, 'Event')}"
+    return _page(title, _sheet_html(rec, diagrams, "Scoresheet"))
+
+
+def render_html_games(sheets: list[tuple[Reconstruction, list[tuple[str, str]]]]) -> str:
+    """One printable HTML page for several games (a PGN input): one section per game, each as
+    :func:`render_html` draws it (headed ``Game N``), with its (caption, SVG) diagrams."""
+    body: list[str] = []
+    for number, (rec, diagrams) in enumerate(sheets, 1):
+        body.append(f'<section class="game" id="game-{number}">')
+        body.extend(_sheet_html(rec, diagrams, f"Game {number}"))
+        body.append("</section>")
+    css = "section.game + section.game { page-break-before: always; margin-top: 2em; }"
+    return _page(f"Scoresheets ({len(sheets)} games)", body, css)
+
+
+def _page(title: str, body: list[str], css: str = "") -> str:
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
         '<meta charset="utf-8">',
         f"<title>{escape(title)}</title>",
-        f"<style>\n{_CSS}\n</style>",
+        f"<style>\n{_CSS}\n{css}\n</style>" if css else f"<style>\n{_CSS}\n</style>",
         "</head>",
         "<body>",
-        "<h1>Scoresheet</h1>",
+        *body,
+        "</body>",
+        "</html>",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, heading: str) -> list[str]:
+    """The HTML of one sheet: heading, header table, status, moves, corrections, diagrams."""
+    per_ply = {p: c for c in rec.corrections if c.chosen for p in [_ply_of(c, rec)] if p is not None}
+    out = [
+        f"<h1>{escape(heading)}</h1>",
         '<table class="header">',
     ]
     header = [
@@ -178,9 +204,11 @@ def render_html(rec: Reconstruction, *, diagrams: list[tuple[str, str]] | None =
         for caption, svg in diagrams:
             out.append(f"<figure>\n{svg}\n<figcaption>{escape(caption)}</figcaption>\n</figure>")
         out.append("</div>")
-    out.append("</body>")
-    out.append("</html>")
-    return "\n".join(out) + "\n"
+    return out
+
+
+#: the size of a scoresheet's diagrams (pixels)
+SHEET_BOARD = 320
 
 
 def diagrams_for(rec: Reconstruction, specs: list[str], *, final: bool = True) -> tuple[list[tuple[str, str]], list[str]]:
@@ -189,7 +217,7 @@ def diagrams_for(rec: Reconstruction, specs: list[str], *, final: bool = True) -
     Returns ((caption, svg) pairs, problems); a spec that is not a position of the game is a
     problem (text), not an exception.
     """
-    from notation.scoresheet.svg import diagram_ply, position_svg
+    from notation.pictures.board import diagram_ply, position_svg
 
     out: list[tuple[str, str]] = []
     problems: list[str] = []
@@ -206,10 +234,11 @@ def diagrams_for(rec: Reconstruction, specs: list[str], *, final: bool = True) -
         san = rec.sans[index - 1]
         caption = f"after {number}{'.' if colour == 'white' else '...'} {san}"
         move = rec.moves[index - 1]
-        svg = position_svg(rec.position_after(index), highlight=(move[0], move[1]), caption=caption)
+        svg = position_svg(rec.position_after(index), last_move=(move[0], move[1]), size=SHEET_BOARD, caption=caption)
         out.append((caption, svg))
     if final and rec.moves:
         move = rec.moves[-1]
         caption = f"final position ({rec.result})"
-        out.append((caption, position_svg(rec.position_after(len(rec.moves)), highlight=(move[0], move[1]), caption=caption)))
+        out.append((caption, position_svg(rec.position_after(len(rec.moves)), last_move=(move[0], move[1]),
+                                          size=SHEET_BOARD, caption=caption)))
     return out, problems

@@ -151,7 +151,7 @@ class ImportSummary:
     parts: int = 0
     bytes_written: int = 0
     statuses: Counter[str] = field(default_factory=Counter)
-    #: inputs that could not be read (``pgn.io``: the CLI exits 2)
+    #: inputs that could not be read (``pgn.io``) or are no PGN (``pgn.not-pgn``): the CLI exits 2
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: values stored as null because their column cannot hold them (warnings, in input order)
     warnings: list[Diagnostic] = field(default_factory=list)
@@ -294,7 +294,7 @@ _READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, OSEr
 
 #: Columns added to the tables after their first release: a part written before them lacks them
 #: and reads with nulls there (``scan``), so it is not a bad part.
-LATER_COLUMNS: frozenset[str] = frozenset({"eco_computed", "opening_computed"})
+LATER_COLUMNS: frozenset[str] = frozenset({"eco_computed", "opening_computed", "move_time_ms", "depth"})
 
 
 def check_parts(root: Path, *, full: bool = False) -> list[Diagnostic]:
@@ -442,7 +442,8 @@ def plan_chunks(
 
 def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tuple[int, Any, bool]]:
     """``(game id, raw game, new)`` for every game of one input, in file order, as the planners
-    see them: read errors become ``pgn.io`` diagnostics in ``stats`` (keeping what was read),
+    see them: read errors become ``pgn.io`` diagnostics in ``stats`` (keeping what was read), a
+    file with no PGN structure its ``pgn.not-pgn``,
     ``stats`` counts files, games and duplicates, and ``new`` is False for a game whose id is
     in ``seen`` (which it extends)."""
     from notation.tables.rows import raw_games
@@ -458,6 +459,9 @@ def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tupl
             message = f"cannot read past game {stats.games_read}: {type(exc).__name__}: {exc}"
             stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
             return
+        if getattr(raw, "size", 0) < 0 and getattr(raw, "problem", None) is not None:
+            stats.diagnostics.append(raw.problem.located(file=str(path)))  # no PGN at all (pgn.not-pgn)
+            continue
         if getattr(raw, "size", 0) < 0:  # the reader could not read (more of) the file
             message = f"cannot read: {raw.data}" if raw.data else "cannot read the file"
             where = {"game": raw.number, "line": raw.line} if raw.line else {}  # where reading stopped

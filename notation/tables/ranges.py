@@ -14,7 +14,7 @@ for a move's value, its ply and SAN, quoting the text as written.
 The row builders (:mod:`notation.tables.rows`) compute the values as they always did, loosely
 cast; this module says which nulls are not "absent" but "did not fit": :func:`game_problems`
 (vectorised over a batch of raw tag text, :data:`GAME_CHECKS`), :func:`move_problems` (over a
-batch of plies: ``[%clk]``, ``[%eval]``, move numbers) and :func:`out_of_range` (the
+batch of plies: ``[%clk]``, ``[%eval]``, move times, search depths, move numbers) and :func:`out_of_range` (the
 diagnostic). The builders check the per-game FEN move number and NAGs in Python, with
 :func:`fits`.
 Dates are not checked here: a date that is not a calendar date is validation's
@@ -28,7 +28,7 @@ from typing import Final
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.pgn.comment_commands import CLOCK_PATTERN, EVAL_PATTERN
+from notation.pgn.comment_commands import CLOCK_PATTERN, DEPTH_PATTERN, EMT_PATTERN, EVAL_PATTERN, MT_PATTERN
 
 CODE: Final = "table.value-out-of-range"
 
@@ -145,6 +145,20 @@ _MOVE_VALUES: dict[str, tuple[pl.Expr, str, pl.Expr]] = {
         pl.col("text").str.extract(EVAL_PATTERN.pattern, 0),
     ),
     "move_number": (pl.col("fullmove").is_not_null(), "move number", pl.col("move_w").cast(pl.String)),
+    "move_time_ms": (
+        pl.col("emt").struct.field("1").is_not_null() | pl.col("mt").struct.field("1").is_not_null()
+        | pl.col("mt").struct.field("4").is_not_null(),
+        "move time",
+        pl.coalesce(pl.col("text").str.extract(EMT_PATTERN.pattern, 0),
+                    pl.col("text").str.extract(MT_PATTERN.pattern, 0).str.strip_chars(" \t\n\r,{}")),
+    ),
+    "depth": (
+        pl.col("ev").struct.field("3").is_not_null() | pl.col("dp").is_not_null(),
+        "search depth",
+        pl.when(pl.col("ev").struct.field("3").is_not_null())
+        .then(pl.col("text").str.extract(EVAL_PATTERN.pattern, 0))
+        .otherwise(pl.col("text").str.extract(DEPTH_PATTERN.pattern, 0).str.strip_chars(" \t\n\r,{}")),
+    ),
 }
 
 

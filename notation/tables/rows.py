@@ -1,4 +1,6 @@
 """Row builders of the games and moves tables: per-column lists flushed to Polars in batches.
+The games table's builder and the per-game pipeline are here; the moves table's builder is
+:class:`notation.tables.moves_rows.MovesBuilder` (re-exported here).
 
 Nothing here replays: the plies come from :func:`notation.validation.replay.replay` and the per-game
 verdict (status, counts, claims, outcome) from :mod:`notation.validation.reports`, so an imported row is
@@ -14,7 +16,6 @@ Polars at flush time from the raw tag text.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -24,15 +25,13 @@ import polars as pl
 from notation.diagnostics import Diagnostic
 
 from notation.formats.fen import STARTING_FEN
-from notation.formats.san import parse_san_syntax
 from notation.openings.columns import KeysBuilder, openings_of, with_openings
-from notation.pgn.comment_commands import CLOCK_PATTERN, COMMAND_PATTERN, EVAL_PATTERN, TL_PATTERN, WV_PATTERN
-from notation.rules.squares import PAWN, PIECE_LETTERS, PIECE_VALUES, SQUARE_NAMES
+from notation.pgn.comment_commands import COMMAND_PATTERN
 from notation.tables import ranges
+from notation.tables.moves_rows import BATCH_ROWS, SPACES, MovesBuilder
 from notation.tables.schema import (
     COLUMN_TAGS,
     GAMES_SCHEMA,
-    MOVES_SCHEMA,
     RESULTS,
     UNKNOWN_VALUES,
     empty_games,
@@ -46,11 +45,22 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.validation.replay import Replay
     from notation.validation.reports import GameReport
 
-#: rows per flushed batch (moves); games flush every ``BATCH_ROWS // 64`` games
-BATCH_ROWS = 65_536
-
-_SPACES = re.compile(r"\s+")
-
+__all__ = [
+    "BATCH_ROWS",
+    "GamesBuilder",
+    "MovesBuilder",
+    "TableBuilder",
+    "Verdict",
+    "clean_comment",
+    "game_id",
+    "raw_games",
+    "raw_text",
+    "source_name",
+    "tabulate_raw",
+    "tabulate_source",
+    "verdict",
+    "verdict_of",
+]
 
 _BLANK_TO_SPACE = bytes.maketrans(b"\t\n\r\x0b\x0c", b"     ")  # bytes.split()'s blanks
 
@@ -72,7 +82,7 @@ def clean_comment(comments: list[str]) -> str | None:
     text = " ".join(comments)
     if "[%" in text:
         text = COMMAND_PATTERN.sub(" ", text)
-    text = _SPACES.sub(" ", text).strip()
+    text = SPACES.sub(" ", text).strip()
     return text or None
 
 
@@ -352,312 +362,6 @@ def _elo(name: str) -> pl.Expr:
         .cast(pl.Int16, strict=False)
         .alias(name)
     )
-
-
-class MovesBuilder:
-    """Per-column lists for the moves table, filled from a replay's plies.
-
-    Per ply, Python collects only what the replay already knows (one list comprehension per
-    column): the canonical SAN, the move's squares and promotion, the piece types on its from
-    and to squares, whether it castles, checks or mates, the raw comment text, NAGs and the
-    repetition key. Everything derivable from those is computed by Polars at flush time: game
-    id, ply, move number and colour (from the start position's turn and move number), UCI,
-    piece letters, material (running sums of captures and promotions from the start
-    position's material), and the comment commands ``[%clk]``/``[%eval]`` and the cleaned
-    comment, with the very patterns of :mod:`notation.pgn.comment_commands` (a test keeps both
-    paths agreeing).
-    """
-
-    _GAME = ("game", "game_id", "n", "white_first", "fullmove", "mw0", "mb0")
-    _PLY = (
-        "san",
-        "from_sq",
-        "to_sq",
-        "piece",
-        "target",
-        "promotion",
-        "castle",
-        "check",
-        "mate",
-        "text",
-        "nags",
-        "position_key",
-    )
-
-    def __init__(self, batch_rows: int = BATCH_ROWS) -> None:
-        self._batch = batch_rows
-        self._frames: list[pl.DataFrame] = []
-        self._g: dict[str, list[Any]] = {name: [] for name in self._GAME}
-        self._p: dict[str, list[Any]] = {name: [] for name in self._PLY}
-        self._segments: list[pl.DataFrame] = []  # ply columns of earlier games, in order
-        self.core_batch: Any = None  # the compiled core's columns (notation._core.MovesBatch)
-        self._where: list[tuple[str | None, int | None, int | None]] = []  # per game of the batch
-        #: ``table.value-out-of-range`` warnings of the rows flushed so far (see ``ranges``)
-        self.diagnostics: list[Diagnostic] = []
-        self._rows = 0
-        self.count = 0
-
-    def _game(self, gid: int, start: Position, plies: int, game: Game | None) -> None:
-        mw0, mb0 = start.material()
-        g = self._g
-        where = (game.file, game.number, game.line) if game is not None else (None, None, None)
-        self._where.append(where)
-        g["game"].append(len(g["game"]))
-        g["game_id"].append(gid)
-        g["n"].append(plies)
-        g["white_first"].append(bool(start.turn))
-        fullmove = start.fullmove_number
-        if ranges.fits(fullmove, pl.Int32):
-            g["fullmove"].append(fullmove)
-        else:  # a FEN move number beyond the column's range: the game's move numbers are null
-            file, number, line = where
-            self.diagnostics.append(
-                ranges.out_of_range(
-                    "move_number", MOVES_SCHEMA["move_number"], "FEN move number", str(fullmove),
-                    file=file, game=number, line=line,
-                )
-            )
-            g["fullmove"].append(None)
-        g["mw0"].append(mw0)
-        g["mb0"].append(mb0)
-
-    def add_core(self, gid: int, start: Position, plies: int, game: Game | None = None) -> None:
-        """Account for the ``plies`` rows the compiled core appended to :attr:`core_batch`."""
-        if not plies:
-            return
-        if self._p["san"]:
-            self._seal_python()
-        self._game(gid, start, plies, game)
-        self._rows += plies
-        self.count += plies
-        if self._rows >= self._batch:
-            self._flush()
-
-    def add(self, gid: int, rep: Replay, game: Game | None = None) -> None:
-        """Append one row per legal mainline ply of ``rep`` (``game``: its location, for
-        diagnostics)."""
-        plies = rep.plies
-        if not plies:
-            return
-        if self.core_batch is not None and len(self.core_batch):
-            self._segments.append(pl.DataFrame(self.core_batch.take()))
-        self._game(gid, plies[0].before, len(plies), game)
-        p = self._p
-        p["san"].extend([r.san for r in plies])
-        p["from_sq"].extend([r.move.from_square for r in plies])
-        p["to_sq"].extend([r.move.to_square for r in plies])
-        # piece types: the mover's (None for a null move), the captured one's (``target``: 0 when
-        # nothing is captured, None for en passant, whose target square is empty), the promotion
-        p["piece"].extend([r.before.piece_type_at(r.move.from_square) if r.move else None for r in plies])
-        p["target"].extend(
-            [r.before.piece_type_at(r.move.to_square) if r.before.is_capture(r.move) else 0 for r in plies]
-        )
-        p["promotion"].extend([r.move.promotion for r in plies])
-        p["castle"].extend([r.before.is_castling(r.move) for r in plies])
-        p["check"].extend([r.check for r in plies])
-        # mate as the replay wrote it: the suffix of the canonical SAN (read by formats.san)
-        p["mate"].extend([r.check and parse_san_syntax(r.san).suffix == "#" for r in plies])
-        p["text"].extend([" ".join(c) if (c := r.node.comments) else None for r in plies])
-        p["nags"].extend(
-            [ranges.keep_nags(n, self._where[-1], i, r.san, self.diagnostics) if (n := r.node.nags) else None
-             for i, r in enumerate(plies, 1)]
-        )
-        p["position_key"].extend([r.key for r in plies])
-        self._rows += len(plies)
-        self.count += len(plies)
-        if self._rows >= self._batch:
-            self._flush()
-
-    def _seal_python(self) -> None:
-        """The Python-built ply columns so far become a segment."""
-        self._segments.append(pl.DataFrame(self._p, schema=_PLY_SCHEMA, strict=False))
-        self._p = {name: [] for name in self._PLY}
-
-    def _flush(self) -> None:
-        if not self._rows:
-            return
-        if self._p["san"]:
-            self._seal_python()
-        if self.core_batch is not None and len(self.core_batch):
-            self._segments.append(pl.DataFrame(self.core_batch.take()))
-        plies = pl.concat(self._segments, how="vertical") if len(self._segments) > 1 else self._segments[0]
-        self._segments = []
-        games = pl.DataFrame(
-            self._g,
-            schema={
-                "game": pl.Int32,
-                "game_id": pl.UInt64,
-                "n": pl.Int32,
-                "white_first": pl.Boolean,
-                "fullmove": pl.Int32,
-                "mw0": pl.Int16,
-                "mb0": pl.Int16,
-            },
-        )
-        frame, problems = _type_moves(games, plies)
-        for game, ply, san, column, what, text in problems.iter_rows():
-            file, number, line = self._where[game]
-            self.diagnostics.append(
-                ranges.out_of_range(
-                    column, MOVES_SCHEMA[column], what, text, file=file, game=number, line=line, ply=ply, san=san
-                )
-            )
-        self._frames.append(frame)
-        self._g = {name: [] for name in self._GAME}
-        self._where = []
-        self._rows = 0
-
-    def finish(self) -> pl.DataFrame:
-        """All plies added so far as one frame with :data:`MOVES_SCHEMA`."""
-        self._flush()
-        if not self._frames:
-            return empty_moves()
-        frame = pl.concat(self._frames, how="vertical", rechunk=False)
-        self._frames = [frame]
-        return frame
-
-
-#: The raw ply columns (Python lists or the compiled core's Arrow arrays) before derivation.
-_PLY_SCHEMA = pl.Schema({
-    "san": pl.String(),
-    "from_sq": pl.Int8(),
-    "to_sq": pl.Int8(),
-    "piece": pl.Int8(),
-    "target": pl.Int8(),
-    "promotion": pl.Int8(),
-    "castle": pl.Boolean(),
-    "check": pl.Boolean(),
-    "mate": pl.Boolean(),
-    "text": pl.String(),
-    "nags": pl.List(pl.UInt8()),  # MOVES_SCHEMA["nags"]
-    "position_key": pl.UInt64(),
-})
-
-
-def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The typed moves frame of one batch: per-game facts exploded to plies, plus derived
-    columns; and the values that did not fit their column (null in the frame): one row
-    ``(game, ply, san, column, what, text)`` each (see :mod:`notation.tables.ranges`).
-
-    Three ``with_columns``/``select`` stages so that each intermediate (colour, captured piece,
-    the regex matches of the comment commands) is computed once (eager Polars has no
-    common-subexpression elimination).
-    """
-    per_ply = (
-        games.with_columns(i=pl.int_ranges(0, pl.col("n"), dtype=pl.Int32))
-        .explode("i")
-        .drop("n")
-    )
-    frame = pl.concat([per_ply, plies], how="horizontal")
-    target, text = pl.col("target"), pl.col("text")
-    # stage 1: ply parity, capture, and the comment text's commands
-    frame = frame.with_columns(
-        k=pl.col("i") + pl.when(pl.col("white_first")).then(0).otherwise(1),
-        capture=target.ne_missing(0),
-        clk=text.str.extract_groups(CLOCK_PATTERN.pattern),
-        ev=text.str.extract_groups(EVAL_PATTERN.pattern),
-        wv=text.str.extract_groups(WV_PATTERN.pattern),  # engine comments (TCEC, cutechess)
-        tl=ranges.milliseconds_as_seconds(text.str.extract(TL_PATTERN.pattern, 1)),
-        comment=text.str.replace_all(COMMAND_PATTERN.pattern, " ")
-        .str.replace_all(_SPACES.pattern, " ")
-        .str.strip_chars(),
-    )
-    # stage 2: colour, captured piece, material changes
-    white = (pl.col("k") % 2) == 0
-    captured = pl.when(pl.col("capture")).then(target.fill_null(PAWN))
-    clk, ev, wv = pl.col("clk"), pl.col("ev"), pl.col("wv")
-    frame = frame.with_columns(white=white, captured=captured).with_columns(
-        cap_value=_piece_value(pl.col("captured")).fill_null(0),
-        promo_gain=(_piece_value(pl.col("promotion")) - PIECE_VALUES[PAWN]).fill_null(0),
-        # the input's numbers, computed wide; stage 3 keeps those that fit their column
-        # (loose casts: the patterns' \d also matches non-ASCII digits such as '٣')
-        clock_w=pl.coalesce(clk.struct.field("1").cast(pl.Float64, strict=False) * 3600.0
-        + clk.struct.field("2").cast(pl.Float64, strict=False) * 60.0
-        + clk.struct.field("3").cast(pl.Float64, strict=False).fill_null(0.0), pl.col("tl")),
-        cp_w=(pl.coalesce(ev.struct.field("2"), wv.struct.field("3")).cast(pl.Float64, strict=False) * 100.0).round(0),
-        mate_w=pl.coalesce(ev.struct.field("1").str.to_integer(strict=False), (wv.struct.field("1") + wv.struct.field(
-            "2")).str.to_integer(strict=False)),
-        move_w=pl.col("fullmove").cast(pl.Int64) + pl.col("k") // 2,
-    )
-    fits = {
-        "clock_seconds": pl.col("clock_w").is_finite(),
-        "eval_cp": ranges.in_range(pl.col("cp_w"), MOVES_SCHEMA["eval_cp"]),
-        "eval_mate": ranges.in_range(pl.col("mate_w"), MOVES_SCHEMA["eval_mate"]),
-        "move_number": ranges.in_range(pl.col("move_w"), MOVES_SCHEMA["move_number"]),
-    }
-    problems = ranges.move_problems(frame, fits)
-    white = pl.col("white")
-    cap_value, promo_gain = pl.col("cap_value"), pl.col("promo_gain")
-    promotion = _piece_letter(pl.col("promotion"))
-    comment = pl.col("comment")
-    columns: dict[str, pl.Expr] = {
-        "game_id": pl.col("game_id"),
-        "ply": pl.col("i") + 1,
-        "move_number": pl.when(fits["move_number"]).then(pl.col("move_w")),
-        "color": pl.when(white).then(pl.lit("white")).otherwise(pl.lit("black")),
-        "san": pl.col("san"),
-        "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
-        .then(pl.lit("0000"))  # the null move
-        .otherwise(
-            pl.concat_str(
-                _square_name("from_sq"),
-                _square_name("to_sq"),
-                promotion.str.to_lowercase().fill_null(""),
-            )
-        ),
-        "piece": _piece_letter(pl.col("piece")),
-        "captured": _piece_letter(pl.col("captured")),
-        "promotion": promotion,
-        "is_check": pl.col("check"),
-        "is_mate": pl.col("mate"),
-        "is_castle": pl.col("castle"),
-        "is_en_passant": target.is_null(),
-        "clock_seconds": pl.when(fits["clock_seconds"]).then(pl.col("clock_w")),
-        "eval_cp": pl.when(fits["eval_cp"]).then(pl.col("cp_w")),
-        "eval_mate": pl.when(fits["eval_mate"]).then(pl.col("mate_w")),
-        "nags": pl.col("nags"),
-        "comment": pl.when(comment != "").then(comment),
-        "position_key": pl.col("position_key"),
-        "material_white": pl.col("mw0")
-        + _running(pl.when(white).then(promo_gain).otherwise(-cap_value)),
-        "material_black": pl.col("mb0")
-        + _running(pl.when(white).then(-cap_value).otherwise(promo_gain)),
-    }
-    # stage 3: the schema's columns, in order, with their dtypes
-    typed = frame.select(
-        expr.cast(dtype, strict=False).alias(name)
-        if name in _CAST_LOOSE
-        else expr.cast(dtype).alias(name)
-        for name, dtype in MOVES_SCHEMA.items()
-        for expr in (columns[name],)
-    )
-    return typed, problems
-
-
-def _piece_letter(piece_type: pl.Expr) -> pl.Expr:
-    """``N`` for piece type 2 (:data:`notation.rules.squares.PIECE_LETTERS`); null stays null."""
-    return pl.lit(pl.Series(list(PIECE_LETTERS), dtype=pl.String)).gather(piece_type)
-
-
-def _piece_value(piece_type: pl.Expr) -> pl.Expr:
-    """Material value of a piece type (:data:`notation.rules.squares.PIECE_VALUES`); null stays null."""
-    return pl.lit(pl.Series(PIECE_VALUES, dtype=pl.Int16)).gather(piece_type)
-
-
-def _square_name(column: str) -> pl.Expr:
-    """``e4`` for square 28: file letter and rank digit from the 0..63 index."""
-    return pl.lit(pl.Series(SQUARE_NAMES, dtype=pl.String)).gather(pl.col(column))
-
-
-def _running(delta: pl.Expr) -> pl.Expr:
-    """Running sum of ``delta`` within each game (rows of a game are contiguous, ``i`` counts
-    from 0 in each): one cumulative sum over the batch minus its value before the game."""
-    total = delta.cum_sum()
-    before_game = pl.when(pl.col("i") == 0).then(total - delta).forward_fill()
-    return total - before_game
-
-
-_CAST_LOOSE = frozenset({"move_number", "material_white", "material_black", "eval_cp", "eval_mate"})
 
 
 @dataclass(slots=True)

@@ -20,6 +20,11 @@ Dtypes (pinned by ``tests/test_frames_schema.py``; change them like an API):
   ``Int16``, material ``Int16``, NAGs ``List(UInt8)``; plies and counts ``Int32``.
   A value from the input that its column cannot hold is null in the row and a
   ``table.value-out-of-range`` warning (:mod:`notation.tables.ranges`), never a failure.
+* Values read from a move's comments: ``clock_seconds`` (``Float64``, time left after the move:
+  ``[%clk h:mm:ss(.f)]``, else an engine comment's ``tl=``, in milliseconds or h:mm:ss), ``move_time_ms``
+  (``Int64``, milliseconds the mover spent: ``[%emt h:mm:ss(.f)]``, else ``mt=`` in milliseconds or
+  ``h:mm:ss``), ``eval_cp``/``eval_mate`` (White's view: ``[%eval]``, else ``wv=``) and ``depth``
+  (``Int16``, the engine's search depth: ``[%eval …,depth]``, else ``d=``). Absent: null.
 * ``date`` is a ``Date`` only when the tag is a complete ``YYYY.MM.DD``; ``date_text`` keeps the
   tag as written (``2021.??.??``). ``utc_datetime`` combines ``UTCDate`` and ``UTCTime`` (UTC).
 """
@@ -121,8 +126,10 @@ MOVES_SCHEMA: pl.Schema = pl.Schema(
         "is_castle": pl.Boolean(),
         "is_en_passant": pl.Boolean(),
         "clock_seconds": pl.Float64(),
+        "move_time_ms": pl.Int64(),
         "eval_cp": pl.Int32(),
         "eval_mate": pl.Int16(),
+        "depth": pl.Int16(),
         "nags": pl.List(pl.UInt8()),
         "comment": pl.String(),
         "position_key": pl.UInt64(),

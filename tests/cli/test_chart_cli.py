@@ -176,3 +176,38 @@ def test_standard_input(tmp_path: Path, kind: str, layer: str, rows: int) -> Non
     result = CliRunner().invoke(app, ["chart", "-", "--kind", kind, "--out", str(out)], input=CLOCK_PGN)
     assert result.exit_code == 0, result.stderr
     assert marks(parse(out.read_text(encoding="utf-8")), layer) == rows
+
+
+def _truncated_gz(tmp_path: Path) -> Path:
+    """round_robin.pgn gzipped, cut in the middle of its compressed stream."""
+    import gzip
+
+    data = gzip.compress(ROUND_ROBIN.read_bytes())
+    path = tmp_path / "cut.pgn.gz"
+    path.write_bytes(data[: len(data) * 2 // 3])
+    return path
+
+
+@pytest.mark.parametrize("kind", ["rating", "length-eco"])
+def test_truncated_gz_is_reported_and_the_games_read_are_drawn(tmp_path: Path, kind: str) -> None:
+    out = tmp_path / "c.svg"
+    result = run_cli("chart", _truncated_gz(tmp_path), "--kind", kind, "--out", out)
+    assert result.exit_code == 2
+    located = [line for line in result.stderr.splitlines() if "pgn.io" in line]
+    assert located and "cut.pgn.gz" in located[0] and re.search(r"cut\.pgn\.gz:\d+", located[0]), result.stderr
+    assert out.exists()  # drawn from the games read whole before the cut
+
+
+def test_missing_input_beside_a_readable_one_still_draws(tmp_path: Path) -> None:
+    out = tmp_path / "c.svg"
+    result = run_cli("chart", tmp_path / "absent.pgn", ROUND_ROBIN, "--kind", "rating", "--out", out)
+    assert result.exit_code == 2
+    assert "absent.pgn" in result.stderr and "pgn.io" in result.stderr
+    assert marks(parse(out.read_text(encoding="utf-8")), "bands") == 11
+
+
+def test_eval_kind_reports_a_truncated_input(tmp_path: Path, clock_pgn: Path) -> None:
+    out = tmp_path / "eval.svg"
+    result = run_cli("chart", clock_pgn, tmp_path / "absent.pgn", "--kind", "eval", "--out", out)
+    assert result.exit_code == 2 and "absent.pgn" in result.stderr and "pgn.io" in result.stderr
+    assert marks(parse(out.read_text(encoding="utf-8")), "evals") == 6

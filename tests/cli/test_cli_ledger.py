@@ -127,3 +127,70 @@ def test_help() -> None:
     assert result.exit_code == 0
     for word in ("--initial", "--format", "--history", "--places", "unranked", "12.5"):
         assert word in result.stdout
+
+
+# --- line length on real games: every ledger line < 200 characters -----------------------------
+
+#: The longest ledger line accepted (characters): a table row is read on one screen line.
+LEDGER_LINE_LIMIT = 200
+#: The fast default: a small corpus file with long player names (many players, 1851).
+SMALL_CORPUS_FILE = ("classic", "London1851.pgn")
+
+
+def _ledger_lines(path: Path) -> dict[str, int]:
+    """The longest line of ``notation ledger PATH`` (and ``--history``) per rendering: on a
+    terminal 250 columns wide and piped (no COLUMNS); each run must succeed."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import OUTSIDE
+    from terminal_support import CODE, through_terminal
+
+    longest: dict[str, int] = {}
+    for extra in ([], ["--history"]):
+        args = ["ledger", *extra, str(path)]
+        label = "history" if extra else "ledger"
+        shown, _, code = through_terminal(args, 250)
+        assert code in (0, 1), (args, code)
+        longest[f"{label} terminal 250"] = max((len(line) for line in shown.splitlines()), default=0)
+        env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+        run = subprocess.run([sys.executable, "-c", CODE, *args], cwd=OUTSIDE, capture_output=True, text=True,
+                             env=env, timeout=600)
+        assert run.returncode in (0, 1), run.stderr
+        longest[f"{label} piped"] = max((len(line) for line in run.stdout.splitlines()), default=0)
+    return longest
+
+
+def _check_lines(path: Path) -> None:
+    longest = _ledger_lines(path)
+    assert all(n > 0 for n in longest.values()), longest  # a ledger was printed
+    assert max(longest.values()) < LEDGER_LINE_LIMIT, (path.name, longest)
+
+
+def test_ledger_lines_fit_on_a_small_corpus_file() -> None:
+    from conftest import corpus_path
+
+    _check_lines(corpus_path("games", *SMALL_CORPUS_FILE))
+
+
+def _corpus_files() -> list[object]:
+    """One parameter per shared-corpus game file (its path relative to ``games/``); one that
+    skips with the reason when the corpus is absent."""
+    from conftest import CORPUS
+
+    root = CORPUS / "games"
+    if not root.is_dir():
+        return [pytest.param(None, id="corpus-absent")]
+    return [str(p.relative_to(root)) for p in sorted(root.rglob("*")) if p.is_file() and ".pgn" in p.name]
+
+
+@pytest.mark.slow  # the whole corpus: about three minutes (the 37,000-game Lichess file alone ~40 s)
+@pytest.mark.parametrize("relative", _corpus_files())
+def test_ledger_lines_fit_on_every_corpus_file(relative: str | None) -> None:
+    from conftest import corpus_game_files, corpus_path
+
+    if relative is None:
+        corpus_game_files()  # skips with the reason
+        pytest.skip("shared corpus not available")
+    _check_lines(corpus_path("games", relative))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from conftest import SAMPLE_GAMES
@@ -98,3 +99,36 @@ def test_an_output_that_cannot_be_written_exits_2(tmp_path: Path) -> None:
     result = run_cli("filter", ROUND_ROBIN, "--unique", "--duplicates", missing, "--out", tmp_path / "ok.pgn")
     assert result.exit_code == 2
     assert list(tmp_path.iterdir()) == []  # no output, no temporary file left
+
+
+def _count(result: object) -> int:
+    return str(getattr(result, "stdout")).count("[Event ")
+
+
+def test_event_site_elo_and_length_options() -> None:
+    """Each option against the same rule computed from the tags and moves directly."""
+    games = [g for path in sorted(SAMPLE_GAMES.glob("*.pgn")) for g in read_games(path)]
+
+    def elo(game: object, side: str) -> int | None:
+        value = getattr(game, "tags").get(f"{side}Elo", "")
+        return int(value) if value.isdigit() else None
+
+    def rated(game: object, test: object) -> bool:
+        pair = (elo(game, "White"), elo(game, "Black"))
+        return None not in pair and all(test(v) for v in pair)  # type: ignore[operator]
+
+    cases = {
+        ("--event", "CASUAL"): sum("casual" in g.tags.get("Event", "").lower() for g in games),
+        ("--site", "riverside"): sum("riverside" in g.tags.get("Site", "").lower() for g in games),
+        ("--min-elo", "2150"): sum(rated(g, lambda v: v >= 2150) for g in games),
+        ("--max-elo", "2150"): sum(rated(g, lambda v: v <= 2150) for g in games),
+    }
+    for (option, value), expected in cases.items():
+        assert expected > 0, option
+        result = run_cli("filter", SAMPLE_GAMES, option, value)
+        assert result.exit_code == 0, (option, result.output)
+        assert _count(result) == expected, option
+    short = run_cli("filter", SAMPLE_GAMES, "--max-plies", "10")
+    assert short.exit_code == 0
+    assert 0 < _count(short) < len(games)
+    assert all(len(g.mainline()) <= 10 for g in read_games(io.StringIO(short.stdout)))

@@ -102,3 +102,69 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
 def test_unwritable_output_exit_2(tmp_path: Path) -> None:
     result = run(str(SHEETS / "opera-game-chinese.txt"), "--out", str(tmp_path / "missing" / "x.pgn"))
     assert result.exit_code == 2
+
+
+# --- a PGN input: read game by game ----------------------------------------------------------
+
+CLASSICS = SAMPLE_GAMES / "classics.pgn"
+
+
+def test_pgn_file_is_read_as_pgn_exit_0() -> None:
+    result = run(str(CLASSICS))
+    assert result.exit_code == 0, result.stderr
+    assert "sheet.unreadable" not in result.stderr and "NEEDS A HUMAN" not in result.stderr
+    assert result.stderr.count("read as PGN (replays legally)") == 3
+    assert f"{CLASSICS}: game 2 (line 16): read as PGN" in result.stderr
+    assert result.stdout.count("[Event ") == 3
+    assert '[White "Morphy, Paul"]' in result.stdout and "17. Rd8# 1-0" in result.stdout
+    assert "23. Be7# 1-0" in result.stdout
+
+
+def test_pgn_file_outputs_one_sheet_per_game(tmp_path: Path) -> None:
+    outs = {s: tmp_path / f"games{s}" for s in (".pgn", ".txt", ".html", ".json")}
+    args = [str(CLASSICS), "--quiet"]
+    for path in outs.values():
+        args += ["--out", str(path)]
+    assert run(*args).exit_code == 0
+    assert outs[".pgn"].read_text(encoding="utf-8").count("[Event ") == 3
+    assert outs[".txt"].read_text(encoding="utf-8").count("SCORESHEET") == 3
+    html = outs[".html"].read_text(encoding="utf-8")
+    assert html.count('<section class="game"') == 3 and html.count("<html") == 1
+    from scoresheet.test_render_sheet import assert_valid_html
+
+    assert_valid_html(html)
+    data = json.loads(outs[".json"].read_text(encoding="utf-8"))
+    assert [(d["game"], d["line"], d["status"], d["layout"]) for d in data] == [
+        (1, 1, "ok", "pgn"), (2, 16, "ok", "pgn"), (3, 30, "ok", "pgn")]
+    assert data[0]["tags"]["White"] == "Morphy, Paul"
+
+
+def test_pgn_file_game_option_picks_one(tmp_path: Path) -> None:
+    svg = tmp_path / "final.svg"
+    result = run(str(CLASSICS), "--game", "2", "--format", "json", "--out", str(svg))
+    assert result.exit_code == 0 and svg.read_text(encoding="utf-8").startswith("<svg")
+    result = run(str(CLASSICS), "--game", "2", "--format", "json")
+    data = json.loads(result.stdout)
+    assert data["tags"]["Black"] == "Kieseritzky, Lionel" and data["moves"][-1] == "Be7#"
+    assert run(str(CLASSICS), "--game", "4").exit_code == 2
+    result = run(str(CLASSICS), "--out", str(svg))
+    assert result.exit_code == 2 and "--game N" in result.stderr  # one picture, three games
+
+
+def test_pgn_file_with_an_illegal_move_falls_back_with_a_located_diagnostic(tmp_path: Path) -> None:
+    text = CLASSICS.read_text(encoding="utf-8").replace("13. Rxd7 Rxd7", "13. Rxd7 Rxd6", 1)
+    path = tmp_path / "one-illegal.pgn"
+    path.write_text(text, encoding="utf-8")
+    result = run(str(path))
+    assert result.exit_code == 0, result.stderr
+    assert f"{path}:13:69: warning[sheet.correction] game 1, 13... Rxd6: written 'Rxd6' read as Rxd7" in result.stderr
+    assert f"{path}: game 1 (line 1): reconstructed with 1 correction(s)" in result.stderr
+    assert result.stderr.count("read as PGN (replays legally)") == 2
+    assert '[White "Morphy, Paul"]' in result.stdout and "13. Rxd7 Rxd7" in result.stdout
+
+
+def test_sloppy_sheet_still_reconstructed_unchanged() -> None:
+    result = run(str(SHEETS / "immortal-damaged.csv"), "--format", "json")
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict) and data["layout"] == "csv" and data["status"] == "corrected"
+    assert "game 1" not in result.stderr and "read as PGN" not in result.stderr

@@ -3,17 +3,13 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
-import pty
 import re
-import struct
 import subprocess
 import sys
-import termios
 
 import pytest
 from conftest import OUTSIDE, SAMPLE_GAMES
+from terminal_support import CODE, through_terminal
 
 COMMANDS = {
     "stats": ["stats", str(SAMPLE_GAMES)],
@@ -21,28 +17,10 @@ COMMANDS = {
     "ledger": ["ledger", str(SAMPLE_GAMES)],
     "ledger-history": ["ledger", "--history", str(SAMPLE_GAMES / "round_robin.pgn")],
 }
-CODE = "from notation.cli.main import run; run()"
 
 
 def _through_terminal(args: list[str], columns: int) -> str:
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
-    env = dict(os.environ, COLUMNS=str(columns), TERM="dumb", NO_COLOR="1")
-    proc = subprocess.Popen([sys.executable, "-c", CODE, *args], cwd=OUTSIDE, stdout=slave,
-                            stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
-    os.close(slave)
-    chunks: list[bytes] = []
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(master)
-    proc.wait(timeout=120)
-    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    return through_terminal(args, columns)[0]
 
 
 def _cells(text: str) -> set[str]:

@@ -36,7 +36,7 @@ from conftest import OUTSIDE
 
 from notation.pgn import reader, sources
 from notation.pgn.reader import RawGame, read_games, read_headers, split_games
-from notation.pgn.sources import Unreadable, find_pgn_files, walk_pgn_files
+from notation.pgn.sources import Unreadable, find_pgn_files, is_plain_file, walk_pgn_files, wide_encoding
 
 # --- a varied set of games (varied enough that compression does not shrink it to nothing) -------
 
@@ -389,6 +389,26 @@ def test_line_ends_and_encodings_give_the_same_games(tmp_path: Path, ends: str, 
         assert _stdin(data) == [(s[0], s[1], s[2].get("Event"), s[2].get("White"), s[3]) for s in EXPECTED]
 
 
+@pytest.mark.parametrize("block", [1, 5, 65536])
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_wide_encodings_without_a_byte_order_mark(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: str, block: int
+) -> None:
+    """UTF-16/32 written without a BOM (some Windows tools) is told by the NULs of its ASCII start."""
+    monkeypatch.setattr(reader, "BLOCK", block)
+    data = LINE_ENDS["crlf"](SMALL).encode(encoding)
+    path = tmp_path / "games.pgn"
+    path.write_bytes(data)
+    assert signature(read_games(path)) == EXPECTED
+    assert signature(read_games(io.BytesIO(data))) == EXPECTED
+    gz = tmp_path / "games.pgn.gz"
+    gz.write_bytes(gzip.compress(data))
+    assert signature(read_games(gz)) == EXPECTED
+    assert not is_plain_file(path)  # byte offsets are not the file's: never read by byte ranges
+    assert wide_encoding(data[:16]) == encoding
+    assert wide_encoding(SMALL.encode()[:16]) is None
+
+
 @pytest.mark.parametrize("block", [1, 2, 3, 7, 64])
 def test_line_ends_across_read_blocks(monkeypatch: pytest.MonkeyPatch, block: int) -> None:
     """A CR at the end of one block and the LF at the start of the next are one CRLF."""
@@ -435,7 +455,7 @@ def test_escape_lines_before_the_first_game_whatever_the_blocks(monkeypatch: pyt
         return [(r.data, r.number, r.line, r.offset, r.size) for r in raws]
 
     expected = located(chunks(io.BytesIO(text)))
-    assert expected and not expected[0][0].startswith(b"%")
+    assert expected and expected[0][0][:1] not in (b"%", "%")  # a lone '[' is no PGN: pgn.not-pgn
     for block in (1, 2, 3, 5):
         monkeypatch.setattr(reader, "BLOCK", block)
         assert located(chunks(io.BytesIO(text))) == expected

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from notation.pgn.reader import read_headers
 from notation.pgn.reader import parse_raw_game, read_games, split_games
+from notation.pgn.structure import other_format
 from notation.pgn.writer import write_games
 
 _PIECES = list("[]{}()\"\\;%$!?*.-+=#/ \t\n\r0123456789abcdefghKQRBNOxo@½…♘é") + [
@@ -64,10 +65,14 @@ def test_bytes_never_raise(data: bytes) -> None:
 @FAST
 @given(st.lists(PGNISH, max_size=4))
 def test_a_broken_game_stays_local(junk: list[str]) -> None:
-    """Whatever precedes it, a well-formed game after a tag section reads the same."""
+    """Whatever precedes it, a well-formed game after a tag section reads the same (unless the
+    text begins like a document of another format, Markdown or HTML, which is not read as PGN)."""
     good = '[Event "Good"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 1-0\n'
     text = "\n".join(junk) + "\n\n" + good
     games = list(read_games(io.StringIO(text)))
+    if other_format(text) is not None:
+        assert [d.code for g in games for d in g.diagnostics] == ["pgn.not-pgn"]
+        return
     last = games[-1]
     assert last.tags.get("Event") == "Good" and last.tags.get("Result") == "1-0"
     assert last.mainline() == ["e4", "e5", "Qh5", "Nc6"] and last.result == "1-0"
@@ -87,7 +92,7 @@ def test_read_sizes_do_not_change_the_split(text: str, sizes: list[int]) -> None
     """However the source delivers its bytes, the games (data and locations) are the same."""
     import itertools
 
-    from notation.pgn.reader import DEFAULT_MAX_GAME_BYTES, _split
+    from notation.pgn.reader import DEFAULT_MAX_GAME_BYTES, _structured
 
     data = text.encode()
     expected = [(r.data, r.number, r.line, r.offset, r.size) for r in split_games(io.BytesIO(data))]
@@ -103,8 +108,8 @@ def test_read_sizes_do_not_change_the_split(text: str, sizes: list[int]) -> None
 
     from notation.pgn.sources import SafeRead
 
-    got = [(r.data, r.number, r.line, r.offset, r.size) for r in _split(SafeRead(read), None, DEFAULT_MAX_GAME_BYTES)]
+    got = [(r.data, r.number, r.line, r.offset, r.size) for r in _structured(SafeRead(read), None, DEFAULT_MAX_GAME_BYTES, False)]
     assert got == expected
     if got:  # the games are consecutive slices of the input (a lone CR read as LF)
         lf = re.sub(b"\r(?!\n)", b"\n", data)
-        assert all(lf[r[3] : r[3] + len(r[0])] == r[0] for r in got)
+        assert all(lf[r[3] : r[3] + len(r[0])] == r[0] for r in got if r[4] != -1)  # -1: pgn.not-pgn

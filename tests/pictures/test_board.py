@@ -9,7 +9,7 @@ import pytest
 from conftest import SAMPLE_GAMES, check_golden
 from pictures_support import CLOCK_PGN, by_class, parse
 
-from notation.pictures.board import Overlay, board_svg, position_svg, square_name
+from notation.pictures.board import CHECK_COLOUR, Overlay, board_svg, position_svg, square_name
 from notation.pictures.diagram import diagram, from_fen, from_game, parse_ply
 from notation.pgn.reader import read_games
 from notation.rules.position import Position
@@ -53,7 +53,7 @@ def test_the_king_in_check_is_highlighted() -> None:
     root = parse(position_svg(Position.from_fen(FOOLS_MATE)))
     (check,) = by_class(root, "check")
     assert check.get("data-square") == "e1"
-    assert check.get("fill") == "url(#check-glow)"
+    assert check.get("fill") == CHECK_COLOUR
 
 
 def test_black_king_in_check_is_highlighted() -> None:
@@ -167,3 +167,9 @@ def test_png_of_a_diagram() -> None:
 
     png = svg_to_png(position_svg(Position.initial()), scale=1.0)
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_no_ids_so_diagrams_can_share_a_page() -> None:
+    checked = Position.from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+    svg = position_svg(checked, last_move=(31, 39), arrows=[(12, 28, "green")], marks=[(4, "red")], caption="x")
+    assert " id=" not in svg and "url(#" not in svg

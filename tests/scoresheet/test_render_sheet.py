@@ -14,7 +14,7 @@ import pytest
 
 from notation import reconstruct
 from notation.scoresheet.render import diagrams_for, render_html, render_text
-from notation.scoresheet.svg import board_svg, diagram_ply, position_svg
+from notation.pictures.board import Overlay, board_svg, diagram_ply, position_svg
 from conftest import ROOT, SAMPLE_GAMES, check_golden
 
 GOLDEN = ROOT / "tests" / "golden" / "scoresheet"
@@ -142,7 +142,7 @@ def test_svg_initial_position_is_well_formed() -> None:
 
 def test_svg_flipped_and_empty() -> None:
     ET.fromstring(board_svg({}, flipped=True, coordinates=False))
-    ET.fromstring(board_svg({0: (True, 6), 63: (False, 6)}, highlight=[0, 63]))
+    ET.fromstring(board_svg({0: (True, 6), 63: (False, 6)}, overlay=Overlay(last_move=(0, 63))))
 
 
 @pytest.mark.parametrize(("spec", "ply"), [("24w", 47), ("24b", 48), ("24", 47), ("1w", 1), ("3...", 6),

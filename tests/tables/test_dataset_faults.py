@@ -3,6 +3,7 @@ damaged parts, missing inputs. Each case failed (or lost data) before its fix.""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import time
@@ -66,6 +67,9 @@ BAD_VALUES: dict[str, tuple[str, str, list[tuple[str, int | None]]]] = {
     "unicode-digits": ('[WhiteElo "\u0663\u0663"]\n', "1. e4 {[%clk \u0663:00:00]} e5 {[%eval \u0663]}",
                        [("white_elo", None), ("clock_seconds", 1), ("eval_cp", 2)]),
     "utc-time": ('[UTCDate "2024.01.01"]\n[UTCTime "25:61:00"]\n', "1. e4", [("utc_datetime", None)]),
+    "move-time": ("", "1. e4 {mt=99999999999999999999,} e5 {[%emt " + "9" * 400 + ":00:00]}",
+                  [("move_time_ms", 1), ("move_time_ms", 2)]),
+    "depth": ("", "1. e4 {d=32768, mt=5,} e5 {[%eval 0.1,99999999999]}", [("depth", 1), ("depth", 2)]),
 }
 
 
@@ -354,3 +358,15 @@ def test_a_dataset_written_before_the_computed_opening_columns_still_reads(tmp_p
     frame = lazy.collect()
     assert frame.height == 15 and frame["eco_computed"].null_count() == 15
     assert isinstance(frame.schema["eco_computed"], pl.Categorical)
+
+
+def test_a_dataset_written_before_the_move_time_and_depth_columns_still_reads(tmp_path: Path) -> None:
+    games, moves = to_frames(io.StringIO(GOOD.format(n=1)))
+    for sub, frame in (("games", games), ("moves", moves.drop("move_time_ms", "depth"))):
+        (tmp_path / sub).mkdir()
+        frame.write_parquet(tmp_path / sub / "part-00000.parquet")
+    assert check_parts(tmp_path) == [] and check_parts(tmp_path, full=True) == []
+    old = scan(tmp_path)[1].collect()
+    assert old.height == 7 and old["move_time_ms"].null_count() == 7 and old["depth"].null_count() == 7
+    assert old.schema == moves.schema
+    assert old.drop("move_time_ms", "depth").equals(moves.drop("move_time_ms", "depth"))

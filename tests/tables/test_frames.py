@@ -216,7 +216,7 @@ COMMENTS = [
 def test_vectorised_comment_commands_agree_with_notation_commands(tmp_path: Path) -> None:
     """The moves builder extracts %clk/%eval and cleans comments in Polars; the reference is
     notation.pgn.comment_commands (the model's accessors) and rows.clean_comment, ply by ply."""
-    from notation.pgn.comment_commands import clock_seconds, evaluation
+    from notation.pgn.comment_commands import clock_seconds, evaluation, move_time_ms, search_depth
     from notation.tables.rows import clean_comment
 
     sans = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]
@@ -235,3 +235,5 @@ def test_vectorised_comment_commands_agree_with_notation_commands(tmp_path: Path
         assert row["eval_cp"] == (ev.cp if ev else None), comment
         assert row["eval_mate"] == (ev.mate if ev else None), comment
         assert row["comment"] == clean_comment(written), comment
+        assert row["move_time_ms"] == move_time_ms(written), comment
+        assert row["depth"] == search_depth(written), comment

@@ -3,7 +3,8 @@ column of every ply checked against python-chess (test-only reference).
 
 Both sides read the same raw game text (the chunk ``split_games`` gives), so games pair up
 exactly. Per ply we compare SAN, UCI, move number, colour, piece, captured piece, promotion,
-check/mate/castle/en passant flags, material after the move, ``%clk`` and ``%eval``; per game
+check/mate/castle/en passant flags, material after the move, ``%clk``, ``%eval`` and ``%emt``
+(engine comments' ``tl=``, ``wv=``, ``mt=``, ``d=`` read by the test's own patterns); per game
 the number of rows, tags, plies and the final FEN. The default run checks a fixed sample of
 every corpus file; ``-m slow`` checks every game, and imports the whole corpus as a dataset.
 
@@ -57,8 +58,10 @@ class _Quiet(chess.pgn.GameBuilder):  # type: ignore[type-arg]
         self.game.errors.append(error)
 
 
-_TL = re.compile(r"(?:^|[\s,{])tl=(\d+)[\s,}]")
+_TL = re.compile(r"(?:^|[\s,{])tl=(?:(\d+)|(\d+):(\d\d):(\d\d))[\s,}]")
 _WV = re.compile(r"(?:^|[\s,{])wv=(?:(-?)M(\d+)|([+-]?[0-9.]+))[\s,}]")
+_MT = re.compile(r"(?:^|[\s,{])mt=(?:(\d+)|(\d+):(\d\d):(\d\d))[\s,}]")
+_D = re.compile(r"(?:^|[\s,{])d=(\d+)[\s,}]")
 
 
 def _engine_comment(row: dict[str, object], comment: str) -> None:
@@ -66,12 +69,22 @@ def _engine_comment(row: dict[str, object], comment: str) -> None:
     (``tl=`` ms) and White's evaluation (``wv=``), which the moves table reads when those are absent."""
     text = comment + " "
     if row["clock_seconds"] is None and (tl := _TL.search(text)):
-        row["clock_seconds"] = int(tl.group(1)) / 1000
+        if tl.group(1):
+            row["clock_seconds"] = int(tl.group(1)) / 1000
+        else:
+            row["clock_seconds"] = float(int(tl.group(2)) * 3600 + int(tl.group(3)) * 60 + int(tl.group(4)))
     if row["eval_cp"] is None and row["eval_mate"] is None and (wv := _WV.search(text)):
         if wv.group(2):
             row["eval_mate"] = -int(wv.group(2)) if wv.group(1) else int(wv.group(2))
         else:
             row["eval_cp"] = round(float(wv.group(3)) * 100)
+    if row["move_time_ms"] is None and (mt := _MT.search(text)):
+        if mt.group(1):
+            row["move_time_ms"] = int(mt.group(1))
+        else:
+            row["move_time_ms"] = (int(mt.group(2)) * 3600 + int(mt.group(3)) * 60 + int(mt.group(4))) * 1000
+    if row["depth"] is None and (d := _D.search(text)):
+        row["depth"] = int(d.group(1))
 
 
 def _material(board: chess.Board, colour: bool) -> int:
@@ -119,6 +132,9 @@ def reference(text: str) -> tuple[dict[str, object], list[dict[str, object]]] | 
         score = node.eval()
         row["eval_cp"] = score.white().score() if score is not None and not score.is_mate() else None
         row["eval_mate"] = score.white().mate() if score is not None and score.is_mate() else None
+        emt = node.emt()
+        row["move_time_ms"] = round(emt * 1000) if emt is not None else None
+        row["depth"] = node.eval_depth()
         _engine_comment(row, node.comment)
         rows.append(row)
     headers = game.headers
@@ -134,7 +150,7 @@ def reference(text: str) -> tuple[dict[str, object], list[dict[str, object]]] | 
 COMPARED = [
     "ply", "move_number", "color", "san", "uci", "piece", "captured", "promotion", "is_castle",
     "is_en_passant", "is_check", "is_mate", "material_white", "material_black", "clock_seconds",
-    "eval_cp", "eval_mate",
+    "eval_cp", "eval_mate", "move_time_ms", "depth",
 ]
 
 

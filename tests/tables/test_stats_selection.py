@@ -97,3 +97,18 @@ def test_cli_selection_options() -> None:
     assert none.exit_code == 1
     result = runner.invoke(app, ["stats", path, "--time-control", "blitz", "--by", "time-control", "--format", "json"])
     assert result.exit_code == 1  # the round robin has no time control: no games selected
+
+
+def test_cli_date_range_and_event() -> None:
+    runner = CliRunner()
+    path = str(SAMPLE_GAMES / "round_robin.pgn")
+    result = runner.invoke(app, ["stats", path, "--since", "2024-03-02", "--until", "2024-03-03", "--by", "result",
+                                 "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert '{"games": 6, ' in result.output  # the games of 2 and 3 March, both days included
+    result = runner.invoke(app, ["stats", str(SAMPLE_GAMES), "--event", "riverside", "--by", "result",
+                                 "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1].startswith("15,")
+    assert runner.invoke(app, ["stats", path, "--until", "someday"]).exit_code == 2
+    assert runner.invoke(app, ["stats", path, "--event", "no such event"]).exit_code == 1
