@@ -114,34 +114,6 @@ def plot_stats(out: Path, sections: Sequence[str], games: Any) -> None:
         raise typer.Exit(failure.code) from None
 
 
-def _inputs(paths: Sequence[Path], problems: list[Any]) -> list[tuple[str, Path]]:
-    """(``dataset``|``pgn``, path) in input order; a missing input or a folder without PGN
-    files is a ``pgn.io`` diagnostic appended to ``problems`` (the others are still read)."""
-    from notation.cli.inputs import is_dataset
-    from notation.diagnostics import Diagnostic
-    from notation.pgn.sources import find_pgn_files
-
-    found: list[tuple[str, Path]] = []
-    for path in paths:
-        if str(path) == "-":
-            found.append(("pgn", path))
-        elif not path.exists():
-            problems.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(path)))
-        elif is_dataset(path):
-            found.append(("dataset", path))
-        elif path.is_dir():
-            unreadable: list[Any] = []
-            files = find_pgn_files(path, unreadable)
-            problems.extend(unreadable)
-            if not files and not unreadable:
-                problems.append(Diagnostic.make("pgn.io", "neither a dataset nor a folder with PGN files",
-                                                file=str(path)))
-            found.extend(("pgn", file) for file in files)
-        else:
-            found.append(("pgn", path))
-    return found
-
-
 def _tables(paths: Sequence[Path], game: int | None, problems: list[Any]) -> tuple[Any, Any]:
     """Games and moves over all inputs (lazily for datasets; :func:`notation.cli.inputs.load_tables`,
     whose I/O findings are appended to ``problems``), restricted to the ``game``-th game
@@ -161,42 +133,9 @@ def _tables(paths: Sequence[Path], game: int | None, problems: list[Any]) -> tup
                                EXIT_USAGE)
         ids = chosen.get_column("game_id")
         all_games = chosen.lazy()
-        all_moves = all_moves.filter(pl.col("game_id").is_in(ids.implode()))
+        # (a game given twice has one id: its rows once)
+        all_moves = all_moves.filter(pl.col("game_id").is_in(ids.implode())).unique(maintain_order=True)
     return all_games, all_moves
-
-
-def _pgn_evals(paths: Sequence[Path], game: int, problems: list[Any]) -> Any | None:
-    """The evaluation table of the ``game``-th game when it lies in a PGN input (read from its
-    comments, so engine ``wv=`` values count too); None when it lies in a dataset. Inputs that
-    cannot be read (to the end) add ``pgn.io`` diagnostics to ``problems``; the games read
-    whole still count."""
-    import polars as pl
-
-    from notation.diagnostics import Diagnostic
-    from notation.pictures.chart_data import game_evals
-    from notation.pgn.reader import read_games
-    from notation.tables.frames import scan
-
-    left = game
-    for kind, path in _inputs(paths, problems):
-        if kind == "dataset":
-            count = scan(path)[0].select(pl.len()).collect().item()
-            if left <= count:
-                return None
-            left -= count
-            continue
-        try:
-            for found in read_games("-" if str(path) == "-" else path):
-                if not found.tags and not found.moves and any(d.code == "pgn.io" for d in found.diagnostics):
-                    problems.extend(found.diagnostics)  # where reading stopped: no game
-                    continue
-                left -= 1
-                if left == 0:
-                    return game_evals(found)
-        except OSError as exc:
-            problems.append(Diagnostic.make("pgn.io", f"cannot read: {exc.strerror or exc}", file=str(path)))
-    raise ChartFailure(f"error[picture.no-such-game]: game {game} asked for, but the inputs hold fewer games",
-                       EXIT_USAGE)
 
 
 def chart_command(
@@ -232,12 +171,9 @@ def chart_command(
             raise ChartFailure("--kind player needs --player NAME", EXIT_USAGE)
         check_charts()
         try:
-            table = _pgn_evals(paths, game or 1, problems) if name == "eval" else None
-            if table is None:
-                games, moves = _tables(paths, game or 1 if name == "eval" else game, problems)
-                # a dataset part damaged inside its data shows when the query runs: named, exit 2
-                table = computed([str(p) for p in paths],
-                                 lambda: table_for(name, games, moves, player=player, limit=limit))
+            games, moves = _tables(paths, game or 1 if name == "eval" else game, problems)
+            # a dataset part damaged inside its data shows when the query runs: named, exit 2
+            table = computed([str(p) for p in paths], lambda: table_for(name, games, moves, player=player, limit=limit))
         except OSError as exc:
             raise ChartFailure(f"error[pgn.io]: cannot read: {exc.strerror or exc}", EXIT_USAGE) from None
         except READ_ERRORS as exc:

@@ -28,6 +28,7 @@ REFRESH_PER_SECOND = 4
 def input_bytes(paths: Sequence[str | Path]) -> int | None:
     """The stored size of the PGN inputs among ``paths`` (files, and PGN files below folders that
     are not datasets); None when there is none to count or one is standard input."""
+    from notation.cli.inputs import is_dataset  # (only when the display is shown: Polars loads)
     from notation.pgn.sources import find_pgn_files
 
     total = 0
@@ -36,9 +37,9 @@ def input_bytes(paths: Sequence[str | Path]) -> int | None:
             return None
         path = Path(given)
         try:
+            if is_dataset(path):  # read by Polars, not by the meter
+                continue
             if path.is_dir():
-                if (path / "games").is_dir():  # an imported dataset: not read by the meter
-                    continue
                 total += sum(_size(file) for file in find_pgn_files(path, []))
             elif path.is_file():
                 total += _size(path)

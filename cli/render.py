@@ -88,10 +88,11 @@ def diagnostic_line(diag: Diagnostic, context: str | None = None, start_ply: int
 
 
 def unread_line(raw: Any, name: str | None) -> str:
-    """What a command that copies games says of a chunk the reader could not give as a game: a
-    source that is no PGN (its located ``pgn.not-pgn`` line) or one that cannot be read (to the
-    end)."""
-    problem = getattr(raw, "problem", None)
-    if problem is not None:
-        return diagnostic_line(problem)
-    return printable(f"{name or raw.file or '<input>'}: cannot read: {raw.io_error or raw.data!s}")
+    """What a command that copies games says of a chunk the reader could not give as a game
+    (its located ``pgn.io`` or ``pgn.not-pgn`` line), or of a whole game after which reading
+    stopped (``io_error``, from a byte range of a file)."""
+    if raw.size == -1:
+        from notation.pgn.reader import unreadable_game
+
+        return diagnostic_line(unreadable_game(raw).diagnostics[0].located(file=name or raw.file))
+    return printable(f"{name or raw.file or '<input>'}: cannot read: {raw.io_error}")

@@ -23,7 +23,8 @@ located at the game where reading stopped (:func:`_split`).
 
 A source with no PGN structure at all (prose, code, JSON, binary data: see
 :mod:`notation.pgn.structure`) yields one ``pgn.not-pgn`` stand-in instead of its chunks
-(:func:`_structured`); text before the first game of a PGN file is read as today.
+(:func:`_structured`), and so does a document of another format (Markdown, HTML, JSON...);
+text before the first game of a PGN file is read as a game.
 """
 
 from __future__ import annotations
@@ -189,8 +190,8 @@ def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_onl
     Leading chunks without PGN structure are held back, whole (also in tags-only mode), until
     a chunk with structure comes (unless the first of them begins like another format: Markdown,
     HTML, JSON...: then the source is that, one ``pgn.not-pgn``, and is not read on): then they
-    are yielded exactly as :func:`_split` gives them (a
-    preamble such as mail headers before the games, a bare move list) and the rest streams
+    are yielded exactly as :func:`_split` gives them (a preamble such as mail headers before
+    the games, a bare move list) and the rest streams
     through untouched; so a real PGN file only costs a look at its first chunk. When the source
     ends first, they are replaced by one ``size == -1`` chunk whose ``problem`` is
     ``pgn.not-pgn``, numbered, located and quoted as the first of them. Past

@@ -17,8 +17,9 @@ A chunk *has PGN structure* when, after blanks, a byte-order mark, ``{...}`` and
 The syntax of tag names, SAN, move numbers and markers is the grammars' own (built from their
 terminals). A file whose first text has no PGN structure and begins the way another format
 does (:func:`other_format`: a Markdown heading, an HTML, XML or SVG document, JSON, a script's
-``#!`` line) is that format, whatever follows: PGN quoted inside a document is not read. A reader over the chunks (:func:`notation.pgn.reader.split_games`) decides from
-these answers which leading chunks are no PGN and reports them with :func:`not_pgn`.
+``#!`` line) is that format, whatever follows: PGN quoted inside a document is not read. A
+reader over the chunks (:func:`notation.pgn.reader.split_games`) decides from these answers
+which leading chunks are no PGN and reports them with :func:`not_pgn`.
 """
 
 from __future__ import annotations

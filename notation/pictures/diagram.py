@@ -101,11 +101,6 @@ def from_game(game: Game, ply: int | None = None) -> tuple[Diagram | None, list[
                    f"{names}, after {label}", target), []
 
 
-#: The codes of the reader's stand-in for what is no game: a source that could not be read (to
-#: the end), or one with no PGN structure.
-_NO_GAME = frozenset({"pgn.io", "pgn.not-pgn"})
-
-
 def from_source(source: str | Path, *, game: int = 1, ply: int | None = None) -> tuple[Diagram | None, list[Diagnostic]]:
     """The diagram of game number ``game`` (1-based) of a PGN file after ``ply`` plies."""
     from notation.pgn.reader import read_games
@@ -113,7 +108,7 @@ def from_source(source: str | Path, *, game: int = 1, ply: int | None = None) ->
     try:
         for found in read_games(source):
             if found.number == game:
-                if not found.moves and not found.tags and any(d.code in _NO_GAME for d in found.diagnostics):
+                if found.unread:
                     return None, list(found.diagnostics)  # the reader's stand-in: not a game to draw
                 return from_game(found, ply)
     except OSError as exc:

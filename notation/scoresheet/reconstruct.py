@@ -171,9 +171,8 @@ class Reconstruction:
         return min((c.confidence for c in self.corrections), default=1.0)
 
     def start_position(self) -> Position:
-        from notation.rules.position import Position
-
         from notation.formats.fen import STARTING_FEN
+        from notation.rules.position import Position
 
         if self.chess960:
             return Position.from_fen(self.start_fen or STARTING_FEN, chess960=True)

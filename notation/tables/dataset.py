@@ -446,6 +446,7 @@ def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tupl
     file with no PGN structure its ``pgn.not-pgn``,
     ``stats`` counts files, games and duplicates, and ``new`` is False for a game whose id is
     in ``seen`` (which it extends)."""
+    from notation.pgn.reader import unreadable_game
     from notation.tables.rows import raw_games
 
     stats.files += 1
@@ -459,13 +460,8 @@ def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tupl
             message = f"cannot read past game {stats.games_read}: {type(exc).__name__}: {exc}"
             stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
             return
-        if getattr(raw, "size", 0) < 0 and getattr(raw, "problem", None) is not None:
-            stats.diagnostics.append(raw.problem.located(file=str(path)))  # no PGN at all (pgn.not-pgn)
-            continue
-        if getattr(raw, "size", 0) < 0:  # the reader could not read (more of) the file
-            message = f"cannot read: {raw.data}" if raw.data else "cannot read the file"
-            where = {"game": raw.number, "line": raw.line} if raw.line else {}  # where reading stopped
-            stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path), **where))
+        if getattr(raw, "size", 0) < 0:  # no PGN, or the reader could not read (more of) the file
+            stats.diagnostics.extend(d.located(file=str(path)) for d in unreadable_game(raw).diagnostics)
             continue
         stats.games_read += 1
         if gid in seen:

@@ -118,8 +118,7 @@ def _failed(game: Game, name: str, exc: Exception) -> GameReport:
 
 
 def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
-    if not game.moves and not game.tags and any(d.code in ("pgn.io", "pgn.not-pgn") for d in game.diagnostics):
-        # the reader's stand-in for a source that could not be read (or is no PGN): nothing else to check
+    if game.unread:  # the reader's stand-in for a source that could not be read, or no PGN
         return _report(game, name, "error", 0, None, Outcome(), Claims(), list(game.diagnostics), 0, 0)
     if rep is None:
         rep = replay(game)
