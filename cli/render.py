@@ -94,5 +94,6 @@ def unread_line(raw: Any, name: str | None) -> str:
     if raw.size == -1:
         from notation.pgn.reader import unreadable_game
 
-        return diagnostic_line(unreadable_game(raw).diagnostics[0].located(file=name or raw.file))
+        diag = unreadable_game(raw).diagnostics[0].located(file=name or raw.file)
+        return diagnostic_line(diag, game_context(raw.number, None, None) if raw.line else None)
     return printable(f"{name or raw.file or '<input>'}: cannot read: {raw.io_error}")
