@@ -37,13 +37,18 @@ def extract(path: Path, limit: int | None) -> list[list[str]]:
                 continue
             if "FEN" in game.headers or game.errors:
                 continue
-            board = game.board()
-            sans = []
-            for move in game.mainline_moves():
-                sans.append(board.san(move))
-                board.push(move)
-            games.append(sans)
+            games.append(game_sans(game))
     return games
+
+
+def game_sans(game: chess.pgn.Game) -> list[str]:
+    """The main line of ``game`` as English SAN."""
+    board = game.board()
+    sans = []
+    for move in game.mainline_moves():
+        sans.append(board.san(move))
+        board.push(move)
+    return sans
 
 
 def run_ours(games: list[list[str]]) -> float:

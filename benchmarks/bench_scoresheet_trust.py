@@ -46,10 +46,16 @@ import chess
 import chess.pgn
 
 ROOT = Path(__file__).resolve().parent.parent
+# the replay check and the square shift are the acceptance test's own (tests/scoresheet/test_scoresheet_corpus.py)
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "scoresheet")]
+
+from bench_replay import game_sans
+from test_scoresheet_corpus import _replays as replays
+from test_scoresheet_corpus import shift_square
+
 CORPUS = ROOT.parent / "shared" / "corpus" / "games" / "otb-pgnmentor"
 KINDS = ("piece", "square", "omitted", "transposed", "confusion")
 SKIP = 700  # games per file left out (the start of Carlsen and Capablanca is used by older tests)
-FILES = "abcdefgh"
 CONFUSABLE_GROUPS = ("1l7", "5S", "6bG", "8B", "0OD", "9g", "ce", "hbn", "ad", "x+")
 _CONFUSABLE: dict[str, str] = {}
 for _group in CONFUSABLE_GROUPS:
@@ -86,34 +92,9 @@ def _read(path: Path, skip: int) -> Iterator[list[str]]:
             return
         if "FEN" in game.headers or game.errors or game.headers.get("Variant", "Standard") not in ("Standard", ""):
             continue
-        board = game.board()
-        sans = []
-        for move in game.mainline_moves():
-            sans.append(board.san(move))
-            board.push(move)
+        sans = game_sans(game)
         if 20 <= len(sans) <= 200:
             yield sans
-
-
-def replays(sans: list[str], board: chess.Board | None = None, start: int = 0) -> bool:
-    """True when the SAN list replays legally, an ambiguous move resolved either way."""
-    board = board or chess.Board()
-    for k in range(start, len(sans)):
-        try:
-            board.push_san(sans[k])
-        except chess.AmbiguousMoveError:
-            target = sans[k].rstrip("+#").replace("x", "")
-            for move in list(board.legal_moves):
-                san = board.san(move).rstrip("+#").replace("x", "")
-                if san[0] == target[0] and san[-2:] == target[-2:]:
-                    copy = board.copy(stack=False)
-                    copy.push(move)
-                    if replays(sans, copy, k + 1):
-                        return True
-            return False
-        except ValueError:
-            return False
-    return True
 
 
 def _same_text(token: str, original: str) -> bool:
@@ -153,22 +134,10 @@ def inject(sans: list[str], kind: str, rng: random.Random, avoid: set[int]) -> t
             bad[i] = rng.choice([p for p in "NBRQK" if p != sans[i][0]]) + sans[i][1:]
         elif kind == "square":
             i = rng.randrange(n)
-            s = sans[i].rstrip("+#")
-            if s.startswith("O-O") or i in avoid:
+            shifted = None if i in avoid else shift_square(sans[i], rng)
+            if shifted is None:
                 continue
-            core = s.split("=")[0]
-            to_file, to_rank = core[-2], int(core[-1])
-            if rng.random() < 0.5:
-                nf = FILES.index(to_file) + rng.choice([-1, 1])
-                if not 0 <= nf < 8:
-                    continue
-                new = FILES[nf] + str(to_rank)
-            else:
-                nr = to_rank + rng.choice([-1, 1])
-                if not 1 <= nr <= 8:
-                    continue
-                new = to_file + str(nr)
-            bad[i] = core[:-2] + new + s[len(core):]
+            bad[i] = shifted
         elif kind == "omitted":
             i = rng.randrange(n - 2)  # an omission among the last plies cannot be seen
             if i in avoid:
@@ -254,11 +223,14 @@ def classify(rec: object, original: list[str]) -> dict[str, bool]:
     }
 
 
-def run(count: int, errors: int, seed0: int = 0, *, verbose: bool = False) -> dict[str, object]:
+def run(count: int, errors: int, seed0: int = 0, *, verbose: bool = False,
+        pool: list[list[str]] | None = None) -> dict[str, object]:
+    """Outcomes of ``count`` sheets made from ``pool`` (default: ``games(count * 2)``)."""
     from notation.scoresheet.reconstruct import reconstruct
 
     reconstruct("1. e4")  # build the parser once
-    pool = games(count * 2)
+    if pool is None:
+        pool = games(count * 2)
     outcomes: dict[str, Counter[str]] = {kind: Counter() for kind in (*KINDS, "all")}
     times: list[float] = []
     wrong: list[str] = []

@@ -49,6 +49,12 @@ def write_text_atomic(path: str | os.PathLike[str], text: str, *, encoding: str 
         tmp.write_text(text, encoding=encoding)
 
 
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+
+
 def write_with_atomic(path: str | os.PathLike[str], writer: Callable[[Path], object]) -> None:
     """Call ``writer(tmp_path)`` (e.g. ``df.write_parquet``) and move the result onto ``path``."""
     with atomic_path(path) as tmp:

@@ -8,7 +8,7 @@ does not exist, or an output file that cannot be written (PNG also needs ``notat
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -45,10 +45,10 @@ def board_command(
     size: Annotated[int, typer.Option("--size", metavar="PIXELS", min=80, max=4000, help="Width in pixels.")] = 360,
 ) -> None:
     """Draw a board diagram."""
-    from notation.cli.atomic import write_text_atomic, write_with_atomic
+    from notation.cli.atomic import write_bytes_atomic, write_text_atomic
     from notation.pictures.diagram import diagram, parse_ply
 
-    def fail(message: str) -> None:
+    def fail(message: str) -> NoReturn:
         error(f"notation board: {message}")
         raise typer.Exit(EXIT_USAGE)
 
@@ -79,7 +79,7 @@ def board_command(
                 png = svg_to_png(svg)
             except ChartsUnavailable as exc:
                 fail(str(exc))
-            write_with_atomic(out, lambda tmp: tmp.write_bytes(png))
+            write_bytes_atomic(out, png)
     except OSError as exc:
         fail(f"{out}: cannot write: {exc.strerror or exc}")
 

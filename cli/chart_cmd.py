@@ -69,7 +69,7 @@ def check_charts() -> None:
 
 def write_chart(out: Path, kind: str, table: Any, *, title: str | None = None) -> None:
     """Render chart ``kind`` of ``table`` to ``out`` atomically (format from the suffix)."""
-    from notation.cli.atomic import write_text_atomic, write_with_atomic
+    from notation.cli.atomic import write_bytes_atomic, write_text_atomic
     from notation.pictures.charts import render, spec
 
     if table.height == 0:
@@ -77,7 +77,7 @@ def write_chart(out: Path, kind: str, table: Any, *, title: str | None = None) -
     picture = render(spec(kind, table, title=title), output_format(out))
     try:
         if isinstance(picture, bytes):
-            write_with_atomic(out, lambda tmp: tmp.write_bytes(picture))
+            write_bytes_atomic(out, picture)
         else:
             write_text_atomic(out, picture)
     except OSError as exc:

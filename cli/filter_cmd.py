@@ -16,6 +16,7 @@ from notation.cli.game_output import GameSink
 from notation.cli.progress import reading_progress
 from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error, unread_line
 from notation.cli.sources import usable_sources
+from notation.diagnostics import STATUSES
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.select.run import Selected
@@ -33,9 +34,6 @@ FILTER_HELP = (
     "Exit status: 0 games written, 1 no game matched, 2 usage error or unreadable input."
 )
 
-_RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
-
-
 def _criteria(options: dict[str, Any]) -> Any:
     """The Criteria of the command-line options (raises CriteriaError / MaterialError)."""
     from notation.select.criteria import (
@@ -47,6 +45,7 @@ def _criteria(options: dict[str, Any]) -> Any:
         parse_eco_ranges,
         parse_moves,
     )
+    from notation.pgn.model import RESULTS
     from notation.select.material import parse_material
 
     tags = []
@@ -60,11 +59,11 @@ def _criteria(options: dict[str, Any]) -> Any:
             raise CriteriaError(f"--tag {item!r}: bad regular expression: {exc}") from None
     results = tuple(r.strip() for r in (options["result"] or "").split(",") if r.strip())
     for result in results:
-        if result not in _RESULTS:
+        if result not in RESULTS:
             raise CriteriaError(f"--result {result!r}: expected 1-0, 0-1, 1/2-1/2 or *")
     statuses = tuple(s.strip() for s in (options["status"] or "").split(",") if s.strip())
     for status in statuses:
-        if status not in ("ok", "warning", "error", "unsupported"):
+        if status not in STATUSES:
             raise CriteriaError(f"--status {status!r}: expected ok, warning, error or unsupported")
     fen = options["fen"]
     if fen is not None:
@@ -183,7 +182,7 @@ def filter_command(
     min_plies: Annotated[int | None, typer.Option(help="At least N mainline plies.", metavar="N")] = None,
     max_plies: Annotated[int | None, typer.Option(help="At most N mainline plies.", metavar="N")] = None,
     tag: Annotated[list[str] | None, typer.Option(help="Tag NAME matches REGEX (case-insensitive); repeatable.", metavar="NAME=REGEX")] = None,
-    status: Annotated[str | None, typer.Option(help="Validation status: ok, warning, error, unsupported (comma-separated).", metavar="STATUS")] = None,
+    status: Annotated[str | None, typer.Option(help=f"Validation status: {', '.join(STATUSES)} (comma-separated).", metavar="STATUS")] = None,
     variant: Annotated[str | None, typer.Option(help="Variant: standard, chess960 or a [Variant] name.", metavar="NAME")] = None,
     moves: Annotated[str | None, typer.Option(help="The game starts with these moves ('*' = any move): \"1. e4 c5 2. Nf3\".", metavar="SAN")] = None,
     fen: Annotated[str | None, typer.Option(help="The mainline reaches this position (FIDE identity: counters ignored).", metavar="FEN")] = None,

@@ -29,12 +29,8 @@ from pathlib import Path
 import polars as pl
 
 from notation.diagnostics import Diagnostic
+from notation.cli.sources import is_dataset
 from notation.pgn.sources import find_pgn_files
-
-
-def is_dataset(path: Path) -> bool:
-    """True for a directory written by ``notation import`` (it holds a ``games/`` folder)."""
-    return path.is_dir() and (path / "games").is_dir()
 
 
 def _strings(lazy: pl.LazyFrame) -> pl.LazyFrame:

@@ -37,9 +37,6 @@ class LedgerFormat(str, Enum):
     json = "json"
 
 
-_err = error
-
-
 def ledger_command(
     paths: Annotated[
         list[Path],
@@ -84,7 +81,7 @@ def ledger_command(
         values, problems = read_initial(initial)
         errors = [d for d in problems if d.severity == "error"]
         for diag in problems:
-            _err(diagnostic_text(diag))
+            error(diagnostic_text(diag))
         if errors:
             raise typer.Exit(EXIT_USAGE)
         start = dict(values)
@@ -94,9 +91,9 @@ def ledger_command(
     )
     diags: list[Diagnostic] = result.diagnostics
     for diag in diags:
-        _err(diagnostic_text(diag))
+        error(diagnostic_text(diag))
     if result.skipped:
-        _err("not applied: " + ", ".join(f"{n} {reason}" for reason, n in sorted(result.skipped.items())))
+        error("not applied: " + ", ".join(f"{n} {reason}" for reason, n in sorted(result.skipped.items())))
 
     def shown(value: Decimal) -> Decimal:
         return value if exact else round_points(value, places)
@@ -125,7 +122,7 @@ def ledger_command(
         typer.echo(json_rows(dict(zip(columns, row)) for row in rows))
 
     if not result.applied:
-        _err("no decisive or drawn game to apply")
+        error("no decisive or drawn game to apply")
     if io_problems:  # the ledger covers the games that could be read
         raise typer.Exit(EXIT_USAGE)
     if not result.applied:

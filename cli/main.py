@@ -41,12 +41,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for _module in (validate_cmd, import_cmd, stats_cmd, standings_cmd, ledger_cmd, scoresheet_cmd):
-    _module.register(app)
-for _module in (filter_cmd, convert_cmd):
-    _module.register(app)
-tree_cmd.register(app)
-for _module in (chart_cmd, board_cmd):  # pictures: charts and board diagrams
+for _module in (
+    validate_cmd, import_cmd, stats_cmd, standings_cmd, ledger_cmd, scoresheet_cmd,
+    filter_cmd, convert_cmd, tree_cmd,
+    chart_cmd, board_cmd,  # pictures: charts and board diagrams
+):
     _module.register(app)
 
 

@@ -28,7 +28,7 @@ REFRESH_PER_SECOND = 4
 def input_bytes(paths: Sequence[str | Path]) -> int | None:
     """The stored size of the PGN inputs among ``paths`` (files, and PGN files below folders that
     are not datasets); None when there is none to count or one is standard input."""
-    from notation.cli.inputs import is_dataset  # (only when the display is shown: Polars loads)
+    from notation.cli.sources import is_dataset
     from notation.pgn.sources import find_pgn_files
 
     total = 0

@@ -19,6 +19,11 @@ from notation.pgn.sources import Unreadable, walk_pgn_files
 STDIN_NAME = "<stdin>"
 
 
+def is_dataset(path: Path) -> bool:
+    """True for a directory written by ``notation import`` (it holds a ``games/`` folder)."""
+    return path.is_dir() and (path / "games").is_dir()
+
+
 def pgn_sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
     """(source, display name) pairs and usage errors for the given PATH arguments."""
     sources: list[tuple[Any, str]] = []

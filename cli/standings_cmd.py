@@ -44,9 +44,6 @@ class TiebreakName(str, Enum):
 _SHORT = {"sonneborn-berger": "SB", "buchholz": "BH", "wins": "W"}
 
 
-_err = error
-
-
 def standings_command(
     paths: Annotated[
         list[Path],
@@ -74,19 +71,19 @@ def standings_command(
         description="computing standings",
     )
     for diag in result.diagnostics:
-        _err(diagnostic_text(diag))
+        error(diagnostic_text(diag))
     if result.unfinished:
-        _err(f"{result.unfinished} unfinished game(s) not scored")
+        error(f"{result.unfinished} unfinished game(s) not scored")
     if not result.rows or all(r.games == 0 for r in result.rows):
         if event is not None and event.strip() not in result.events:
-            _err(f"no games of event {event!r}; events found: " + (", ".join(repr(e) for e in result.events) or "none"))
+            error(f"no games of event {event!r}; events found: " + (", ".join(repr(e) for e in result.events) or "none"))
         else:
-            _err("no finished game between two named players")
+            error("no finished game between two named players")
         raise typer.Exit(EXIT_USAGE if io_problems else EXIT_PROBLEMS)
 
     frame = result.table()
     if not result.has_crosstable_columns:
-        _err(f"crosstable omitted: {len(result.rows)} players (more than {CROSSTABLE_MAX_PLAYERS})")
+        error(f"crosstable omitted: {len(result.rows)} players (more than {CROSSTABLE_MAX_PLAYERS})")
     if fmt is StandingsFormat.table:
         n = len(result.rows) if result.has_crosstable_columns else 0
         columns = ["#", "player", *[str(i) for i in range(1, n + 1)], "games", "score"]

@@ -59,6 +59,8 @@ class Section(str, Enum):
     time_control = "time-control"
 
 
+# written out (importing the library's selection module would load Polars at every start):
+# tests/tables/test_stats_selection.py checks they are the library's
 class ColorChoice(str, Enum):
     white = "white"
     black = "black"
@@ -73,9 +75,6 @@ class TimeControlClass(str, Enum):
 
 
 DEFAULT_TABLE_LIMIT = 20
-
-
-_err = error
 
 
 def stats_command(
@@ -129,7 +128,7 @@ def stats_command(
             event=event, time_control=time_control.value if time_control else None,
         )
     except ValueError as exc:
-        _err(f"notation stats: error: {exc}")
+        error(f"notation stats: error: {exc}")
         raise typer.Exit(EXIT_USAGE) from None
 
     wanted = [s.value for s in by] if by else list(SECTIONS)
@@ -139,10 +138,10 @@ def stats_command(
 
         precheck_plot(plot)
     if fmt is StatsFormat.parquet and out is None:
-        _err("--format parquet needs --out (a file for one section, a directory for several)")
+        error("--format parquet needs --out (a file for one section, a directory for several)")
         raise typer.Exit(EXIT_USAGE)
     if fmt is StatsFormat.csv and several and out is None:
-        _err("CSV holds one table: choose one section with --by, or give --out DIR for one file per section")
+        error("CSV holds one table: choose one section with --by, or give --out DIR for one file per section")
         raise typer.Exit(EXIT_USAGE)
 
     (games, tables), io_problems = load_and_compute(
@@ -179,16 +178,16 @@ def stats_command(
             else:
                 typer.echo(text, nl=False)
     except OSError as exc:
-        _err(f"{out}: cannot write: {exc.strerror or exc}")
+        error(f"{out}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(EXIT_USAGE) from None
 
     if plot is not None and total:
         from notation.cli.chart_cmd import plot_stats
 
-        plot_stats(plot, wanted, games if where.empty else where.apply(games))
+        plot_stats(plot, wanted, where.apply(games))
     games_count = _game_count(tables, total)
     if games_count == 0:
-        _err("no games in the inputs")
+        error("no games in the inputs")
     if io_problems:  # the statistics cover the games that could be read
         raise typer.Exit(EXIT_USAGE)
     if games_count == 0:

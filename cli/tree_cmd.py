@@ -54,7 +54,7 @@ def tree_command(
     """The opening explorer."""
     import polars as pl
 
-    from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
+    from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE, dumps
     from notation.openings.tree import opening_tree
 
     tree = opening_tree(path, moves=moves, fen=fen, depth=depth, min_games=min_games)
@@ -64,7 +64,7 @@ def tree_command(
         raise typer.Exit(EXIT_USAGE)
     frame = tree.frame
     if fmt is TreeFormat.json:
-        text = f'{{\n  "fen": {_json_string(tree.fen)},\n  "rows": {frame_json(frame, "  ")}\n}}\n'
+        text = f'{{\n  "fen": {dumps(tree.fen)},\n  "rows": {frame_json(frame, "  ")}\n}}\n'
     elif fmt is TreeFormat.csv:
         text = frame_csv(frame)
     else:
@@ -76,12 +76,6 @@ def tree_command(
     if tree.games == 0:
         typer.echo("no game reaches the position", err=True)
         raise typer.Exit(EXIT_PROBLEMS)
-
-
-def _json_string(text: str) -> str:
-    import json
-
-    return json.dumps(text, ensure_ascii=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -15,12 +15,11 @@ to capture, legal or not), and ``ECO`` / ``Opening`` from :mod:`notation.opening
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from notation.formats.san import SanError
-from notation.pgn.comment_commands import CLOCK_PATTERN
+from notation.pgn.comment_commands import CLOCK_PATTERN, EMT_PATTERN
 from notation.pgn.model import Game, MoveNode
 from notation.rules import zobrist
 from notation.rules.squares import PAWN
@@ -34,8 +33,6 @@ if TYPE_CHECKING:  # pragma: no cover
 STRIPPABLE: tuple[str, ...] = ("comments", "variations", "nags", "clocks")
 #: What ``add_tags`` may name.
 ADDED_TAGS: tuple[str, ...] = ("plycount", "final-fen", "hashcode", "eco")
-
-_EMT = re.compile(r"\[%emt\s+[^\]]*\]")
 
 
 @dataclass(slots=True)
@@ -74,7 +71,7 @@ def _clean(comments: list[str], clocks: bool) -> list[str]:
         return list(comments)
     out = []
     for text in comments:
-        text = _EMT.sub("", CLOCK_PATTERN.sub("", text)).strip()
+        text = EMT_PATTERN.sub("", CLOCK_PATTERN.sub("", text)).strip()
         if text:
             out.append(text)
     return out
@@ -128,11 +125,9 @@ def normalise(
                     new.variations.append(target)
                     work.append((variation, target, before, False))
             out.append(new)
-    tags = dict(game.tags)
-    result = Game(
-        file=game.file, number=game.number, line=game.line, offset=game.offset, tags=tags, moves=moves,
-        result=game.result, intro_comments=_clean(game.intro_comments, clocks) if keep_comments else [],
-        diagnostics=game.diagnostics, encoding=game.encoding,
+    result = replace(
+        game, tags=dict(game.tags), moves=moves,
+        intro_comments=_clean(game.intro_comments, clocks) if keep_comments else [],
     )
     _add_tags(result, game, mainline, add_tags)
     return result, mainline
@@ -149,9 +144,9 @@ def _add_tags(result: Game, original: Game, mainline: Mainline, add_tags: tuple[
         elif name == "hashcode" and final is not None:
             tags["HashCode"] = f"{polyglot_key(final):016x}"
         elif name == "eco":
-            from notation.openings.eco import classify
+            from notation.openings.eco import classify_played
 
-            opening = classify(original)
+            opening = classify_played(original, mainline.start, (pos.key() for pos in mainline.positions))
             if opening is not None:
                 tags["ECO"] = opening.eco
                 tags["Opening"] = opening.name

@@ -17,10 +17,9 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from notation.convert.normalise import Mainline, normalise
 from notation.pgn.model import RESULTS
@@ -188,11 +187,8 @@ def convert(sources: Source | Iterable[Source], options: ConvertOptions | None =
     """The converted text of every game of ``sources`` (one path, handle or ``"-"``, or several),
     in input order; join them with :func:`separator`."""
     from notation.pgn.reader import read_games
+    from notation.select.run import source_list
 
-    listed: list[Source] = (
-        [cast("Source", sources)] if isinstance(sources, (str, os.PathLike)) or hasattr(sources, "read")
-        else list(cast("Iterable[Source]", sources))
-    )
-    for source in listed:
+    for source in source_list(sources):
         for game in read_games(source):
             yield convert_game(game, options)[0]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from notation.formats.san import SanError
 from notation.openings.eco import TableEntry
@@ -41,13 +40,6 @@ HEADER = """\
 # When several lines reach one position, the last in file order is kept (as Lichess does).
 key\teco\tname\tply\tpgn
 """
-
-
-class Line(NamedTuple):
-    """A source line played out: its table row and the number of pieces on the board."""
-
-    entry: TableEntry
-    pieces: int
 
 
 def source_files(folder: Path) -> list[Path]:
@@ -73,9 +65,10 @@ def play_line(pgn: str) -> tuple[Position, int]:
     return pos, ply
 
 
-def read_lines(paths: Sequence[Path]) -> tuple[list[Line], list[str]]:
-    """Every source line played out, in file order, and the problems (``file:line: message``)."""
-    lines: list[Line] = []
+def read_lines(paths: Sequence[Path]) -> tuple[list[TableEntry], list[str]]:
+    """Every source line played out (its table row), in file order, and the problems
+    (``file:line: message``)."""
+    lines: list[TableEntry] = []
     problems: list[str] = []
     for path in paths:
         with path.open(encoding="utf-8") as handle:
@@ -92,15 +85,14 @@ def read_lines(paths: Sequence[Path]) -> tuple[list[Line], list[str]]:
                 except SanError as exc:
                     problems.append(f"{path.name}:{number}: {exc}")
                     continue
-                pieces = pos.occupied.bit_count()
-                lines.append(Line(TableEntry(pos.key(), eco, name, ply, pgn), pieces))
+                lines.append(TableEntry(pos.key(), eco, name, ply, pgn))
     return lines, problems
 
 
-def table_rows(lines: Sequence[Line]) -> list[TableEntry]:
+def table_rows(lines: Sequence[TableEntry]) -> list[TableEntry]:
     """One row per position: the last line reaching it wins; rows keep source order."""
-    last = {line.entry.key: index for index, line in enumerate(lines)}
-    return [line.entry for index, line in enumerate(lines) if last[line.entry.key] == index]
+    last = {line.key: index for index, line in enumerate(lines)}
+    return [line for index, line in enumerate(lines) if last[line.key] == index]
 
 
 def render(rows: Sequence[TableEntry], sources: Sequence[str]) -> str:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
+    from notation.rules.position import Position
 
 #: The package data file holding the table.
 TABLE_FILE = "eco.tsv"
@@ -89,19 +90,37 @@ def classify_keys(keys: Iterable[int]) -> Opening | None:
     return found
 
 
+def standard_start(start: Position | None) -> bool:
+    """Whether ``start`` (a game's start position, None when it has none) is standard chess's
+    initial position: the only start :func:`classify` classifies."""
+    from notation.rules.position import Position
+
+    return start is not None and not start.chess960 and start.key() == Position.initial().key()
+
+
 def classify(game: Game) -> Opening | None:
     """The opening of a standard game from the initial position (None for Chess960, other
     variants, a set-up start position, or when no table position is reached). The mainline is
     replayed up to :data:`MAX_PLIES` plies, or to its first illegal move. Never raises."""
     from notation.pgn.model import Game as GameModel
-    from notation.rules.position import Position
     from notation.validation.replay import replay, start_position
 
-    start, problems, unsupported, chess960 = start_position(game.tags)
-    if start is None or problems or unsupported is not None or chess960:
-        return None
-    if start.key() != Position.initial().key():
+    if not standard_start(start_position(game.tags)[0]):
         return None
     opening = GameModel(tags=dict(game.tags), moves=game.moves[:MAX_PLIES])
     rep = replay(opening, variations=False, notes=False)
     return classify_keys(record.key for record in rep.plies)
+
+
+def classify_played(game: Game | None, start: Position | None, keys: Iterable[int]) -> Opening | None:
+    """:func:`classify`'s answer for a mainline a caller has already played: ``start`` and the
+    keys of the positions after each move of its legal prefix (read only as far as needed).
+
+    ``game`` is the parsed game, or None when it was never parsed (a plain game the compiled
+    core cut). Where the reader dropped a token (``pgn.syntax``) the replay may end the mainline
+    there, so such a game is replayed by :func:`classify` itself."""
+    if game is not None and any(d.code == "pgn.syntax" for d in game.diagnostics):
+        return classify(game)
+    if not standard_start(start):
+        return None
+    return classify_keys(keys)

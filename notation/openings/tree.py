@@ -37,7 +37,7 @@ import polars as pl
 from notation.diagnostics import Diagnostic
 from notation.openings.columns import table_frame
 from notation.rules.position import Position
-from notation.tables.scoring import as_lazy, clean_name, white_score
+from notation.tables.scoring import as_lazy, clean_name, pct, performance, white_score
 
 #: The columns of :attr:`OpeningTree.frame`, in order.
 COLUMNS: Final = (
@@ -304,13 +304,7 @@ def _tree(found: pl.DataFrame, root: Position, depth: int, min_games: int) -> pl
             pl.when(pl.col("_mw")).then(elo_b).otherwise(elo_w).alias("_opp"),
         )
     )
-    finished = pl.col("_points").is_not_null()
-    rated = finished & pl.col("_opp").is_not_null()
-    n_rated = rated.sum()
-    wins = ((pl.col("_points") == 1.0) & rated).sum().cast(pl.Int64)
-    margin = wins - ((pl.col("_points") == 0.0) & rated).sum().cast(pl.Int64)
-    performance = pl.col("_opp").filter(rated).mean() + 400.0 * margin / n_rated
-    n_finished = finished.sum()
+    n_finished = pl.col("_points").is_not_null().sum()
     result = pl.col("result")
     rows = (
         per_row.group_by("depth", "path")
@@ -319,12 +313,12 @@ def _tree(found: pl.DataFrame, root: Position, depth: int, min_games: int) -> pl
             (result == "1-0").sum().alias("white_wins"),
             (result == "1/2-1/2").sum().alias("draws"),
             (result == "0-1").sum().alias("black_wins"),
-            _pct((result == "1-0").sum(), n_finished).alias("white_win_pct"),
-            _pct((result == "1/2-1/2").sum(), n_finished).alias("draw_pct"),
-            _pct((result == "0-1").sum(), n_finished).alias("black_win_pct"),
-            _pct(pl.col("_points").sum(), n_finished).alias("score_pct"),
+            pct((result == "1-0").sum(), n_finished).alias("white_win_pct"),
+            pct((result == "1/2-1/2").sum(), n_finished).alias("draw_pct"),
+            pct((result == "0-1").sum(), n_finished).alias("black_win_pct"),
+            pct(pl.col("_points").sum(), n_finished).alias("score_pct"),
             pl.col("_elo").mean().round(0).alias("avg_rating"),
-            pl.when(n_rated > 0).then(performance.round(0)).alias("performance"),
+            performance(pl.col("_points"), pl.col("_opp")).alias("performance"),
             pl.col("_key").first().alias("_key"),
             pl.col("_when").sort_by("_when", "utc_datetime", "game_id").last().alias("last_date"),
             pl.col("_label").sort_by("_when", "utc_datetime", "game_id").last().alias("last_game"),
@@ -333,10 +327,6 @@ def _tree(found: pl.DataFrame, root: Position, depth: int, min_games: int) -> pl
         .collect()
     )
     return _ordered(rows, root, depth, min_games)
-
-
-def _pct(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
-    return pl.when(whole > 0).then((100.0 * part / whole).round(1))
 
 
 def _table_frame() -> pl.DataFrame:

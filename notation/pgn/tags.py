@@ -62,6 +62,12 @@ def unquote(string: str) -> str:
     return _UNESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
+def tag_pairs(text: str) -> list[tuple[str, str]]:
+    """Every well-formed tag pair in ``text`` as (name, value), in order (``dict()`` of them:
+    the same values as the parser gives, the last value of a name winning)."""
+    return [(name, unquote(string)) for name, string in patterns().pair.findall(text)]
+
+
 def tags_from_text(text: str) -> dict[str, str]:
     """The well-formed tag pairs on the lines of a game's text (the last value of a name wins)."""
     return {match.group(1): unquote(match.group(2)) for match in patterns().line.finditer(text)}
@@ -97,8 +103,8 @@ def headers_game(raw: RawGame) -> Game:
         text, encoding, bad_at = decode(data)
     else:
         text, encoding = data, "utf-8"
-    pairs = patterns().pair.findall(text)
-    tags = {name: unquote(string) for name, string in pairs}
+    pairs = tag_pairs(text)
+    tags = dict(pairs)
     game = Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, tags=tags, encoding=encoding)
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     if len(pairs) != lines:

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
+from notation.rules.squares import square_name
+
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.position import Position
 
@@ -37,11 +39,6 @@ MARK_COLOURS: dict[str, str] = {"green": "#15781b", "red": "#882020", "blue": "#
 CHECK_COLOUR = "#ff0000"
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, serif"
-
-
-def square_name(sq: int) -> str:
-    """``0`` -> ``a1`` … ``63`` -> ``h8``."""
-    return "abcdefgh"[sq % 8] + str(sq // 8 + 1)
 
 
 @dataclass(frozen=True, slots=True)

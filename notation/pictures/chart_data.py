@@ -14,7 +14,7 @@ import polars as pl
 
 from notation.pgn.comment_commands import Eval, engine_evaluation
 from notation.pgn.model import Game
-from notation.tables.scoring import GamesInput, as_lazy, clean_name, white_score
+from notation.tables.scoring import GamesInput, as_lazy, clean_name, expected_score, white_score
 
 #: Width of a rating-difference band (White's rating minus Black's), and the widest difference
 #: shown: differences beyond it join the outermost band.
@@ -28,7 +28,7 @@ GROUP_COLUMNS: Final = {"eco": "eco", "time-control": "time_control"}
 
 def expectation(diff: float) -> float:
     """The Elo expectation of the side ``diff`` points higher: ``1 / (1 + 10^(-diff / 400))``."""
-    return float(1.0 / (1.0 + 10.0 ** (-diff / 400.0)))
+    return expected_score(diff)
 
 
 def expectation_curve(step: int = 10) -> pl.DataFrame:
@@ -45,7 +45,7 @@ def score_by_rating(games: GamesInput) -> pl.DataFrame:
     diff = pl.col("white_elo").cast(pl.Int32) - pl.col("black_elo").cast(pl.Int32)
     clipped = diff.clip(-RATING_SPAN, RATING_SPAN - 1)
     centre = (clipped // RATING_BAND) * RATING_BAND + RATING_BAND // 2
-    exp = 1.0 / (1.0 + pl.lit(10.0).pow(-diff.cast(pl.Float64) / 400.0))
+    exp = expected_score(diff.cast(pl.Float64))
     return (
         as_lazy(games, ["white_elo", "black_elo", "result"])
         .with_columns(white_score().alias("_ws"))

@@ -103,11 +103,14 @@ def from_game(game: Game, ply: int | None = None) -> tuple[Diagram | None, list[
 
 def from_source(source: str | Path, *, game: int = 1, ply: int | None = None) -> tuple[Diagram | None, list[Diagnostic]]:
     """The diagram of game number ``game`` (1-based) of a PGN file after ``ply`` plies."""
-    from notation.pgn.reader import read_games
+    from notation.pgn.reader import parse_raw_game, split_games
+    from notation.pgn.sources import require_existing
 
     try:
-        for found in read_games(source):
-            if found.number == game:
+        require_existing(source)
+        for raw in split_games(source):
+            if raw.number == game:
+                found = parse_raw_game(raw)  # only the game asked for is parsed
                 if found.unread:
                     return None, list(found.diagnostics)  # the reader's stand-in: not a game to draw
                 return from_game(found, ply)

@@ -471,9 +471,9 @@ class Subject:
 
     def eco_code(self) -> str | None:
         """The ECO code by classification of the moves (None when unknown or unavailable)."""
-        try:
-            from notation.openings.eco import classify  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:  # pragma: no cover - the classifier is optional
-            return None
-        opening = classify(self.game)
-        return None if opening is None else str(opening.eco)
+        from notation.openings.eco import classify_played
+
+        self.sans()  # parses the game unless the compiled core could cut it (a plain game)
+        keys = (after.key() for _, _, after in self.walk())
+        opening = classify_played(self._game, self.start, keys)
+        return None if opening is None else opening.eco

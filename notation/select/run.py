@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from notation.pgn.reader import RawGame, split_games
 from notation.pgn.sources import decode, source_name
-from notation.pgn.tags import patterns, unquote
+from notation.pgn.tags import patterns, tag_pairs
 from notation.select.criteria import Criteria, Subject
 from notation.select.duplicates import DuplicateIndex
 
@@ -72,7 +72,7 @@ def raw_header(raw: RawGame) -> bytes | str:
 def header_tags(head: bytes | str) -> dict[str, str]:
     """The tags of a tag section: the same values as the parser gives for well-formed pairs."""
     text = head if isinstance(head, str) else decode(head)[0]
-    return {name: unquote(string) for name, string in patterns().pair.findall(text)}
+    return dict(tag_pairs(text))
 
 
 def raw_tags(raw: RawGame) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""Standard scoring and the games-table helpers shared by `stats`, `standings` and `ledger`.
+"""Standard scoring and the games-table helpers shared by `stats`, `standings`, `ledger`, the
+opening tree and the charts.
 
 Everything here works on a *games* table with the column names of `notation.tables.schema`
 (`white`, `black`, `result`, `date`, `utc_datetime`, ...). Callers may pass a `pl.DataFrame` or a
@@ -12,7 +13,7 @@ Standard scoring (win 1, draw ½, loss 0). A result is one of the PGN markers ``
 
 from __future__ import annotations
 
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, overload
 
 import polars as pl
 
@@ -95,6 +96,36 @@ def white_score() -> pl.Expr:
         .then(0.0)
         .otherwise(None)
     )
+
+
+def pct(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
+    """``part`` as a percentage of ``whole``, one decimal; null when ``whole`` is 0."""
+    return pl.when(whole > 0).then((100.0 * part / whole).round(1))
+
+
+def performance(points: pl.Expr, opponent: pl.Expr) -> pl.Expr:
+    """The performance rating (an aggregation) by the linear approximation ``average opponent
+    rating + 400 × (wins − losses) / N`` over the ``N`` finished games (``points`` 1, ½, 0, null
+    when unfinished) against a rated ``opponent``; rounded to an integer, null when ``N = 0``."""
+    rated = points.is_not_null() & opponent.is_not_null()
+    n_rated = rated.sum()
+    margin = ((points == 1.0) & rated).sum().cast(pl.Int64) - ((points == 0.0) & rated).sum().cast(pl.Int64)
+    linear = opponent.filter(rated).mean() + 400.0 * margin / n_rated
+    return pl.when(n_rated > 0).then(linear.round(0))
+
+
+@overload
+def expected_score(diff: float) -> float: ...
+
+
+@overload
+def expected_score(diff: pl.Expr) -> pl.Expr: ...
+
+
+def expected_score(diff: float | pl.Expr) -> float | pl.Expr:
+    """The Elo expectation of the side ``diff`` rating points higher, ``1 / (1 + 10^(-diff / 400))``:
+    a number, or an expression for a Float64 ``diff`` expression."""
+    return 1.0 / (1.0 + 10.0 ** (-diff / 400.0))
 
 
 def clean_name(expr: pl.Expr) -> pl.Expr:

@@ -54,7 +54,7 @@ from typing import Final
 import polars as pl
 
 from notation.tables.schema import BLACK_WINS, DRAW, WHITE_WINS
-from notation.tables.scoring import GamesInput, as_lazy, clean_name, white_score
+from notation.tables.scoring import GamesInput, as_lazy, clean_name, expected_score, pct, performance, white_score
 from notation.tables.selection import SELECTION_COLUMNS, TIME_CONTROL_CLASSES, Selection, time_control_class
 
 SECTIONS: Final = (
@@ -84,10 +84,6 @@ LENGTH_BAND: Final = 10
 LENGTH_CAP: Final = 100
 
 
-def _pct(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
-    return pl.when(whole > 0).then((100.0 * part / whole).round(1)).otherwise(None)
-
-
 def _score_aggs() -> list[pl.Expr]:
     r = pl.col("result")
     return [
@@ -103,10 +99,10 @@ def _score_aggs() -> list[pl.Expr]:
 def _score_pcts() -> list[pl.Expr]:
     finished = pl.col("games") - pl.col("unfinished")
     return [
-        _pct(pl.col("white_wins"), finished).alias("white_win_pct"),
-        _pct(pl.col("draws"), finished).alias("draw_pct"),
-        _pct(pl.col("black_wins"), finished).alias("black_win_pct"),
-        _pct(pl.col("_white_points"), finished).alias("white_score_pct"),
+        pct(pl.col("white_wins"), finished).alias("white_win_pct"),
+        pct(pl.col("draws"), finished).alias("draw_pct"),
+        pct(pl.col("black_wins"), finished).alias("black_win_pct"),
+        pct(pl.col("_white_points"), finished).alias("white_score_pct"),
     ]
 
 
@@ -153,7 +149,7 @@ def time_control_summary(base: pl.LazyFrame) -> pl.LazyFrame:
         .agg(_score_aggs())
         .with_columns(_score_pcts())
         .with_columns(
-            _pct(pl.col("games"), total).alias("share_pct"),
+            pct(pl.col("games"), total).alias("share_pct"),
             pl.col("time_control").replace_strict(order, default=len(order), return_dtype=pl.Int32).alias("_order"),
         )
         .sort("_order")
@@ -185,7 +181,7 @@ def color_summary(base: pl.LazyFrame, where: Selection | None = None) -> pl.Lazy
             pl.col("points").sum().alias("score"),
             (~finished).sum().alias("unfinished"),
         )
-        .with_columns(_pct(pl.col("score"), pl.col("games")).alias("score_pct"))
+        .with_columns(pct(pl.col("score"), pl.col("games")).alias("score_pct"))
         .sort(pl.col("color") == "black")
         .select(["color", "games", "wins", "draws", "losses", "score", "score_pct", "unfinished"])
     )
@@ -223,7 +219,7 @@ def elo_band_summary(base: pl.LazyFrame) -> pl.LazyFrame:
     """The ``elo-band`` section: score rates by rating difference (White − Black)."""
     label, order = _elo_band_label()
     diff = pl.col("white_elo").cast(pl.Float64) - pl.col("black_elo").cast(pl.Float64)
-    expected = 1.0 / (1.0 + pl.lit(10.0).pow(-diff / 400.0))
+    expected = expected_score(diff)
     return (
         base.with_columns(label.alias("elo_band"), order.alias("_order"), expected.alias("_expected"))
         .group_by("elo_band", "_order")
@@ -243,7 +239,7 @@ def frequency(base: pl.LazyFrame, column: str, *, name: str | None = None) -> pl
         .group_by(key)
         .agg(_score_aggs())
         .with_columns(_score_pcts())
-        .with_columns(_pct(pl.col("games"), total).alias("share_pct"))
+        .with_columns(pct(pl.col("games"), total).alias("share_pct"))
         .sort(["games", key], descending=[True, False])
         .select([key, "games", "share_pct", *_SCORE_COLUMNS])
     )
@@ -258,7 +254,7 @@ def event_summary(base: pl.LazyFrame) -> pl.LazyFrame:
         .group_by("event")
         .agg(*_score_aggs(), players, pl.col("date").min().alias("first_date"), pl.col("date").max().alias("last_date"))
         .with_columns(_score_pcts())
-        .with_columns(_pct(pl.col("games"), total).alias("share_pct"))
+        .with_columns(pct(pl.col("games"), total).alias("share_pct"))
         .sort(["games", "event"], descending=[True, False])
         .select(["event", "games", "share_pct", "players", "first_date", "last_date", *_SCORE_COLUMNS])
     )
@@ -282,7 +278,7 @@ def length_summary(base: pl.LazyFrame) -> pl.LazyFrame:
         .group_by("length", "_order")
         .agg(_score_aggs())
         .with_columns(_score_pcts())
-        .with_columns(_pct(pl.col("games"), total).alias("share_pct"))
+        .with_columns(pct(pl.col("games"), total).alias("share_pct"))
         .sort("_order")
         .select(["length", "games", "share_pct", *_SCORE_COLUMNS])
     )
@@ -310,8 +306,6 @@ def player_summary(base: pl.LazyFrame) -> pl.LazyFrame:
     loss = pl.col("points") == 0.0
     n_rated = rated.sum()
     avg_opp = pl.col("opp_elo").filter(rated).mean()
-    margin = (win & rated).sum().cast(pl.Int64) - (loss & rated).sum().cast(pl.Int64)
-    perf = avg_opp + 400.0 * margin / n_rated
     return (
         long.group_by("player")
         .agg(
@@ -323,9 +317,9 @@ def player_summary(base: pl.LazyFrame) -> pl.LazyFrame:
             (~finished).sum().alias("unfinished"),
             n_rated.alias("rated_games"),
             avg_opp.round(0).alias("avg_opp_rating"),
-            pl.when(n_rated > 0).then(perf.round(0)).otherwise(None).alias("performance"),
+            performance(pl.col("points"), pl.col("opp_elo")).alias("performance"),
         )
-        .with_columns(_pct(pl.col("score"), pl.col("games")).alias("score_pct"))
+        .with_columns(pct(pl.col("score"), pl.col("games")).alias("score_pct"))
         .with_columns(pl.col("avg_opp_rating", "performance").cast(pl.Int64))
         .sort(["games", "score", "player"], descending=[True, True, False])
         .select(

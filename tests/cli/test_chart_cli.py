@@ -101,9 +101,9 @@ def test_title_and_limit(tmp_path: Path) -> None:
     ("args", "code", "text"),
     [
         (["--kind", "rating", "--out", "x.txt"], 2, ".svg, .png or .html"),
-        (["--kind", "nope", "--out", "x.svg"], 2, ""),
+        (["--kind", "nope", "--out", "x.svg"], 2, "Invalid value for '--kind'"),
         (["--kind", "clock", "--out", "{tmp}/c.svg"], 1, "picture.no-data"),
-        (["--kind", "rating", "--game", "0", "--out", "x.svg"], 2, ""),
+        (["--kind", "rating", "--game", "0", "--out", "x.svg"], 2, "Invalid value for '--game'"),
     ],
 )
 def test_usage_and_no_data(tmp_path: Path, args: list[str], code: int, text: str) -> None:

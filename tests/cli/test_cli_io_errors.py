@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 import zlib
 from pathlib import Path
@@ -22,23 +21,11 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from faults_support import deny_folder, make_games, pgn_tree
 from notation.cli.main import app
 from notation.pgn import sources
 
 COMMANDS = ("validate", "import", "stats", "standings", "ledger")
-
-
-def make_games(count: int, first: int = 0) -> str:
-    """Decisive games between six named players, dated, all of one event."""
-    out = []
-    for i in range(first, first + count):
-        result = "1-0" if i % 2 else "0-1"
-        out.append(
-            f'[Event "Club"]\n[Date "2024.01.{1 + i % 28:02d}"]\n[Round "{i}"]\n'
-            f'[White "Player {i % 6}"]\n[Black "Player {(i + 1) % 6}"]\n[Result "{result}"]\n[Note "{i * 7919:x}"]\n\n'
-            f"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {{game {i}}} {result}\n\n"
-        )
-    return "".join(out)
 
 
 def run(command: str, *paths: Path, out: Path | None = None) -> tuple[int, str, str, int]:
@@ -134,30 +121,14 @@ def test_a_file_that_is_only_a_broken_gzip_exits_2(command: str, tmp_path: Path)
 # --- folders and files that cannot be read --------------------------------------------------------
 
 
-def _tree(tmp_path: Path) -> Path:
-    root = tmp_path / "games"
-    (root / "a").mkdir(parents=True)
-    (root / "b").mkdir()
-    (root / "a" / "one.pgn").write_text(make_games(3), encoding="utf-8")
-    (root / "b" / "two.pgn").write_text(make_games(3, first=3), encoding="utf-8")
-    return root
-
-
 @pytest.mark.parametrize("command", COMMANDS)
 def test_an_unreadable_subfolder_is_reported(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """3 of 6 games readable: they are processed, the folder is named, exit 2. (The tests run as
     root, where chmod 000 does not stop reads: listing the folder fails as it would without
     permission; the search itself is the real code.)"""
-    root = _tree(tmp_path)
+    root = pgn_tree(tmp_path)
     denied = root / "b"
-    real = os.scandir
-
-    def scandir(path: Any) -> Any:
-        if Path(path) == denied:
-            raise PermissionError(13, "Permission denied", str(path))
-        return real(path)
-
-    monkeypatch.setattr(sources.os, "scandir", scandir)
+    deny_folder(monkeypatch, denied)
     code, stdout, stderr, games = run(command, root, out=tmp_path / "ds")
     assert code == 2 and games == 3
     (diag,) = io_lines(code, stdout, stderr)
@@ -168,7 +139,7 @@ def test_an_unreadable_subfolder_is_reported(command: str, tmp_path: Path, monke
 def test_an_unreadable_file_in_a_folder_is_reported(
     command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = _tree(tmp_path)
+    root = pgn_tree(tmp_path)
     denied = root / "b" / "two.pgn"
 
     def fake_open(path: Any, *args: Any, **kwargs: Any) -> Any:

@@ -55,10 +55,6 @@ def test_added_tags() -> None:
 
 
 def test_eco_tag() -> None:
-    try:
-        import notation.openings.eco  # noqa: F401
-    except ImportError:
-        pytest.skip("notation.openings.eco (ECO classification) is not there yet")
     game = next(read_games(io.StringIO(SLOPPY)))
     new, _ = normalise(game, add_tags=("eco",))
     assert new.tags["ECO"].startswith("C")

@@ -21,7 +21,6 @@ import codecs
 import gzip
 import io
 import lzma
-import os
 import random
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from typing import Any
 import pytest
 import zstandard
 from conftest import OUTSIDE
+from faults_support import deny_folder, pgn_tree
 
 from notation.pgn import reader, sources
 from notation.pgn.reader import RawGame, read_games, read_headers, split_games
@@ -256,35 +256,14 @@ def test_an_io_error_before_any_game() -> None:
 # --- folders that cannot be read ----------------------------------------------------------------
 
 
-def _tree(tmp_path: Path) -> Path:
-    root = tmp_path / "games"
-    for folder, games in (("a", 3), ("b", 3)):
-        (root / folder).mkdir(parents=True)
-        (root / folder / "g.pgn").write_text(make_games(games), encoding="utf-8")
-    return root
-
-
-def _deny(monkeypatch: pytest.MonkeyPatch, denied: Path) -> None:
-    """``os.scandir`` of ``denied`` fails as for a folder without read permission (the tests
-    run as root, where chmod 000 does not stop reads)."""
-    real = os.scandir
-
-    def scandir(path: Any) -> Any:
-        if Path(path) == denied:
-            raise PermissionError(13, "Permission denied", str(path))
-        return real(path)
-
-    monkeypatch.setattr(sources.os, "scandir", scandir)
-
-
 def test_an_unreadable_subfolder_is_reported_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = _tree(tmp_path)
-    _deny(monkeypatch, root / "b")
+    root = pgn_tree(tmp_path)
+    deny_folder(monkeypatch, root / "b")
     found = walk_pgn_files(root)
-    assert found[0] == root / "a" / "g.pgn"
+    assert found[0] == root / "a" / "one.pgn"
     assert isinstance(found[1], Unreadable) and found[1].path == root / "b"
     problems: list[Any] = []
-    assert find_pgn_files(root, problems) == [root / "a" / "g.pgn"]
+    assert find_pgn_files(root, problems) == [root / "a" / "one.pgn"]
     (diag,) = problems
     assert diag.code == "pgn.io" and diag.file == str(root / "b") and "Permission denied" in diag.message
     (raw,) = chunks(found[1])  # read as a source, it reports its error
@@ -292,14 +271,14 @@ def test_an_unreadable_subfolder_is_reported_in_place(tmp_path: Path, monkeypatc
 
 
 def test_an_unreadable_top_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = _tree(tmp_path)
-    _deny(monkeypatch, root)
+    root = pgn_tree(tmp_path)
+    deny_folder(monkeypatch, root)
     (only,) = walk_pgn_files(root)
     assert isinstance(only, Unreadable) and only.path == root
 
 
 def test_the_walk_matches_the_old_search(tmp_path: Path) -> None:
-    root = _tree(tmp_path)
+    root = pgn_tree(tmp_path)
     (root / "a" / "notes.txt").write_text("x")
     (root / "c" / "d").mkdir(parents=True)
     (root / "c" / "d" / "x.PGN.GZ").write_bytes(gzip.compress(TEXT[:1000]))

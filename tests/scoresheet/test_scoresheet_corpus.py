@@ -9,7 +9,8 @@ wrong check marks, dropped capture marks, lower-case letters; seeded RNG) and re
   square, omitted move, transposed pair; 300+ games): >= 95% recovered, the rest reported as
   needing a human, none wrong with high confidence. The rates are printed (``-s``).
 
-The generator functions are shared with ``benchmarks/bench_scoresheet.py``.
+The generator functions are shared with ``benchmarks/bench_scoresheet.py`` and
+``benchmarks/bench_scoresheet_trust.py``.
 """
 
 from __future__ import annotations
@@ -229,6 +230,27 @@ def _replays(sans: list[str], board: chess.Board | None = None, start: int = 0) 
     return True
 
 
+def shift_square(san: str, rng: random.Random) -> str | None:
+    """``san`` with its target square one file or one rank off (check mark dropped); None for
+    castling or a shift off the board."""
+    s = san.rstrip("+#")
+    if s.startswith("O-O"):
+        return None
+    core = s.split("=")[0]
+    to_file, to_rank = core[-2], int(core[-1])
+    if rng.random() < 0.5:
+        nf = FILES.index(to_file) + rng.choice([-1, 1])
+        if not 0 <= nf < 8:
+            return None
+        new = FILES[nf] + str(to_rank)
+    else:
+        nr = to_rank + rng.choice([-1, 1])
+        if not 1 <= nr <= 8:
+            return None
+        new = to_file + str(nr)
+    return core[:-2] + new + s[len(core):]
+
+
 def inject_error(moves: tuple[str, ...], kind: str, rng: random.Random) -> list[str] | None:
     """English SAN of the game with one error of ``kind`` that makes the sheet not replay.
 
@@ -252,22 +274,10 @@ def inject_error(moves: tuple[str, ...], kind: str, rng: random.Random) -> list[
             bad[i] = rng.choice([p for p in "NBRQK" if p != sans[i][0]]) + sans[i][1:]
         elif kind == "square":
             i = rng.randrange(n)
-            s = sans[i].rstrip("+#")
-            if s.startswith("O-O"):
+            shifted = shift_square(sans[i], rng)
+            if shifted is None:
                 continue
-            core = s.split("=")[0]
-            to_file, to_rank = core[-2], int(core[-1])
-            if rng.random() < 0.5:
-                nf = FILES.index(to_file) + rng.choice([-1, 1])
-                if not 0 <= nf < 8:
-                    continue
-                new = FILES[nf] + str(to_rank)
-            else:
-                nr = to_rank + rng.choice([-1, 1])
-                if not 1 <= nr <= 8:
-                    continue
-                new = to_file + str(nr)
-            bad[i] = core[:-2] + new + s[len(core):]
+            bad[i] = shifted
         elif kind == "omitted":
             i = rng.randrange(n - 2)  # an omission among the last plies cannot be seen
             del bad[i]

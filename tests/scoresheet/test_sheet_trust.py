@@ -10,7 +10,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from conftest import CORPUS, ROOT
+from conftest import ROOT, corpus_path
 from notation.cli.main import app
 from notation.scoresheet.costs import CONFUSION_UNREADABLE, confusions
 from notation.scoresheet.readings import MARGIN
@@ -101,9 +101,7 @@ SHEETS = 40
 
 @pytest.fixture(scope="module")
 def pool() -> list[list[str]]:
-    if not (CORPUS / "games" / "otb-pgnmentor").exists():
-        pytest.skip("shared corpus not available")
-    return trust.games(SHEETS * 2)
+    return trust.games(SHEETS * 2, corpus=corpus_path("games", "otb-pgnmentor"))
 
 
 def test_generator_enforces_its_rules(pool: list[list[str]]) -> None:
@@ -120,13 +118,11 @@ def test_generator_enforces_its_rules(pool: list[list[str]]) -> None:
     assert kinds == set(trust.KINDS)
 
 
-def test_injected_errors_small_fixed_seed() -> None:
-    if not (CORPUS / "games" / "otb-pgnmentor").exists():
-        pytest.skip("shared corpus not available")
-    one = trust.run(SHEETS, 1, seed0=0)
+def test_injected_errors_small_fixed_seed(pool: list[list[str]]) -> None:
+    one = trust.run(SHEETS, 1, seed0=0, pool=pool)
     c = one["outcomes"]["all"]  # type: ignore[index]
     assert c["sheets"] == SHEETS
     assert c["wrong"] == 0, one["wrong"]
     assert c["first"] >= 0.9 * SHEETS and c["listed"] >= 0.95 * SHEETS and c["exact"] >= 0.7 * SHEETS
-    two = trust.run(12, 2, seed0=500)
+    two = trust.run(12, 2, seed0=500, pool=pool[:24])  # games(24) is the start of games(80)
     assert two["outcomes"]["all"]["wrong"] == 0, two["wrong"]  # type: ignore[index]

@@ -176,7 +176,6 @@ def test_mainline_cut_by_the_core_equals_the_parsed_mainline() -> None:
 
 
 def test_eco_without_a_tag_is_classified() -> None:
-    pytest.importorskip("notation.openings.eco", reason="ECO classification is not there yet")
     text = _pgn(({"White": "NoTag"}, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *"), ({"White": "Tagged", "ECO": "A00"}, "1. e4 e5 *"))
     assert _names(text, Criteria(eco=parse_eco_ranges("C60-C99"))) == ["NoTag"]
     assert _names(text, Criteria(eco=parse_eco_ranges("A"))) == ["Tagged"]

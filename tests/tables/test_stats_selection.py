@@ -112,3 +112,13 @@ def test_cli_date_range_and_event() -> None:
     assert result.output.splitlines()[1].startswith("15,")
     assert runner.invoke(app, ["stats", path, "--until", "someday"]).exit_code == 2
     assert runner.invoke(app, ["stats", path, "--event", "no such event"]).exit_code == 1
+
+
+def test_the_command_line_choices_are_the_library_s() -> None:
+    from notation.cli.stats_cmd import ColorChoice, Section, TimeControlClass
+    from notation.tables.selection import COLORS, TIME_CONTROL_CLASSES
+    from notation.tables.stats import SECTIONS
+
+    assert tuple(c.value for c in ColorChoice) == COLORS
+    assert tuple(c.value for c in TimeControlClass) == TIME_CONTROL_CLASSES
+    assert sorted(s.value for s in Section) == sorted(SECTIONS)
