@@ -352,8 +352,8 @@ def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -
     return corrections, readings, written_per_ply, moves
 
 
-def _summary(reading: Reading, best: Reading) -> str:
-    """A reading in a few words: its edits (or, for the best, ``as ranked``)."""
+def _summary(reading: Reading) -> str:
+    """A reading in a few words: its first edits, or ``as written`` when it has none."""
     parts = [f"{e.kind} '{e.written or ''}' -> {e.chosen or '(dropped)'}" for e in reading.edits]
     return ", ".join(parts[:3]) or "as written"
 
@@ -545,7 +545,7 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
     if any(not c.confident for c in corrections) or not confident(ranked) or ranked[0].moves != moves:
         rec.status = "needs-human"
         doubtful = [c for c in corrections if not c.confident] or corrections
-        listed = "; ".join(f"{k}. {_summary(r, ranked[0])} (p={r.probability:.2f})" for k, r in enumerate(ranked[:5], 1))
+        listed = "; ".join(f"{k}. {_summary(r)} (p={r.probability:.2f})" for k, r in enumerate(ranked[:5], 1))
         diagnostics.append(Diagnostic.make(
             "sheet.needs-human",
             f"{len(ranked)} reading(s) within reach, none confident: {listed}",
