@@ -12,7 +12,8 @@ Recognised layouts (detected, never configured):
 
 A header block before the moves (PGN tag pairs ``[Event "…"]`` or ``Event: …`` lines) becomes
 tags. A result (``1-0``, ``0-1``, ``1/2-1/2``, ``½-½``, ``*``) ends the move list. Empty cells
-written as ``...``/``…``/``—`` are kept as placeholder cells (the search may skip them).
+written as ``?``, ``...``/``…``/``—`` are kept as placeholder cells: blank boxes, each standing for a
+move that was played (the reading fills it with the move the rest of the game needs).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ RESULT_TOKENS: dict[str, str] = {
     "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2", "1/2": "1/2-1/2",
     "0.5-0.5": "1/2-1/2", "=": "1/2-1/2", "*": "*",
 }
-_PLACEHOLDERS = {"...", "…", "—", "–", "-", "_", "..", "--"}
+_PLACEHOLDERS = {"...", "…", "—", "–", "-", "_", "..", "--", "?", "??", "???"}
 
 _WHITE_HEADERS = {"white", "w", "weiß", "weiss", "blancs", "blanc", "blancas", "blanco", "bianco",
                   "wit", "белые", "白", "白方", "white move"}

@@ -40,13 +40,13 @@ from notation.diagnostics import Diagnostic
 from notation.scoresheet.layout import _header
 from notation.scoresheet.readings import Reading
 from notation.scoresheet.reconstruct import (
+    MAX_COST,
     Reconstruction,
     _implied_result,
     _parse_tags,
     reconstruct,
     roster_tags,
 )
-from notation.scoresheet.search import MAX_COST, MAX_EXPANSIONS
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
@@ -85,21 +85,18 @@ def has_pgn_structure(text: str) -> bool:
 
 
 def read_scoresheets(text: str, *, lang: str = "auto", fen: str | None = None,
-                     tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
-                     max_expansions: int = MAX_EXPANSIONS) -> Iterator[SheetGame]:
+                     tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST) -> Iterator[SheetGame]:
     """The games of a scoresheet input: per game of a PGN text (:func:`read_pgn_sheets`), else
     the one sheet reconstructed. Options as :func:`~notation.scoresheet.reconstruct.reconstruct`."""
     if has_pgn_structure(text):
-        yield from read_pgn_sheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                                   max_expansions=max_expansions)
+        yield from read_pgn_sheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost)
         return
-    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost, max_expansions=max_expansions)
+    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost)
     yield SheetGame(number=1, line=1, reconstruction=rec)
 
 
 def read_pgn_sheets(text: str, *, lang: str = "auto", fen: str | None = None,
-                    tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
-                    max_expansions: int = MAX_EXPANSIONS) -> Iterator[SheetGame]:
+                    tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST) -> Iterator[SheetGame]:
     """One :class:`SheetGame` per game of the PGN ``text`` (streaming; see the module docstring)."""
     from notation.pgn.reader import parse_raw_game, split_games
 
@@ -119,7 +116,7 @@ def read_pgn_sheets(text: str, *, lang: str = "auto", fen: str | None = None,
             yield SheetGame(raw.number, raw.line, certain, pgn=True, replayed=certain.status == "ok")
             continue
         rec = reconstruct(mask_movetext(raw.data), lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                          max_expansions=max_expansions, first_line=raw.line)
+                          first_line=raw.line)
         yield SheetGame(raw.number, raw.line, rec, pgn=True)
 
 

@@ -109,6 +109,11 @@ class Written:
     ep: bool = False
     lowercase: bool = False
     figurine: bool = False
+    #: short forms (``grammars/sheet.lark``'s ``short_move``): a target file or rank alone
+    #: (``Rxh``, ``dxe``, ``R6``), or the piece taken (``QxQ``, ``BxNc5``; PAWN for ``PxP``)
+    to_file: int | None = None
+    to_rank: int | None = None
+    taken: int | None = None
 
     @property
     def from_square(self) -> int | None:
@@ -234,6 +239,34 @@ class _ToWritten(Transformer[Token, dict[str, Any]]):
 
     def move(self, items: list[dict[str, Any]]) -> dict[str, Any]:
         return self._merge(items)
+
+    def _short(self, items: list[Any]) -> dict[str, Any]:
+        """The parts of a short form before its target (the mover's piece, origin, mark)."""
+        return self._merge([item for item in items if isinstance(item, dict)])
+
+    def short_file(self, items: list[Any]) -> dict[str, Any]:
+        out = self._short(items[:-1])
+        out["to_file"] = "abcdefgh".index(items[-1].value)
+        return out
+
+    def short_rank(self, items: list[Any]) -> dict[str, Any]:
+        out = self._short(items[:-1])
+        if len(items) > 1 and not isinstance(items[-2], dict):  # "cx5": the CAPTURE token itself
+            out["capture"] = True
+        out["to_rank"] = int(items[-1].value) - 1
+        return out
+
+    def short_taken(self, items: list[Any]) -> dict[str, Any]:
+        mark = next(k for k, item in enumerate(items) if not isinstance(item, dict))  # the CAPTURE token
+        out = self._short(items[:mark])
+        taken = items[mark + 1]
+        out["capture"] = True
+        out["taken"] = taken["piece"] if not taken["foreign"] else None
+        if out["taken"] is None and not taken["foreign"]:
+            out["taken"] = PAWN
+        if len(items) > mark + 2:
+            out.update(items[mark + 2])  # the square of the piece taken
+        return out
 
 
 @cache
