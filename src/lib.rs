@@ -13,6 +13,7 @@
 //! which explains what is wrong with located diagnostics. So both paths give one behaviour,
 //! and tests compare them over the whole corpus.
 
+pub mod dead;
 pub mod fen;
 pub mod lex;
 pub mod polyglot;
