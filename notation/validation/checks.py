@@ -39,7 +39,8 @@ DECISIVE = {"1-0": "white", "0-1": "black"}
 _DATE = re.compile(r"^(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})$")
 #: A Termination tag for a win on time: Lichess's "Time forfeit", "won on time", "lost on time",
 #: "timeout", "time out", "flag fell", "flagged".
-_TIME_FORFEIT = re.compile(r"time\s*forfeit|\bon time\b|time\s*-?\s*out|\bflag(?:ged|\s+fell|\s+fall)", re.IGNORECASE)
+TIME_FORFEIT_PATTERN = r"time\s*forfeit|\bon time\b|time\s*-?\s*out|\bflag(?:ged|\s+fell|\s+fall)"
+_TIME_FORFEIT = re.compile(TIME_FORFEIT_PATTERN, re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
