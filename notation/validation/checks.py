@@ -246,12 +246,15 @@ def _mate_text(dead: Dead) -> str:
     )
 
 
-def dead_diagnostics(locate: Callable[[int], Mark], last: int, dead: Dead, line: int | None) -> list[Diagnostic]:
+def dead_diagnostics(
+    locate: Callable[[int], Mark], last: int, dead: Dead, end: Outcome, line: int | None
+) -> list[Diagnostic]:
     """An info at the first dead position (5.2.2) and a warning for the moves played after it.
     ``locate`` finds a ply's :class:`Mark`; ``last`` is the last ply; a dead start position
-    is reported at the game's ``line``."""
+    is reported at the game's ``line``. A stalemate that ends the game (5.2.1) is dead too, and
+    not reported twice."""
     first = dead.first
-    if first is None:
+    if first is None or (first == last and end.termination == "stalemate"):
         return []
     why = _mate_text(dead)
     because = f" ({why})" if why else ""
@@ -269,10 +272,11 @@ def dead_diagnostics(locate: Callable[[int], Mark], last: int, dead: Dead, line:
         )
     if first < last:
         where = locate(first + 1)
+        since = "the start position" if first == 0 else _label(locate(first))
         out.append(
             Diagnostic.make(
                 "game.move-after-dead-position",
-                f"move played after the dead position at ply {first} ended the game",
+                f"move played after the game ended in a dead position ({since}, ply {first})",
                 line=where.line, column=where.column, ply=first + 1, san=where.san,
             )
         )
@@ -360,10 +364,11 @@ def result_diagnostics(
             what = "a dead position (no mate is possible)"
         elif first == 0:
             what, where = "a dead position from the start (no mate is possible)", {"line": line, "ply": 0}
+        elif dead_at is not None:
+            what = f"a dead position after {_label(dead_at)}, ply {first} (no mate is possible)"
+            where = {"line": dead_at.line, "column": dead_at.column, "ply": dead_at.ply, "san": dead_at.san}
         else:
             what = f"a dead position at ply {first} (no mate is possible)"
-            if dead_at is not None:
-                where = {"line": dead_at.line, "column": dead_at.column, "ply": dead_at.ply, "san": dead_at.san}
         out.append(
             Diagnostic.make(
                 "result.mismatch", f"result {result} but the game ended in {what}: the result is 1/2-1/2 (5.2.2)",

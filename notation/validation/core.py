@@ -119,7 +119,7 @@ def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport
     if plies:
         diagnostics.extend(located_claim_diagnostics(marks.__getitem__, plies, claim, perpetual))
     dead = dead_positions.of_core(result)
-    diagnostics.extend(dead_diagnostics(marks.__getitem__, plies, dead, game.line))
+    diagnostics.extend(dead_diagnostics(marks.__getitem__, plies, dead, end, game.line))
     diagnostics.extend(result_diagnostics(game, dead, end, True, marks[plies] if plies else None,
                                           marks[dead.first] if dead.first else None))
     worst = worst_severity(diagnostics)

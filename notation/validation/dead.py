@@ -53,7 +53,7 @@ NO_ANALYSIS = Dead()
 
 def of_core(result: Any) -> Dead:
     """The analysis a core ``replay_game`` result carries."""
-    return Dead(result.first_dead, tuple(result.white_mate), tuple(result.black_mate))  # type: ignore[arg-type]
+    return Dead(result.first_dead, tuple(result.white_mate), tuple(result.black_mate))
 
 
 def analyse(rep: Replay, wins: bool | None) -> Dead:
@@ -72,7 +72,7 @@ def analyse(rep: Replay, wins: bool | None) -> Dead:
     if first is not None and rep.plies:
         fens = [_fen(rep.start)] + [_fen(record.after) for record in rep.plies]
         first, white, black = module.dead_analysis(fens, wins, SEARCHES)
-    return Dead(first, tuple(white), tuple(black))  # type: ignore[arg-type]
+    return Dead(first, tuple(white), tuple(black))
 
 
 def _fen(position: Any) -> str:

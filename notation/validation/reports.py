@@ -151,7 +151,7 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
         def locate(ply: int) -> Mark:
             return mark(rep.plies[ply - offset])
 
-        diagnostics.extend(dead_diagnostics(locate, len(rep.plies), dead, game.line))
+        diagnostics.extend(dead_diagnostics(locate, len(rep.plies), dead, end, game.line))
         diagnostics.extend(
             result_diagnostics(game, dead if rep.stopped_at is None else None, end, rep.stopped_at is None,
                                mark(rep.plies[-1]) if rep.plies else None,

@@ -48,7 +48,7 @@ def test_a_game_played_on_after_a_dead_position() -> None:
     info, mismatch, after = rep.diagnostics
     assert (info.severity, info.ply, info.san) == ("info", 1, "Kxd2")
     assert "40. Kxd2 is dead" in info.message and "5.2.2" in info.message
-    assert (mismatch.severity, mismatch.ply) == ("error", 1) and "dead position at ply 1" in mismatch.message
+    assert (mismatch.severity, mismatch.ply) == ("error", 1) and "dead position after 40. Kxd2, ply 1" in mismatch.message
     assert (after.severity, after.ply, after.san) == ("warning", 2, "Kd5")
     assert rep.outcome.termination == "dead_position" and rep.dead.first == 1
 

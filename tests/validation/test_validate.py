@@ -133,7 +133,7 @@ def test_dead_position_with_a_decisive_result() -> None:
     rep = report("60. Bxd2", "1-0", SetUp="1", FEN="8/4k3/8/8/8/8/3r4/2K1B3 w - - 0 60")
     assert codes(rep) == ["game.dead-position", "result.mismatch"]
     mismatch = rep.diagnostics[1]
-    assert mismatch.ply == 1 and "dead position at ply 1" in mismatch.message
+    assert mismatch.ply == 1 and "dead position after 60. Bxd2, ply 1" in mismatch.message
 
 
 @pytest.mark.parametrize("termination", ["Time forfeit", "time forfeit", "Sample won on time", "Timeout",
