@@ -141,16 +141,37 @@ fn searched_reason(board: &Board) -> Reason {
     }
 }
 
+/// A position under test, with the solver's board made once, when first needed.
+struct Probe<'a> {
+    board: &'a Board,
+    solver: Option<Option<chess::Board>>,
+}
+
+impl<'a> Probe<'a> {
+    fn new(board: &'a Board) -> Self {
+        Probe {
+            board,
+            solver: None,
+        }
+    }
+
+    fn solver(&mut self) -> Option<chess::Board> {
+        let board = self.board;
+        *self.solver.get_or_insert_with(|| solver_board(board))
+    }
+}
+
 /// The answer without the full search: the material cases, a checkmate on the board (the
 /// side that gave it can mate), the quick static test. None: only the search can tell.
-fn quick(board: &Board, side: Color) -> Option<Verdict> {
+fn quick(probe: &mut Probe<'_>, side: Color) -> Option<Verdict> {
+    let board = probe.board;
     if let Some(reason) = by_material(board, side) {
         return Some(Verdict::Cannot(reason));
     }
     if board.side_to_move() != side && !board.checkers().is_empty() && !has_moves(board) {
         return Some(Verdict::Can);
     }
-    let Some(solver) = solver_board(board) else {
+    let Some(solver) = probe.solver() else {
         return Some(Verdict::Undecided);
     };
     // the solver is a dependency: a panic in it is an undecided answer, never a failed game
@@ -164,8 +185,8 @@ fn quick(board: &Board, side: Color) -> Option<Verdict> {
 }
 
 /// The full search, while the budget lasts.
-fn search(board: &Board, side: Color, budget: &mut Budget) -> Verdict {
-    let Some(solver) = solver_board(board) else {
+fn search(probe: &mut Probe<'_>, side: Color, budget: &mut Budget) -> Verdict {
+    let Some(solver) = probe.solver() else {
         return Verdict::Undecided;
     };
     if budget.searches == 0 {
@@ -176,7 +197,9 @@ fn search(board: &Board, side: Color, budget: &mut Budget) -> Verdict {
         chasolver::winnability(&solver, solver_colour(side))
     })) {
         Ok(Some(chasolver::Winnability::Winnable { .. })) => Verdict::Can,
-        Ok(Some(chasolver::Winnability::Unwinnable)) => Verdict::Cannot(searched_reason(board)),
+        Ok(Some(chasolver::Winnability::Unwinnable)) => {
+            Verdict::Cannot(searched_reason(probe.board))
+        }
         _ => Verdict::Undecided,
     }
 }
@@ -187,7 +210,8 @@ fn has_moves(board: &Board) -> bool {
 
 /// Whether `side` can still mate in `board`: the quick answer, else one full search.
 pub fn verdict(board: &Board, side: Color, budget: &mut Budget) -> Verdict {
-    quick(board, side).unwrap_or_else(|| search(board, side, budget))
+    let mut probe = Probe::new(board);
+    quick(&mut probe, side).unwrap_or_else(|| search(&mut probe, side, budget))
 }
 
 /// Both sides' verdicts on a game's final position (White's first). The full search is spent
@@ -199,17 +223,21 @@ pub fn final_verdicts(
     wins: Option<Color>,
     budget: &mut Budget,
 ) -> (Verdict, Verdict) {
-    let mut found = [quick(board, Color::White), quick(board, Color::Black)];
+    let mut probe = Probe::new(board);
+    let mut found = [
+        quick(&mut probe, Color::White),
+        quick(&mut probe, Color::Black),
+    ];
     if let Some(side) = wins {
         let i = side as usize;
         if found[i].is_none() {
-            found[i] = Some(search(board, side, budget));
+            found[i] = Some(search(&mut probe, side, budget));
         }
     }
     for side in Color::ALL {
         let i = side as usize;
         if found[i].is_none() && matches!(found[1 - i], Some(Verdict::Cannot(_))) {
-            found[i] = Some(search(board, side, budget));
+            found[i] = Some(search(&mut probe, side, budget));
         }
     }
     (
@@ -220,8 +248,14 @@ pub fn final_verdicts(
 
 /// Whether `board` is proved dead (White is tried first; Black only if White cannot mate).
 pub fn is_dead(board: &Board, budget: &mut Budget) -> bool {
-    matches!(verdict(board, Color::White, budget), Verdict::Cannot(_))
-        && matches!(verdict(board, Color::Black, budget), Verdict::Cannot(_))
+    let mut probe = Probe::new(board);
+    for side in Color::ALL {
+        let verdict = quick(&mut probe, side).unwrap_or_else(|| search(&mut probe, side, budget));
+        if !matches!(verdict, Verdict::Cannot(_)) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The first dead position of a line whose final position is proved dead: `positions[i]`
