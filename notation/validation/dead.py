@@ -17,6 +17,7 @@ through the game while positions stay dead.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,9 +26,22 @@ from notation.compiled import solver_module
 if TYPE_CHECKING:  # pragma: no cover
     from notation.validation.replay import Replay
 
+#: Environment variable that sets :data:`SEARCHES` for a process: ``0`` keeps the quick tests
+#: alone (the cheapest database scan; a side they do not settle stays undecided).
+SEARCHES_VARIABLE = "NOTATION_DEAD_SEARCHES"
+DEFAULT_SEARCHES = 8
+
+
+def _searches() -> int:
+    text = os.environ.get(SEARCHES_VARIABLE, "").strip()
+    if text.isdigit() and int(text) <= 1_000_000:
+        return int(text)
+    return DEFAULT_SEARCHES
+
+
 #: Full searches one game may spend (each bounded by the solver's own node limits). Passed to
 #: the core on every call; tests lower it to show what an exhausted budget does.
-SEARCHES = 8
+SEARCHES = _searches()
 
 #: Whether a side can mate: (True, None), (False, reason) or (None, None) when undecided.
 Mate = tuple[bool | None, str | None]

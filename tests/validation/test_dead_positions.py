@@ -153,3 +153,9 @@ def test_labelled_positions_sample() -> None:
 @pytest.mark.slow
 def test_labelled_positions_whole_file() -> None:
     check_labelled(step=1)
+
+
+def test_the_search_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for text, searches in (("0", 0), (" 3 ", 3), ("", 8), ("-1", 8), ("many", 8), ("99999999", 8)):
+        monkeypatch.setenv(dead_module.SEARCHES_VARIABLE, text)
+        assert dead_module._searches() == searches, text
