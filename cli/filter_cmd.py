@@ -192,6 +192,7 @@ def filter_command(
     threefold: Annotated[bool, typer.Option("--threefold", help="A position occurs three times.")] = False,
     fifty: Annotated[bool, typer.Option("--fifty", help="50 moves by each side without capture or pawn move occur.")] = False,
     seventyfive: Annotated[bool, typer.Option("--seventyfive", help="75 moves by each side without capture or pawn move occur.")] = False,
+    unwinnable_timeouts: Annotated[bool, typer.Option("--unwinnable-timeouts", help="Wrongly scored wins on time: the winner could not checkmate by any series of legal moves, so the game is a draw (FIDE 6.9).")] = False,
     invert: Annotated[bool, typer.Option("--invert", help="Write the games that do NOT match.")] = False,
     unique: Annotated[bool, typer.Option("--unique", help="Keep only the first of duplicate games.")] = False,
     duplicates: Annotated[str | None, typer.Option(help="Write the duplicates (all but the first of each set) to FILE.", metavar="FILE")] = None,

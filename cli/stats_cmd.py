@@ -22,7 +22,7 @@ STATS_HELP = (
     "Statistics over PGN files or imported datasets, computed with Polars (lazily over a "
     "dataset). Sections (--by, repeatable; default all): result (score rates and length summary), "
     "elo-band (score by White-minus-Black rating band, with the Elo expectation), eco, opening, "
-    "termination (the Termination tag, else how the replay ended the game), event (frequencies with "
+    "termination (the Termination tag, else how the replay ended the game; with the wrongly scored wins on time: the winner could not mate, FIDE 6.9), event (frequencies with "
     "score rates), time-control (bullet, blitz, rapid, classical, correspondence: Lichess's classes "
     "by base + 40 x increment), length (full moves in bands of ten), player (games, wins, draws, "
     "losses, score, average opponent rating, performance = average opponent rating + 400 x "

@@ -19,8 +19,9 @@ class CoreGame:
     perpetual: tuple[str, int, int] | None
     marks: list[tuple[int, int, int, str, int, bool]]
     variation_plies: int
-    white_bare: bool
-    black_bare: bool
+    first_dead: int | None
+    white_mate: tuple[bool | None, str | None]
+    black_mate: tuple[bool | None, str | None]
 
 class ArrowColumns:
     """A struct array for the Arrow PyCapsule interface (``pl.DataFrame(columns)``), used once."""
@@ -40,7 +41,12 @@ def replay_game(
     fullmove: int = 1,
     moves: MovesBatch | None = None,
     chess960: bool = False,
+    wins: bool | None = None,
+    searches: int = 8,
 ) -> CoreGame | str: ...
+def dead_analysis(
+    fens: list[str], wins: bool | None = None, searches: int = 8
+) -> tuple[int | None, tuple[bool | None, str | None], tuple[bool | None, str | None]]: ...
 def lex_game(text: str) -> list[tuple[str, str, int, int, int, int, int, int]] | None: ...
 def perft(fen: str, depth: int) -> int: ...
 def position_key(fen: str) -> int: ...

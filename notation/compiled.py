@@ -24,3 +24,15 @@ def core_module() -> ModuleType | None:
     except ImportError:
         return None
     return _core
+
+
+@lru_cache(maxsize=1)
+def solver_module() -> ModuleType | None:
+    """The compiled core for its unwinnability search (:mod:`notation.validation.dead`), even
+    with ``NOTATION_CORE`` off: the search lives in the core only, and both validation paths
+    call it so that their reports agree. None when the core is not built."""
+    try:
+        from notation import _core
+    except ImportError:
+        return None
+    return _core

@@ -4,8 +4,9 @@
 //! `grammars/pgn.lark` found (`MOVES` tokens) into moves, comments and NAGs ([`scan`]), reads
 //! each move in standard SAN ([`san`]), resolves and plays it ([`replay`], move generation by
 //! the MIT-licensed `cozy-chess` crate), and computes what `notation validate` and
-//! `notation import` report: checks, mate, stalemate, dead positions, the repetition key
-//! ([`polyglot`]) and claim plies, the final FEN ([`fen`]), and per-ply columns.
+//! `notation import` report: checks, mate, stalemate, dead positions and who can still mate
+//! ([`dead`], with the MIT-licensed `chasolver` crate), the repetition key ([`polyglot`]) and
+//! claim plies, the final FEN ([`fen`]), and per-ply columns.
 //!
 //! The core handles the common case exactly and *declines* anything else: a lenient spelling,
 //! an illegal, ambiguous or invalid move, a wrong `+`/`#` suffix or move number, a null move.
@@ -13,6 +14,7 @@
 //! which explains what is wrong with located diagnostics. So both paths give one behaviour,
 //! and tests compare them over the whole corpus.
 
+pub mod dead;
 pub mod fen;
 pub mod lex;
 pub mod polyglot;

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyInt, PyList, PyString, PyTuple};
 
 use crate::columns::MovesColumns;
+use crate::dead;
 use crate::fen;
 use crate::replay::{self, Item, Pos, MAX_DEPTH};
 
@@ -37,8 +38,30 @@ pub struct CoreGame {
     /// (ply, line, column, SAN as written, move number, White moved) of the plies reports name
     marks: Vec<(u32, u32, u32, String, u32, bool)>,
     variation_plies: u32,
-    white_bare: bool,
-    black_bare: bool,
+    /// The first dead position (FIDE 5.2.2): its ply, 0 for the start position
+    first_dead: Option<u32>,
+    /// Whether each side can still mate in the final position: (True, None), (False, reason)
+    /// or (None, None) when undecided
+    white_mate: (Option<bool>, Option<&'static str>),
+    black_mate: (Option<bool>, Option<&'static str>),
+}
+
+fn verdict_tuple(verdict: dead::Verdict) -> (Option<bool>, Option<&'static str>) {
+    match verdict {
+        dead::Verdict::Can => (Some(true), None),
+        dead::Verdict::Cannot(reason) => (Some(false), Some(reason.name())),
+        dead::Verdict::Undecided => (None, None),
+    }
+}
+
+fn winner_colour(wins: Option<bool>) -> Option<cozy_chess::Color> {
+    wins.map(|white| {
+        if white {
+            cozy_chess::Color::White
+        } else {
+            cozy_chess::Color::Black
+        }
+    })
 }
 
 fn side(white: bool) -> &'static str {
@@ -100,6 +123,7 @@ fn start(fen_text: Option<&str>, halfmove: u32, fullmove: u32) -> Option<Pos> {
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn replay_game_inner(
     fen_text: Option<&str>,
     lines: Vec<Item>,
@@ -107,11 +131,28 @@ fn replay_game_inner(
     fullmove: u32,
     moves: Option<&mut MovesColumns>,
     chess960: bool,
+    wins: Option<bool>,
+    searches: u32,
 ) -> Result<CoreGame, &'static str> {
     let pos = start(fen_text, halfmove, fullmove).ok_or("start position the core does not read")?;
+    let start_board = pos.board.clone();
     let game = replay::replay(pos, &lines, moves.is_some())?;
     let (claims, perpetual) = game.claims();
-    let (termination, winner) = game.outcome(&claims);
+    let mut budget = dead::Budget { searches };
+    let verdicts = dead::final_verdicts(&game.final_pos.board, winner_colour(wins), &mut budget);
+    let first_dead = if dead::both_cannot(verdicts) {
+        let mut boards = Vec::with_capacity(game.plies.len() + 1);
+        boards.push(start_board);
+        for ply in &game.plies {
+            let mut next = boards[boards.len() - 1].clone();
+            next.play_unchecked(ply.mv);
+            boards.push(next);
+        }
+        Some(dead::first_dead(boards.iter(), &mut budget))
+    } else {
+        None
+    };
+    let (termination, winner) = game.outcome(&claims, first_dead);
     let last = game.plies.len() as u32;
     let mut wanted: Vec<u32> = Vec::new();
     for ply in [
@@ -135,6 +176,14 @@ fn replay_game_inner(
     if last > 0 {
         wanted.push(last);
     }
+    if let Some(ply) = first_dead {
+        if ply > 0 {
+            wanted.push(ply);
+        }
+        if ply < last {
+            wanted.push(ply + 1);
+        }
+    }
     wanted.sort_unstable();
     wanted.dedup();
     let marks = wanted
@@ -155,8 +204,9 @@ fn replay_game_inner(
         perpetual: perpetual.map(|(white, first, ply)| (side(white), first, ply)),
         marks,
         variation_plies: game.variation_plies,
-        white_bare: replay::only_king(board, cozy_chess::Color::White),
-        black_bare: replay::only_king(board, cozy_chess::Color::Black),
+        first_dead,
+        white_mate: verdict_tuple(verdicts.0),
+        black_mate: verdict_tuple(verdicts.1),
     };
     // the table rows last: a game either adds all its rows or none
     if let Some(columns) = moves {
@@ -181,8 +231,13 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
 ///
 /// With `moves` (a `MovesBatch`), the game's mainline plies are appended to it as moves-table
 /// columns when the core takes the game (`chess960`: castling is written king-takes-rook).
+///
+/// `wins`: the side the recorded result makes the winner (True White, None for no decisive
+/// result), which the dead-position search is spent on; `searches`: the game's budget of full
+/// unwinnability searches (see `crate::dead`).
 #[pyfunction]
-#[pyo3(signature = (fen, lines, halfmove = 0, fullmove = 1, moves = None, chess960 = false))]
+#[pyo3(signature = (fen, lines, halfmove = 0, fullmove = 1, moves = None, chess960 = false, wins = None, searches = dead::DEFAULT_SEARCHES))]
+#[allow(clippy::too_many_arguments)]
 fn replay_game(
     py: Python<'_>,
     fen: Option<&str>,
@@ -191,6 +246,8 @@ fn replay_game(
     fullmove: u32,
     moves: Option<&Bound<'_, MovesBatch>>,
     chess960: bool,
+    wins: Option<bool>,
+    searches: u32,
 ) -> PyResult<Py<PyAny>> {
     let Some(tree) = items(lines, 0)? else {
         return Ok("a variation nested too deep or a NAG beyond 255"
@@ -209,6 +266,8 @@ fn replay_game(
             fullmove,
             columns,
             chess960,
+            wins,
+            searches,
         )
     }));
     match outcome {
@@ -243,6 +302,52 @@ fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
     }
     let board = read_fen(fen)?;
     Ok(py.detach(move || count(&board, depth)))
+}
+
+/// The dead-position analysis of a line for the Python reference, exactly as `replay_game`
+/// does it: `fens` are the positions of the mainline (start, then after each ply; Shredder-FEN
+/// castling), `wins` and `searches` as for `replay_game`. Returns (first dead ply or None,
+/// White's verdict, Black's verdict on the final position), each verdict (can mate or None
+/// when undecided, the reason it cannot). Only the final FEN is read unless it is dead.
+#[pyfunction]
+#[pyo3(signature = (fens, wins = None, searches = dead::DEFAULT_SEARCHES))]
+#[allow(clippy::type_complexity)]
+fn dead_analysis(
+    fens: Vec<String>,
+    wins: Option<bool>,
+    searches: u32,
+) -> PyResult<(
+    Option<u32>,
+    (Option<bool>, Option<&'static str>),
+    (Option<bool>, Option<&'static str>),
+)> {
+    let board_of = |text: &str| {
+        start(Some(text), 0, 1)
+            .map(|p| p.board)
+            .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("invalid FEN {text:?}")))
+    };
+    let Some(last) = fens.last() else {
+        return Err(pyo3::exceptions::PyValueError::new_err("no position"));
+    };
+    let final_board = board_of(last)?;
+    let mut budget = dead::Budget { searches };
+    let outcome = catch_unwind(AssertUnwindSafe(|| -> PyResult<_> {
+        let verdicts = dead::final_verdicts(&final_board, winner_colour(wins), &mut budget);
+        let first = if dead::both_cannot(verdicts) {
+            let boards = fens
+                .iter()
+                .map(|f| board_of(f))
+                .collect::<PyResult<Vec<Board>>>()?;
+            Some(dead::first_dead(boards.iter(), &mut budget))
+        } else {
+            None
+        };
+        Ok((first, verdict_tuple(verdicts.0), verdict_tuple(verdicts.1)))
+    }));
+    match outcome {
+        Ok(result) => result,
+        Err(payload) => Err(CorePanic::new_err(panic_message(payload))),
+    }
 }
 
 /// A board from FEN or EPD (4 to 6 fields; X-FEN `KQkq` or Shredder-FEN `HAha` castling).
@@ -401,6 +506,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CorePanic", m.py().get_type::<CorePanic>())?;
     m.add_function(wrap_pyfunction!(replay_game, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
+    m.add_function(wrap_pyfunction!(dead_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(position_key, m)?)?;
     m.add_function(wrap_pyfunction!(split_run, m)?)?;
     Ok(())

@@ -610,8 +610,13 @@ impl Game<'_> {
     }
 
     /// How the mainline ended by rule (`notation.validation.checks.outcome`): termination and
-    /// winner (`Some(true)` White).
-    pub fn outcome(&self, claims: &Claims) -> (Option<&'static str>, Option<bool>) {
+    /// winner (`Some(true)` White). `first_dead`: the ply of the first dead position, if any
+    /// (`crate::dead`).
+    pub fn outcome(
+        &self,
+        claims: &Claims,
+        first_dead: Option<u32>,
+    ) -> (Option<&'static str>, Option<bool>) {
         let board = &self.final_pos.board;
         let checkmate = !board.checkers().is_empty() && !has_moves(board);
         let mut automatic: Vec<(u32, &'static str)> = Vec::new();
@@ -620,6 +625,11 @@ impl Game<'_> {
         }
         if let Some(p) = claims.seventyfive_moves {
             automatic.push((p, "seventyfive_moves"));
+        }
+        if let Some(p) = first_dead {
+            if (p as usize) < self.plies.len() {
+                automatic.push((p, "dead_position"));
+            }
         }
         if let Some(&(ply, name)) = automatic.iter().min() {
             if (ply as usize) < self.plies.len() || !checkmate {
@@ -635,7 +645,7 @@ impl Game<'_> {
         if board.checkers().is_empty() && !has_moves(board) {
             return (Some("stalemate"), None);
         }
-        if dead_position(board) {
+        if first_dead.is_some() || dead_position(board) {
             return (Some("dead_position"), None);
         }
         (None, None)
@@ -687,11 +697,6 @@ pub fn dead_position(board: &Board) -> bool {
     (bishops & BitBoard::LIGHT_SQUARES).is_empty() || (bishops & BitBoard::DARK_SQUARES).is_empty()
 }
 
-/// Whether `color` has only its king.
-pub fn only_king(board: &Board, color: Color) -> bool {
-    board.colors(color).len() == 1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -718,7 +723,7 @@ mod tests {
         let game = replay(start(), &lines, false).unwrap();
         assert_eq!(game.plies.len(), 7);
         let (claims, _) = game.claims();
-        assert_eq!(game.outcome(&claims), (Some("checkmate"), Some(true)));
+        assert_eq!(game.outcome(&claims, None), (Some("checkmate"), Some(true)));
         assert_eq!(
             crate::fen::format(&game.final_pos.board, 0, 4),
             "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.validation.reports import GameReport
 
 #: The ways a game ends or what occurs in it that ``endings`` can ask for.
-ENDINGS: tuple[str, ...] = ("checkmate", "stalemate", "threefold", "fifty", "seventyfive")
+ENDINGS: tuple[str, ...] = ("checkmate", "stalemate", "threefold", "fifty", "seventyfive", "unwinnable_timeouts")
 _DATE = re.compile(r"^\s*(\d{4}|\?{4})(?:[.\-/](\d{2}|\?{2}))?(?:[.\-/](\d{2}|\?{2}))?\s*$")
 _MOVE_NUMBER = re.compile(r"^\d+\.+")
 _ECO = re.compile(r"^[A-E](\d{0,2})$")
@@ -166,6 +166,8 @@ class Criteria:
     def _all(self, subject: Subject) -> bool:
         if not self.matches_tags(subject.tags):
             return False
+        if "unwinnable_timeouts" in self.endings and not _won_on_time(subject.tags):
+            return False  # decided from the tags, before any replay
         if self.eco and not self._eco(subject):
             return False
         if self.needs_report and not self._report(subject.report):
@@ -258,6 +260,10 @@ class Criteria:
                 return False
             elif ending == "seventyfive" and report.claims.seventyfive_moves is None:
                 return False
+            elif ending == "unwinnable_timeouts" and not any(
+                d.code == "result.time-unwinnable" for d in report.diagnostics
+            ):
+                return False
         return True
 
     def _play(self, subject: Subject) -> bool:
@@ -275,6 +281,13 @@ class Criteria:
         if self.fen is not None and not _reaches(subject, self.fen):
             return False
         return self.material is None or _has_material(subject, self.material)
+
+
+def _won_on_time(tags: dict[str, str]) -> bool:
+    """A Termination tag saying the loser's flag fell (the report decides the rest)."""
+    from notation.validation.checks import time_forfeit
+
+    return time_forfeit(tags.get("Termination"))
 
 
 def _rating(text: str | None) -> int | None:

@@ -98,6 +98,9 @@ class Verdict:
     outcome: str | None
     threefold_ply: int | None
     fifty_moves_ply: int | None
+    first_dead_ply: int | None = None
+    white_can_mate: bool | None = None
+    black_can_mate: bool | None = None
 
 
 def verdict(game: Game, rep: Replay) -> Verdict:
@@ -121,6 +124,9 @@ def verdict_of(report: GameReport) -> Verdict:
         outcome=report.outcome.termination,
         threefold_ply=report.claims.threefold,
         fifty_moves_ply=report.claims.fifty_moves,
+        first_dead_ply=report.dead.first,
+        white_can_mate=report.dead.white[0],
+        black_can_mate=report.dead.black[0],
     )
 
 
@@ -167,6 +173,9 @@ class GamesBuilder:
         "outcome",
         "threefold_ply",
         "fifty_moves_ply",
+        "first_dead_ply",
+        "white_can_mate",
+        "black_can_mate",
         "extra_tags",
     )
 
@@ -228,6 +237,9 @@ class GamesBuilder:
         c["outcome"].append(v.outcome)
         c["threefold_ply"].append(v.threefold_ply)
         c["fifty_moves_ply"].append(v.fifty_moves_ply)
+        c["first_dead_ply"].append(v.first_dead_ply)
+        c["white_can_mate"].append(v.white_can_mate)
+        c["black_can_mate"].append(v.black_can_mate)
         # extra tags as flat (row, name, value) lists: nested Python values are slow to convert
         row = len(c["game_id"]) - 1
         names, values, rows = self._tag_name, self._tag_value, self._tag_row
@@ -274,6 +286,9 @@ class GamesBuilder:
                 "warning_count": pl.Int32,
                 "threefold_ply": pl.Int32,
                 "fifty_moves_ply": pl.Int32,
+                "first_dead_ply": pl.Int32,
+                "white_can_mate": pl.Boolean,
+                "black_can_mate": pl.Boolean,
             },
         ).with_columns(extra.cast(GAMES_SCHEMA["extra_tags"]).alias("extra_tags"))
         typed = _type_games(raw)
@@ -350,6 +365,9 @@ def _type_games(raw: pl.DataFrame) -> pl.DataFrame:
         pl.col("outcome").cast(s["outcome"], strict=False),
         pl.col("threefold_ply"),
         pl.col("fifty_moves_ply"),
+        pl.col("first_dead_ply"),
+        pl.col("white_can_mate"),
+        pl.col("black_can_mate"),
         pl.col("extra_tags"),
     )
 

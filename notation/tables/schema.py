@@ -25,6 +25,11 @@ Dtypes (pinned by ``tests/test_frames_schema.py``; change them like an API):
   (``Int64``, milliseconds the mover spent: ``[%emt h:mm:ss(.f)]``, else ``mt=`` in milliseconds or
   ``h:mm:ss``), ``eval_cp``/``eval_mate`` (White's view: ``[%eval]``, else ``wv=``) and ``depth``
   (``Int16``, the engine's search depth: ``[%eval …,depth]``, else ``d=``). Absent: null.
+* Dead positions (FIDE 5.2.2, :mod:`notation.validation.dead`): ``first_dead_ply`` is the ply of
+  the first dead position (0: the start position; null: none proved); ``white_can_mate`` /
+  ``black_can_mate`` say whether each side could still mate in the final position by some series
+  of legal moves (null: undecided, or not searched: the search is spent on the recorded winner and
+  on a side whose opponent cannot mate).
 * ``date`` is a ``Date`` only when the tag is a complete ``YYYY.MM.DD``; ``date_text`` keeps the
   tag as written (``2021.??.??``). ``utc_datetime`` combines ``UTCDate`` and ``UTCTime`` (UTC).
 """
@@ -105,6 +110,9 @@ GAMES_SCHEMA: pl.Schema = pl.Schema(
         "outcome": OUTCOME_DTYPE,
         "threefold_ply": pl.Int32(),
         "fifty_moves_ply": pl.Int32(),
+        "first_dead_ply": pl.Int32(),
+        "white_can_mate": pl.Boolean(),
+        "black_can_mate": pl.Boolean(),
         "extra_tags": pl.List(TAG_DTYPE),
     }
 )

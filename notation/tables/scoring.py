@@ -37,6 +37,8 @@ OPTIONAL_COLUMNS: Final[dict[str, pl.DataType | type[pl.DataType]]] = {
     "eco": pl.String,
     "opening": pl.String,
     "termination": pl.String,
+    "white_can_mate": pl.Boolean,
+    "black_can_mate": pl.Boolean,
     "plies": pl.Int32,
     "error_count": pl.Int32,
     "status": pl.String,

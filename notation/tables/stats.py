@@ -34,7 +34,9 @@ CLI's ``--by`` option:
 
 A :class:`notation.tables.selection.Selection` restricts every section to some games (a player,
 a colour, a date range, an event, a time-control class). ``termination`` is the Termination tag,
-or, when a game has none, how the replay says it ended (``checkmate``, ``stalemate``, …).
+or, when a game has none, how the replay says it ended (``checkmate``, ``stalemate``, …); its
+``unwinnable_timeouts`` column counts the wrongly scored wins on time (FIDE 6.9: the winner could
+not checkmate by any series of legal moves, so the game is a draw).
 
 Score columns: ``white_win_pct``, ``draw_pct``, ``black_win_pct`` (shares of finished games)
 and ``white_score_pct`` (White's points per finished game: win 1, draw ½), in percent, one
@@ -74,6 +76,8 @@ _NEEDED: Final = [
     "eco_computed",
     "opening_computed",
     "termination",
+    "white_can_mate",
+    "black_can_mate",
     "plies",
     "outcome",
     *[name for name in SELECTION_COLUMNS if name not in ("event", "date", "white", "black")],
@@ -136,7 +140,20 @@ def _base(games: GamesInput, where: Selection | None = None) -> pl.LazyFrame:
         .otherwise(tag)
         .alias("termination"),
         time_control_class().alias("_class"),
+        unwinnable_timeout().alias("_unwinnable_timeout"),
     )
+
+
+def unwinnable_timeout() -> pl.Expr:
+    """A wrongly scored win on time (FIDE 6.9): the Termination tag says the loser's flag fell,
+    and the recorded winner could not checkmate by any series of legal moves in the final
+    position (``white_can_mate`` / ``black_can_mate`` false; null, undecided, does not count)."""
+    from notation.validation.checks import TIME_FORFEIT_PATTERN
+
+    on_time = pl.col("termination").cast(pl.String).str.contains("(?i)" + TIME_FORFEIT_PATTERN).fill_null(False)
+    result = pl.col("result").cast(pl.String).str.strip_chars()
+    cannot = ((result == "1-0") & pl.col("white_can_mate").not_()) | ((result == "0-1") & pl.col("black_can_mate").not_())
+    return on_time & cannot.fill_null(False)
 
 
 def time_control_summary(base: pl.LazyFrame) -> pl.LazyFrame:
@@ -230,18 +247,22 @@ def elo_band_summary(base: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def frequency(base: pl.LazyFrame, column: str, *, name: str | None = None) -> pl.LazyFrame:
-    """Games per value of `column` (``?`` for missing) with shares and score columns."""
+def frequency(
+    base: pl.LazyFrame, column: str, *, name: str | None = None, extra: Sequence[pl.Expr] = ()
+) -> pl.LazyFrame:
+    """Games per value of `column` (``?`` for missing) with shares and score columns (then the
+    `extra` aggregates, by their names)."""
     key = name or column
     total = pl.col("games").sum()
+    extra_names = [e.meta.output_name() for e in extra]
     return (
         base.with_columns(pl.col(column).fill_null("?").alias(key))
         .group_by(key)
-        .agg(_score_aggs())
+        .agg(*_score_aggs(), *extra)
         .with_columns(_score_pcts())
         .with_columns(pct(pl.col("games"), total).alias("share_pct"))
         .sort(["games", key], descending=[True, False])
-        .select([key, "games", "share_pct", *_SCORE_COLUMNS])
+        .select([key, "games", "share_pct", *_SCORE_COLUMNS, *extra_names])
     )
 
 
@@ -359,7 +380,10 @@ def sections(
         "color": lambda: color_summary(base, where),
         "time-control": lambda: time_control_summary(base),
         "event": lambda: event_summary(base),
-        "termination": lambda: frequency(base, "termination"),
+        "termination": lambda: frequency(
+            base, "termination",
+            extra=[pl.col("_unwinnable_timeout").sum().cast(pl.Int64).alias("unwinnable_timeouts")],
+        ),
         "length": lambda: length_summary(base),
     }
     return {name: builders[name]() for name in wanted}

@@ -20,12 +20,13 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple
 from collections.abc import Callable
 
 from notation.diagnostics import Diagnostic
 
 from notation.pgn.model import RESULTS, SEVEN_TAG_ROSTER
+from notation.validation.dead import Dead
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
@@ -36,7 +37,10 @@ DATE_TAGS: tuple[str, ...] = ("Date", "EventDate", "UTCDate")
 DECISIVE = {"1-0": "white", "0-1": "black"}
 
 _DATE = re.compile(r"^(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})$")
-_TIME_FORFEIT = re.compile(r"time\s*forfeit|won on time|\bon time\b|timeout", re.IGNORECASE)
+#: A Termination tag for a win on time: Lichess's "Time forfeit", "won on time", "lost on time",
+#: "timeout", "time out", "flag fell", "flagged".
+TIME_FORFEIT_PATTERN = r"time\s*forfeit|\bon time\b|time\s*-?\s*out|\bflag(?:ged|\s+fell|\s+fall)"
+_TIME_FORFEIT = re.compile(TIME_FORFEIT_PATTERN, re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,18 +136,22 @@ def _perpetual(plies: list[PlyRecord], first: int, ply: int) -> Perpetual | None
 
 
 # --------------------------------------------------------------------------------- outcome
-def outcome(final: Position | None, claim: Claims, plies: int) -> Outcome:
+def outcome(final: Position | None, claim: Claims, plies: int, first_dead: int | None = None) -> Outcome:
     """The rule-based end of the mainline.
 
-    Fivefold repetition and the 75-move rule end the game at the ply they happen (9.6), before
-    any later mate; otherwise the final position decides (checkmate, stalemate, dead position).
-    A checkmate on the very ply that completes 75 moves takes precedence (9.6.2).
+    Fivefold repetition, the 75-move rule and a dead position (``first_dead``, the ply of the
+    first one, :mod:`notation.validation.dead`) end the game at the ply they happen (9.6,
+    5.2.2), before any later mate; otherwise the final position decides (checkmate,
+    stalemate, dead position). A checkmate on the very ply that completes 75 moves takes
+    precedence (9.6.2).
     """
     automatic = [
         (p, name)
         for p, name in ((claim.fivefold, "fivefold_repetition"), (claim.seventyfive_moves, "seventyfive_moves"))
         if p is not None
     ]
+    if first_dead is not None and first_dead < plies:
+        automatic.append((first_dead, "dead_position"))
     if automatic:
         ply, name = min(automatic)
         if ply < plies or final is None or not final.is_checkmate():
@@ -154,7 +162,7 @@ def outcome(final: Position | None, claim: Claims, plies: int) -> Outcome:
         return Outcome("checkmate", "black" if final.turn else "white")
     if final.is_stalemate():
         return Outcome("stalemate", None)
-    if final.is_dead_position():
+    if first_dead is not None or final.is_dead_position():
         return Outcome("dead_position", None)
     return Outcome()
 
@@ -231,21 +239,84 @@ def located_claim_diagnostics(
     return out
 
 
-# --------------------------------------------------------------------------------- result
-class FinalPosition(Protocol):
-    """What the result checks ask of the final position."""
+def _mate_text(dead: Dead) -> str:
+    return ", ".join(
+        f"{name}: {reason}" for name, (can, reason) in (("white", dead.white), ("black", dead.black))
+        if can is False and reason is not None
+    )
 
-    def only_king(self, colour: bool) -> bool: ...
+
+def dead_diagnostics(
+    locate: Callable[[int], Mark], last: int, dead: Dead, end: Outcome, line: int | None
+) -> list[Diagnostic]:
+    """An info at the first dead position (5.2.2) and a warning for the moves played after it.
+    ``locate`` finds a ply's :class:`Mark`; ``last`` is the last ply; a dead start position
+    is reported at the game's ``line``. A stalemate that ends the game (5.2.1) is dead too, and
+    not reported twice."""
+    first = dead.first
+    if first is None or (first == last and end.termination == "stalemate"):
+        return []
+    why = _mate_text(dead)
+    because = f" ({why})" if why else ""
+    out: list[Diagnostic] = []
+    message = "neither side can checkmate by any series of legal moves" + because + ": the game is drawn (5.2.2)"
+    if first == 0:
+        out.append(Diagnostic.make("game.dead-position", "the start position is dead: " + message, line=line, ply=0))
+    else:
+        where = locate(first)
+        out.append(
+            Diagnostic.make(
+                "game.dead-position", f"the position after {_label(where)} is dead: {message}",
+                line=where.line, column=where.column, ply=first, san=where.san,
+            )
+        )
+    if first < last:
+        where = locate(first + 1)
+        since = "the start position" if first == 0 else _label(locate(first))
+        out.append(
+            Diagnostic.make(
+                "game.move-after-dead-position",
+                f"move played after the game ended in a dead position ({since}, ply {first})",
+                line=where.line, column=where.column, ply=first + 1, san=where.san,
+            )
+        )
+    return out
+
+
+def _label(where: Mark) -> str:
+    return f"{where.fullmove}{'.' if where.white else '...'} {where.san}"
+
+
+# --------------------------------------------------------------------------------- result
+def recorded_result(game: Game) -> str | None:
+    """The result the game records: the Result tag when it is a result, else the marker."""
+    tag = game.tags.get("Result")
+    tag_value = tag.strip() if tag is not None else None
+    return tag_value if tag_value in RESULTS else game.result
+
+
+def recorded_winner(game: Game) -> bool | None:
+    """True when the recorded result is a White win, False a Black win, None otherwise."""
+    winner = DECISIVE.get(recorded_result(game) or "")
+    return None if winner is None else winner == "white"
+
+
+def time_forfeit(termination: str | None) -> bool:
+    """Whether a Termination tag says the game was won on time (the loser's flag fell)."""
+    return bool(termination) and _TIME_FORFEIT.search(termination or "") is not None
 
 
 def result_diagnostics(
-    game: Game, final: FinalPosition | None, end: Outcome, replay_complete: bool, last: Mark | None = None
+    game: Game, dead: Dead | None, end: Outcome, replay_complete: bool, last: Mark | None = None,
+    dead_at: Mark | None = None,
 ) -> list[Diagnostic]:
-    """Result tag vs marker, vs the final position, and wins on time with a bare king.
+    """Result tag vs marker, vs the final position, and wins on time by a side that cannot mate.
 
+    ``dead`` is the game's dead-position analysis (None when there is no final position).
     ``replay_complete`` is False when the mainline stopped early (then the final position is not
     the game's and only the tag/marker consistency is checked). Findings about the final
-    position point at ``last``, the mainline's last ply, when there is one.
+    position point at ``last``, the mainline's last ply, when there is one; a decisive result
+    after a dead position points at ``dead_at``, the ply of the first one.
     """
     out: list[Diagnostic] = []
     tag = game.tags.get("Result")
@@ -264,9 +335,8 @@ def result_diagnostics(
                     line=line,
                 )
             )
-    tag_value = tag.strip() if tag is not None else None
-    result = tag_value if tag_value in RESULTS else token  # a bad tag is reported by tag_diagnostics
-    if result not in RESULTS or not replay_complete or final is None:
+    result = recorded_result(game)  # a bad tag is reported by tag_diagnostics
+    if result not in RESULTS or not replay_complete or dead is None:
         return out
     at: dict[str, object] = {"line": line}
     if last is not None:
@@ -281,22 +351,49 @@ def result_diagnostics(
                     **at,
                 )
             )
-    elif end.termination in ("stalemate", "dead_position") and result in DECISIVE:
-        what = "stalemate" if end.termination == "stalemate" else "a dead position (no mate is possible)"
+    elif end.termination == "stalemate" and result in DECISIVE:
         out.append(
             Diagnostic.make(
-                "result.mismatch", f"result {result} but the game ended in {what}: the result is 1/2-1/2", **at
+                "result.mismatch", f"result {result} but the game ended in stalemate: the result is 1/2-1/2", **at
+            )
+        )
+    elif result in DECISIVE and (dead.first is not None or end.termination == "dead_position"):
+        first = dead.first
+        where = at
+        if first is None:
+            what = "a dead position (no mate is possible)"
+        elif first == 0:
+            what, where = "a dead position from the start (no mate is possible)", {"line": line, "ply": 0}
+        elif dead_at is not None:
+            what = f"a dead position after {_label(dead_at)}, ply {first} (no mate is possible)"
+            where = {"line": dead_at.line, "column": dead_at.column, "ply": dead_at.ply, "san": dead_at.san}
+        else:
+            what = f"a dead position at ply {first} (no mate is possible)"
+        out.append(
+            Diagnostic.make(
+                "result.mismatch", f"result {result} but the game ended in {what}: the result is 1/2-1/2 (5.2.2)",
+                **where,
             )
         )
     winner = DECISIVE.get(result)
     termination = game.tags.get("Termination", "")
-    if winner is not None and termination and _TIME_FORFEIT.search(termination):
-        if final.only_king(winner == "white"):
+    if winner is not None and time_forfeit(termination):
+        can, reason = dead.side(winner == "white")
+        if can is False:
             out.append(
                 Diagnostic.make(
-                    "result.time-bare-king",
-                    f"{winner} won on time ({termination!r}) with only a king left: "
-                    "a bare king cannot win, the game is drawn (10.5/10.14)",
+                    "result.time-unwinnable",
+                    f"{winner} won on time ({termination!r}) but cannot checkmate by any series of legal "
+                    f"moves ({reason}): the game is drawn (6.9)",
+                    **at,
+                )
+            )
+        elif can is None:
+            out.append(
+                Diagnostic.make(
+                    "result.time-undecided",
+                    f"{winner} won on time ({termination!r}); whether {winner} could still checkmate was "
+                    "not decided within the search budget",
                     **at,
                 )
             )

@@ -29,10 +29,13 @@ from notation.validation.checks import (
     Mark,
     Outcome,
     Perpetual,
+    dead_diagnostics,
     located_claim_diagnostics,
+    recorded_winner,
     result_diagnostics,
     tag_diagnostics,
 )
+from notation.validation import dead as dead_positions
 from notation.validation.replay import plies_before, start_position
 from notation.validation.reports import GameReport, _report, check_game
 
@@ -48,18 +51,6 @@ def core_available() -> bool:
 
 #: Half-move clocks and move numbers the core takes (it keeps them in 32 bits and counts on).
 _COUNTER_LIMIT = 1 << 30
-
-
-class _Final:
-    """The final position as the result checks see it (bare kings only)."""
-
-    __slots__ = ("bare",)
-
-    def __init__(self, white_bare: bool, black_bare: bool) -> None:
-        self.bare = (black_bare, white_bare)
-
-    def only_king(self, colour: bool) -> bool:
-        return self.bare[colour]
 
 
 def check_raw(raw: RawGame, name: str | None) -> GameReport:
@@ -109,7 +100,8 @@ def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Positio
     if not (0 <= start.halfmove_clock < _COUNTER_LIMIT and 0 < start.fullmove_number < _COUNTER_LIMIT):
         return None  # counters beyond the core's (32-bit) range: the reference handles them
     fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in game.tags or chess960) else None
-    result = core.replay_game(fen, outline, start.halfmove_clock, start.fullmove_number, moves, bool(start.chess960))
+    result = core.replay_game(fen, outline, start.halfmove_clock, start.fullmove_number, moves, bool(start.chess960),
+                              recorded_winner(game), dead_positions.SEARCHES)
     if isinstance(result, str):
         return None  # declined: the reference replays and explains
     return game, result, start
@@ -126,12 +118,14 @@ def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport
     plies = result.plies
     if plies:
         diagnostics.extend(located_claim_diagnostics(marks.__getitem__, plies, claim, perpetual))
-    final = _Final(result.white_bare, result.black_bare)
-    diagnostics.extend(result_diagnostics(game, final, end, True, marks[plies] if plies else None))
+    dead = dead_positions.of_core(result)
+    diagnostics.extend(dead_diagnostics(marks.__getitem__, plies, dead, end, game.line))
+    diagnostics.extend(result_diagnostics(game, dead, end, True, marks[plies] if plies else None,
+                                          marks[dead.first] if dead.first else None))
     worst = worst_severity(diagnostics)
     status = worst if worst in ("error", "warning") else "ok"
     return _report(game, name, status, plies, result.final_fen, end, claim, diagnostics,
-                   result.variation_plies, plies_before(start))
+                   result.variation_plies, plies_before(start), dead)
 
 
 def _panicked(raw: RawGame, name: str | None, message: str) -> GameReport:

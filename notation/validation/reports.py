@@ -15,16 +15,20 @@ from notation.validation.checks import (
     Outcome,
     claim_diagnostics,
     claims,
+    dead_diagnostics,
     mark,
     outcome,
+    recorded_winner,
     result_diagnostics,
     tag_diagnostics,
 )
+from notation.validation.dead import NO_ANALYSIS, Dead, analyse
 from notation.diagnostics import PEDANTIC_CODES, SEVERITY_RANK, Diagnostic, worst_severity
 from notation.validation.replay import replay
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
+    from notation.validation.checks import Mark
     from notation.validation.replay import Replay
 
 
@@ -47,6 +51,7 @@ class GameReport:
     diagnostics: tuple[Diagnostic, ...] = ()
     variation_plies: int = 0
     start_ply: int = 0  # plies before the start position (labels of FEN games)
+    dead: Dead = NO_ANALYSIS  # the first dead position, and who can still mate at the end
 
     @property
     def errors(self) -> int:
@@ -131,15 +136,26 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
         diagnostics = _with_plies(diagnostics, rep)
     diagnostics.extend(rep.diagnostics)
     diagnostics.extend(tag_diagnostics(game))
+    dead = NO_ANALYSIS
     if rep.unsupported is not None or rep.start is None:
         claim, end = Claims(), Outcome()
         diagnostics.extend(result_diagnostics(game, None, end, False))
     else:
         claim, perpetual = claims(rep.start, rep.plies)
-        end = outcome(rep.final, claim, len(rep.plies))
+        if rep.stopped_at is None:
+            dead = analyse(rep, recorded_winner(game))
+        end = outcome(rep.final, claim, len(rep.plies), dead.first)
         diagnostics.extend(claim_diagnostics(rep.plies, claim, perpetual))
+        offset = rep.plies[0].ply if rep.plies else 1
+
+        def locate(ply: int) -> Mark:
+            return mark(rep.plies[ply - offset])
+
+        diagnostics.extend(dead_diagnostics(locate, len(rep.plies), dead, end, game.line))
         diagnostics.extend(
-            result_diagnostics(game, rep.final, end, rep.stopped_at is None, mark(rep.plies[-1]) if rep.plies else None)
+            result_diagnostics(game, dead if rep.stopped_at is None else None, end, rep.stopped_at is None,
+                               mark(rep.plies[-1]) if rep.plies else None,
+                               locate(dead.first) if dead.first else None)
         )
     worst = worst_severity(diagnostics)
     if rep.unsupported is not None and (worst is None or SEVERITY_RANK[worst] < SEVERITY_RANK["error"]):
@@ -152,7 +168,8 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
         status = "ok"
     final_fen = rep.final.fen() if rep.final is not None else None
     return _report(
-        game, name, status, len(rep.plies), final_fen, end, claim, diagnostics, rep.variation_plies, rep.start_ply
+        game, name, status, len(rep.plies), final_fen, end, claim, diagnostics, rep.variation_plies, rep.start_ply,
+        dead,
     )
 
 
@@ -183,6 +200,7 @@ def _report(
     diagnostics: list[Diagnostic],
     variation_plies: int,
     start_ply: int,
+    dead: Dead = NO_ANALYSIS,
 ) -> GameReport:
     fallback = game.line
     located = [
@@ -206,4 +224,5 @@ def _report(
         diagnostics=tuple(located),
         variation_plies=variation_plies,
         start_ply=start_ply,
+        dead=dead,
     )

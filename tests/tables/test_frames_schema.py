@@ -48,6 +48,9 @@ EXPECTED_GAMES: list[tuple[str, pl.DataType]] = [
     ("outcome", OUTCOME),
     ("threefold_ply", pl.Int32()),
     ("fifty_moves_ply", pl.Int32()),
+    ("first_dead_ply", pl.Int32()),
+    ("white_can_mate", pl.Boolean()),
+    ("black_can_mate", pl.Boolean()),
     ("extra_tags", pl.List(pl.Struct({"name": pl.String, "value": pl.String}))),
 ]
 

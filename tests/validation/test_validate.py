@@ -131,18 +131,22 @@ def test_unknown_result_after_mate_is_accepted() -> None:
 
 def test_dead_position_with_a_decisive_result() -> None:
     rep = report("60. Bxd2", "1-0", SetUp="1", FEN="8/4k3/8/8/8/8/3r4/2K1B3 w - - 0 60")
-    assert codes(rep) == ["result.mismatch"]
+    assert codes(rep) == ["game.dead-position", "result.mismatch"]
+    mismatch = rep.diagnostics[1]
+    assert mismatch.ply == 1 and "dead position after 60. Bxd2, ply 1" in mismatch.message
 
 
-@pytest.mark.parametrize("termination", ["Time forfeit", "time forfeit", "Sample won on time"])
+@pytest.mark.parametrize("termination", ["Time forfeit", "time forfeit", "Sample won on time", "Timeout",
+                                         "lost on time", "flag fell"])
 def test_win_on_time_with_a_bare_king(termination: str) -> None:
     fen = "8/8/4k3/8/8/8/1r6/4K3 b - - 0 70"
     rep = report("70... Rb1+ 71. Kd2", "1-0", SetUp="1", FEN=fen, Termination=termination)
-    assert codes(rep) == ["result.time-bare-king"]
+    assert codes(rep) == ["result.time-unwinnable"]
+    assert "(bare king)" in rep.diagnostics[0].message
     ok = report("70... Rb1+ 71. Kd2", "0-1", SetUp="1", FEN=fen, Termination=termination)
-    assert "result.time-bare-king" not in codes(ok)
+    assert "result.time-unwinnable" not in codes(ok)
     normal = report("70... Rb1+ 71. Kd2", "1-0", SetUp="1", FEN=fen, Termination="Normal")
-    assert "result.time-bare-king" not in codes(normal)
+    assert "result.time-unwinnable" not in codes(normal)
 
 
 def test_result_marker_vs_tag_not_reported_twice() -> None:
@@ -259,7 +263,7 @@ def test_own_sample_games_show_every_check() -> None:
     expected = {
         "san.illegal", "san.ambiguous", "san.unknown-piece", "san.check-suffix", "san.lenient",
         "movenumber.mismatch", "fen.invalid", "game.move-after-end", "game.move-after-fivefold",
-        "result.mismatch", "result.time-bare-king", "pgn.result-mismatch", "pgn.missing-result",
+        "result.mismatch", "result.time-unwinnable", "pgn.result-mismatch", "pgn.missing-result",
         "pgn.unclosed-comment", "tags.missing-roster", "tags.bad-date", "claim.threefold",
         "claim.fifty-moves", "claim.fivefold", "pattern.perpetual-check", "variant.unsupported",
     }

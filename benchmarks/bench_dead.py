@@ -1,0 +1,77 @@
+"""Benchmark: what the dead-position and 6.9 checks cost `validate` and `import`, in CPU.
+
+    python benchmarks/bench_dead.py --before VENV_BEFORE --after VENV_AFTER [PATH] [--rounds R]
+
+Two installs of the package (each a virtual environment with ``notation`` installed: one built
+from the commit before the change, one after) run the same commands as whole processes, in
+the same order each round (before, after, before, after, ...) so that the machine's drift hits
+both alike:
+
+* ``notation validate PATH --format jsonl --jobs 1 > /dev/null``
+* ``notation import PATH --out DIR --jobs 1 -q`` (a fresh DIR each run)
+
+CPU = user + system seconds of the process and its children (``getrusage``). Prints each
+command's median CPU before and after and the ratio. Default PATH is the Lichess corpus file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ROOT.parent / "shared" / "corpus" / "games" / "lichess" / "lichess-jishanshaikh4.pgn.gz"
+
+
+def cpu_of(command: list[str]) -> float:
+    """CPU seconds (user + system) of one child process run to the end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def commands(venv: Path, path: Path, out: Path) -> dict[str, list[str]]:
+    notation = str(venv / "bin" / "notation")
+    return {
+        "validate": [notation, "validate", str(path), "--format", "jsonl", "--jobs", "1"],
+        "import": [notation, "import", str(path), "--out", str(out), "--jobs", "1", "-q"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("path", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--before", type=Path, required=True, help="virtual environment before the change")
+    parser.add_argument("--after", type=Path, required=True, help="virtual environment after the change")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", nargs="*", default=["validate", "import"])
+    args = parser.parse_args()
+    times: dict[tuple[str, str], list[float]] = {}
+    scratch = Path(tempfile.mkdtemp(prefix="bench_dead_"))
+    try:
+        for round_number in range(args.rounds):
+            for name in args.only:
+                for label, venv in (("before", args.before), ("after", args.after)):
+                    out = scratch / f"{label}-{name}-{round_number}"
+                    seconds = cpu_of(commands(venv, args.path, out)[name])
+                    shutil.rmtree(out, ignore_errors=True)
+                    times.setdefault((name, label), []).append(seconds)
+                    print(f"round {round_number + 1} {name:8} {label:6} {seconds:7.2f} s CPU", flush=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print()
+    print(f"{'command':10} {'before':>9} {'after':>9} {'ratio':>7}")
+    for name in args.only:
+        before = statistics.median(times[(name, "before")])
+        after = statistics.median(times[(name, "after")])
+        print(f"{name:10} {before:8.2f}s {after:8.2f}s {after / before:6.3f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,364 @@
+//! Can a side still checkmate? Dead positions (FIDE 5.2.2) and wins on time (6.9).
+//!
+//! A side *can mate* when some series of legal moves, the opponent cooperating, ends with it
+//! checkmating (a helpmate). A position is *dead* when neither side can. Answers are sound:
+//! "cannot" is said only when it is proved; "undecided" (the budget ran out, or a position
+//! the solver does not take, such as Chess960 castling rights) is never taken for "cannot".
+//!
+//! The test, cheapest first: the textbook material cases (a bare king, one minor piece against
+//! a bare king, bishops only and all on one colour), then the quick static test of M. Ambrona's
+//! unwinnability algorithm (FUN 2022, the MIT crate `chasolver`), then, while the game's
+//! [`Budget`] lasts, its full helpmate search (itself bounded by the crate's node limits).
+//!
+//! Deadness is kept by every legal move: a position reached from a dead one is dead. So the
+//! first dead position of a game is found from the end ([`first_dead`]): if the final
+//! position is not dead, none was; if it is, the scan walks back while positions stay dead.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::str::FromStr;
+
+use cozy_chess::{BitBoard, Board, Color, File, Piece};
+
+/// Why a side cannot mate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// It has only its king.
+    BareKing,
+    /// The material on the board cannot mate (one minor piece against a bare king, bishops
+    /// all on one colour).
+    Material,
+    /// The position is locked: pawn walls, pieces that cannot get through.
+    Blocked,
+    /// The moves from here are forced (the side to move has one legal move) into a position
+    /// where no mate is possible.
+    Forced,
+}
+
+impl Reason {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::BareKing => "bare king",
+            Reason::Material => "material",
+            Reason::Blocked => "blocked position",
+            Reason::Forced => "forced line",
+        }
+    }
+}
+
+/// Whether a side can still mate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Can,
+    Cannot(Reason),
+    Undecided,
+}
+
+/// Full searches a game may spend (each bounded by the solver's own node limits).
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    pub searches: u32,
+}
+
+/// The default per game: enough for the final position's two sides and a short scan back.
+pub const DEFAULT_SEARCHES: u32 = 8;
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            searches: DEFAULT_SEARCHES,
+        }
+    }
+}
+
+/// The textbook cases, decided from the material alone (None: not one of them).
+fn by_material(board: &Board, side: Color) -> Option<Reason> {
+    let mine = board.colors(side);
+    if mine.len() == 1 {
+        return Some(Reason::BareKing);
+    }
+    let heavy = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    if !heavy.is_empty() {
+        return None;
+    }
+    let minors = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop);
+    // one minor piece against a bare king, or no minor piece at all for this side
+    if (minors & mine).len() <= 1 && board.colors(!side).len() == 1 {
+        return Some(Reason::Material);
+    }
+    if !board.pieces(Piece::Knight).is_empty() {
+        return None;
+    }
+    let bishops = board.pieces(Piece::Bishop);
+    if (bishops & BitBoard::LIGHT_SQUARES).is_empty()
+        || (bishops & BitBoard::DARK_SQUARES).is_empty()
+    {
+        return Some(Reason::Material);
+    }
+    None
+}
+
+/// Castling rights the solver's board can hold (standard chess: king on e, rooks on a and h).
+fn standard_castling(board: &Board) -> bool {
+    Color::ALL.iter().all(|&c| {
+        let rights = board.castle_rights(c);
+        if rights.short.is_none() && rights.long.is_none() {
+            return true;
+        }
+        board.king(c).file() == File::E
+            && rights.short.is_none_or(|f| f == File::H)
+            && rights.long.is_none_or(|f| f == File::A)
+    })
+}
+
+/// The position as the solver's board, when it takes it.
+fn solver_board(board: &Board) -> Option<chess::Board> {
+    if !standard_castling(board) {
+        return None;
+    }
+    let text = crate::fen::format(board, 0, 1);
+    chess::Board::from_str(&text).ok()
+}
+
+fn solver_colour(side: Color) -> chess::Color {
+    if side == Color::White {
+        chess::Color::White
+    } else {
+        chess::Color::Black
+    }
+}
+
+/// The reason given for a side the solver proved cannot mate.
+fn searched_reason(board: &Board) -> Reason {
+    let mut moves = 0;
+    board.generate_moves(|set| {
+        moves += set.len();
+        moves > 1
+    });
+    if moves == 1 {
+        Reason::Forced
+    } else {
+        Reason::Blocked
+    }
+}
+
+/// A position under test, with the solver's board made once, when first needed.
+struct Probe<'a> {
+    board: &'a Board,
+    solver: Option<Option<chess::Board>>,
+}
+
+impl<'a> Probe<'a> {
+    fn new(board: &'a Board) -> Self {
+        Probe {
+            board,
+            solver: None,
+        }
+    }
+
+    fn solver(&mut self) -> Option<chess::Board> {
+        let board = self.board;
+        *self.solver.get_or_insert_with(|| solver_board(board))
+    }
+}
+
+/// The answer without the full search: the material cases, a checkmate on the board (the
+/// side that gave it can mate), the quick static test. None: only the search can tell.
+fn quick(probe: &mut Probe<'_>, side: Color) -> Option<Verdict> {
+    let board = probe.board;
+    if let Some(reason) = by_material(board, side) {
+        return Some(Verdict::Cannot(reason));
+    }
+    if board.side_to_move() != side && !board.checkers().is_empty() && !has_moves(board) {
+        return Some(Verdict::Can);
+    }
+    let Some(solver) = probe.solver() else {
+        return Some(Verdict::Undecided);
+    };
+    // the solver is a dependency: a panic in it is an undecided answer, never a failed game
+    match catch_unwind(AssertUnwindSafe(|| {
+        chasolver::is_unwinnable_fast(&solver, solver_colour(side))
+    })) {
+        Ok(true) => Some(Verdict::Cannot(searched_reason(board))),
+        Ok(false) => None,
+        Err(_) => Some(Verdict::Undecided),
+    }
+}
+
+/// The full search, while the budget lasts.
+fn search(probe: &mut Probe<'_>, side: Color, budget: &mut Budget) -> Verdict {
+    let Some(solver) = probe.solver() else {
+        return Verdict::Undecided;
+    };
+    if budget.searches == 0 {
+        return Verdict::Undecided;
+    }
+    budget.searches -= 1;
+    match catch_unwind(AssertUnwindSafe(|| {
+        chasolver::winnability(&solver, solver_colour(side))
+    })) {
+        Ok(Some(chasolver::Winnability::Winnable { .. })) => Verdict::Can,
+        Ok(Some(chasolver::Winnability::Unwinnable)) => {
+            Verdict::Cannot(searched_reason(probe.board))
+        }
+        _ => Verdict::Undecided,
+    }
+}
+
+fn has_moves(board: &Board) -> bool {
+    board.generate_moves(|_| true)
+}
+
+/// Whether `side` can still mate in `board`: the quick answer, else one full search.
+pub fn verdict(board: &Board, side: Color, budget: &mut Budget) -> Verdict {
+    let mut probe = Probe::new(board);
+    quick(&mut probe, side).unwrap_or_else(|| search(&mut probe, side, budget))
+}
+
+/// Both sides' verdicts on a game's final position (White's first). The full search is spent
+/// only where a finding depends on it: on `wins`, the side the recorded result makes the
+/// winner (is the position dead? can a winner on time mate?), and on a side whose opponent is
+/// proved unable to mate (is the position dead?). A side not searched is undecided.
+pub fn final_verdicts(
+    board: &Board,
+    wins: Option<Color>,
+    budget: &mut Budget,
+) -> (Verdict, Verdict) {
+    let mut probe = Probe::new(board);
+    let mut found = [
+        quick(&mut probe, Color::White),
+        quick(&mut probe, Color::Black),
+    ];
+    if let Some(side) = wins {
+        let i = side as usize;
+        if found[i].is_none() {
+            found[i] = Some(search(&mut probe, side, budget));
+        }
+    }
+    for side in Color::ALL {
+        let i = side as usize;
+        if found[i].is_none() && matches!(found[1 - i], Some(Verdict::Cannot(_))) {
+            found[i] = Some(search(&mut probe, side, budget));
+        }
+    }
+    (
+        found[0].unwrap_or(Verdict::Undecided),
+        found[1].unwrap_or(Verdict::Undecided),
+    )
+}
+
+/// Whether `board` is proved dead (White is tried first; Black only if White cannot mate).
+pub fn is_dead(board: &Board, budget: &mut Budget) -> bool {
+    let mut probe = Probe::new(board);
+    for side in Color::ALL {
+        let verdict = quick(&mut probe, side).unwrap_or_else(|| search(&mut probe, side, budget));
+        if !matches!(verdict, Verdict::Cannot(_)) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The first dead position of a line whose final position is proved dead: `positions[i]`
+/// stands after ply `i` (0: the start), the last is the final position. Walks back from the
+/// end while the positions are proved dead.
+pub fn first_dead<'a, I>(positions: I, budget: &mut Budget) -> u32
+where
+    I: DoubleEndedIterator<Item = &'a Board> + ExactSizeIterator,
+{
+    let mut first = positions.len().saturating_sub(1) as u32;
+    for board in positions.rev().skip(1) {
+        if !is_dead(board, budget) {
+            break;
+        }
+        first -= 1;
+    }
+    first
+}
+
+/// Both proved unable to mate.
+pub fn both_cannot(verdicts: (Verdict, Verdict)) -> bool {
+    matches!(verdicts, (Verdict::Cannot(_), Verdict::Cannot(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(fen: &str) -> Board {
+        Board::from_fen(fen, false).unwrap()
+    }
+
+    fn both(fen: &str) -> (Verdict, Verdict) {
+        let b = board(fen);
+        let mut budget = Budget::default();
+        (
+            verdict(&b, Color::White, &mut budget),
+            verdict(&b, Color::Black, &mut budget),
+        )
+    }
+
+    #[test]
+    fn textbook_material() {
+        assert_eq!(
+            both("8/8/4k3/8/8/2K5/8/8 w - - 0 1"),
+            (
+                Verdict::Cannot(Reason::BareKing),
+                Verdict::Cannot(Reason::BareKing)
+            )
+        );
+        assert_eq!(
+            both("8/8/4k3/8/8/2KN4/8/8 w - - 0 1"),
+            (
+                Verdict::Cannot(Reason::Material),
+                Verdict::Cannot(Reason::BareKing)
+            )
+        );
+        assert_eq!(both("8/8/4k3/8/8/2KQ4/8/8 w - - 0 1").0, Verdict::Can);
+    }
+
+    #[test]
+    fn a_locked_pawn_wall() {
+        // the chasolver README's game: Black cannot mate, White can
+        let (white, black) = both("5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1");
+        assert_eq!(white, Verdict::Can);
+        assert_eq!(black, Verdict::Cannot(Reason::Blocked));
+    }
+
+    #[test]
+    fn no_budget_leaves_the_search_undecided() {
+        let b = board("8/8/4k3/8/8/2KQ4/8/8 w - - 0 1");
+        let mut none = Budget { searches: 0 };
+        assert_eq!(verdict(&b, Color::White, &mut none), Verdict::Undecided);
+        assert_eq!(
+            verdict(&b, Color::Black, &mut none),
+            Verdict::Cannot(Reason::BareKing)
+        );
+    }
+
+    #[test]
+    fn chess960_castling_is_not_guessed() {
+        let b = Board::from_fen(
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            verdict(&b, Color::White, &mut Budget::default()),
+            Verdict::Undecided
+        );
+    }
+
+    #[test]
+    fn the_first_dead_position_from_the_end() {
+        let boards = [
+            board("8/8/4k3/8/8/2KR4/8/4r3 w - - 0 1"),
+            board("8/8/4k3/8/8/2K5/8/3r4 w - - 0 1"),
+            board("8/8/4k3/8/8/8/8/3K4 b - - 0 1"),
+        ];
+        let mut budget = Budget::default();
+        assert!(both_cannot(final_verdicts(&boards[2], None, &mut budget)));
+        assert_eq!(first_dead(boards.iter(), &mut budget), 2);
+        let mut budget = Budget::default();
+        assert_eq!(first_dead(boards[1..].iter(), &mut budget), 1);
+    }
+}
