@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from notation.pgn.sources import Unreadable, walk_pgn_files
+from notation.pgn.sources import Unreadable, display_path, walk_pgn_files
 
 #: the display name of standard input
 STDIN_NAME = "<stdin>"
@@ -38,12 +38,14 @@ def pgn_sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
                 problems.append(f"{text}: no such file or directory")
                 continue
         except OSError as exc:  # e.g. inside a folder that cannot be searched
-            sources.append((Unreadable(path, exc), text))
+            sources.append((Unreadable(path, exc), display_path(text)))
             continue
         found = walk_pgn_files(path)  # what cannot be read stays in the list: reported as pgn.io
         if not found:
             problems.append(f"{text}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst) found")
-        sources.extend((f, str(f)) if isinstance(f, Unreadable) else (str(f), str(f)) for f in found)
+        # the display name is text that can be written (a file name need not be UTF-8)
+        sources.extend((f, display_path(str(f))) if isinstance(f, Unreadable) else (str(f), display_path(str(f)))
+                       for f in found)
     return sources, problems
 
 

@@ -88,14 +88,30 @@ def require_existing(source: Any) -> None:
 
 
 def source_name(source: Any) -> str | None:
-    """A display name for ``source``: the path, ``<stdin>``, or a handle's ``name``."""
+    """A display name for ``source``: the path, ``<stdin>``, or a handle's ``name``; always
+    text that can be written out (:func:`display_path`)."""
     if isinstance(source, (str, os.PathLike)):
         text = os.fspath(source)
-        return "<stdin>" if text == "-" else str(text)
+        if isinstance(text, bytes):
+            text = os.fsdecode(text)
+        return "<stdin>" if text == "-" else display_path(text)
     if isinstance(source, Unreadable):
-        return str(source.path)
+        return display_path(os.fspath(source.path))
     name = getattr(source, "name", None)
-    return name if isinstance(name, str) else None
+    return display_path(name) if isinstance(name, str) else None
+
+
+def display_path(path: str) -> str:
+    """``path`` as text that can be written as UTF-8: a file name that is not UTF-8 comes from
+    the system with its bytes as lone surrogates (``\\udcff``), which no output, table or
+    Parquet file takes; each such byte is shown as U+FFFD."""
+    if path.isascii():
+        return path
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return path
 
 
 def _compression(head: bytes) -> str | None:

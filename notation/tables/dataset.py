@@ -61,7 +61,7 @@ from typing import Any
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.pgn.sources import find_pgn_files
+from notation.pgn.sources import display_path, find_pgn_files
 from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
 GAMES_DIR = "games"
@@ -282,14 +282,20 @@ def existing_ids(root: Path) -> set[int]:
         return set()
     try:
         ids = pl.scan_parquet([str(p) for p in games]).select("game_id").collect()
-    except _READ_ERRORS as exc:
-        problems = check_parts(root, full=True) or [_bad_part(root, exc)]
+    except READ_ERRORS as exc:
+        problems = bad_parts(root, exc)
         raise DatasetError("; ".join(f"{d.file}: {d.message}" for d in problems)) from None
     return set(ids.get_column("game_id").to_list())
 
 
 #: what reading a damaged Parquet file raises (Polars' errors, I/O, a panic of the reader)
-_READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException)
+READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException)
+
+
+def bad_parts(root: Path, exc: BaseException) -> list[Diagnostic]:
+    """Why reading the dataset ``root`` failed with ``exc`` (one of :data:`READ_ERRORS`): a
+    ``dataset.bad-part`` error for each part that cannot be read, else one for the dataset."""
+    return check_parts(root, full=True) or [_bad_part(root, exc)]
 
 
 #: Columns added to the tables after their first release: a part written before them lacks them
@@ -312,7 +318,7 @@ def check_parts(root: Path, *, full: bool = False) -> list[Diagnostic]:
                     problems.append(_bad_part(part, f"not a part of this table: no column {missing[0]!r}"))
                 elif full:
                     pl.read_parquet(part)
-            except _READ_ERRORS as exc:
+            except READ_ERRORS as exc:
                 problems.append(_bad_part(part, exc))
     return problems
 
@@ -423,7 +429,7 @@ def plan_chunks(
 
     index = 0
     for path in files:
-        name = STDIN_NAME if path == STDIN else path.name
+        name = STDIN_NAME if path == STDIN else display_path(path.name)
         items: list[tuple[int, Any]] = []
         size = 0
         for gid, raw, new in planned_games(path, seen, stats):

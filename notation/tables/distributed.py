@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from notation.pgn.sources import is_plain_file
+from notation.pgn.sources import display_path, is_plain_file
 from notation.tables.dataset import (
     CHUNK_BYTES,
     CHUNK_GAMES,
@@ -182,9 +182,9 @@ def _plan_file(
     def close(current: _OpenRange, io_error: str | None = None) -> RangeTask:
         return RangeTask(
             index=index,
-            source_file=path.name,
+            source_file=display_path(path.name),
             path=where,
-            name=str(path),
+            name=display_path(str(path)),
             start=current.start,
             end=current.end,
             number=current.number,

@@ -70,3 +70,110 @@ def test_script_json_reads_back_as_the_same_value() -> None:
     text = script_json(value)
     assert not re.search("[<>&\u2028\u2029]", text)
     assert json.loads(text) == value
+
+
+# ------------------------------------------------------------------- dates, names, option values
+def _dated(date: str, utc: str = "2024.01.01") -> str:
+    return (
+        f'[Event "e"]\n[Date "{date}"]\n[UTCDate "{utc}"]\n[UTCTime "10:00:00"]\n[White "a"]\n[Black "b"]\n'
+        '[Result "1-0"]\n\n1. e4 1-0\n\n'
+    )
+
+
+@pytest.mark.parametrize("date", ["0000.01.01", "-5.01.01", "-0001.12.31"])
+@pytest.mark.parametrize("command", [["stats"], ["ledger"], ["tree"], ["standings"]])
+def test_a_date_outside_the_calendar_is_no_traceback(tmp_path: Path, date: str, command: list[str]) -> None:
+    games = tmp_path / "dates.pgn"
+    games.write_text(_dated(date, utc=date) + _dated("2024.05.01"), encoding="utf-8")
+    result = run_cli(*command, games)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (0, 1), result.output
+
+
+def test_to_frames_keeps_an_impossible_date_as_text_only(tmp_path: Path) -> None:
+    from notation.tables.frames import to_frames
+
+    games = tmp_path / "dates.pgn"
+    games.write_text(_dated("0000.01.01", utc="-5.01.01") + _dated("2024.05.01"), encoding="utf-8")
+    frame, _ = to_frames(games)
+    assert frame.get_column("date").to_list()[0] is None  # a Python reader of the column: no ValueError
+    assert frame.get_column("date_text").to_list()[0] == "0000.01.01"
+    assert frame.get_column("utc_datetime").to_list()[0] is None
+    assert str(frame.get_column("date").to_list()[1]) == "2024-05-01"
+
+
+@pytest.fixture()
+def odd_names(tmp_path: Path) -> Path:
+    """A folder whose one file's name is not UTF-8, beside a file whose name is."""
+    import os
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    with open(os.path.join(os.fsencode(folder), b"\xffodd\xfe.pgn"), "wb") as handle:
+        handle.write((_dated("2024.01.02") + _dated("2024.01.03")).encode())
+    (folder / "plain.pgn").write_text(_dated("2024.01.04"), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("command", [["stats"], ["standings"], ["ledger"], ["tree"], ["validate"]])
+def test_a_file_name_that_is_not_utf8_sinks_nothing(odd_names: Path, command: list[str]) -> None:
+    result = run_cli(*command, odd_names)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (0, 1), result.output
+
+
+def test_stats_counts_every_game_of_a_folder_with_an_odd_name(odd_names: Path) -> None:
+    result = run_cli("stats", odd_names, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert '"games": 3' in result.stdout or '"games":3' in result.stdout
+
+
+def test_chart_and_import_take_a_file_name_that_is_not_utf8(odd_names: Path, tmp_path: Path) -> None:
+    import polars as pl
+
+    out = tmp_path / "ds"
+    result = run_cli("import", odd_names, "--out", out)
+    assert result.exit_code == 0, result.output
+    games = pl.read_parquet(out / "games")
+    assert games.height == 3
+    assert sorted(games.get_column("source_file").unique().to_list()) == ["plain.pgn", "\ufffdodd\ufffd.pgn"]
+    pytest.importorskip("altair")
+    pytest.importorskip("vl_convert")
+    chart = run_cli("chart", odd_names, "--kind", "results-eco", "--out", tmp_path / "c.svg")
+    assert chart.exit_code == 0, chart.output
+
+
+def test_tree_names_a_damaged_dataset_part(tmp_path: Path) -> None:
+    games = tmp_path / "g.pgn"
+    games.write_text(_dated("2024.01.02") + _dated("2024.01.03"), encoding="utf-8")
+    out = tmp_path / "ds"
+    assert run_cli("import", games, "--out", out).exit_code == 0
+    part = sorted((out / "moves").glob("*.parquet"))[0]
+    part.write_bytes(part.read_bytes()[:100])
+    result = run_cli("tree", out)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2 and "dataset.bad-part" in result.stderr and part.name in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["stats", "--limit", "99999999999999999999"], ["tree", "--depth", "99999999999999999999"],
+     ["tree", "--min-games", "99999999999999999999"], ["chart", "--limit", "99999999999999999999"],
+     ["filter", "--min-elo", "-99999999999999999999"], ["convert", "--columns", "99999999999999999999"]],
+)
+def test_a_huge_number_is_a_usage_error(tmp_path: Path, args: list[str]) -> None:
+    games = tmp_path / "g.pgn"
+    games.write_text(_dated("2024.01.02"), encoding="utf-8")
+    result = run_cli(args[0], games, *args[1:], *(["--kind", "results-eco", "--out", tmp_path / "c.svg"]
+                                                   if args[0] == "chart" else []))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2 and "2147483647" in result.output, result.output
+
+
+def test_tree_depth_beyond_any_game_is_every_ply(tmp_path: Path) -> None:
+    games = tmp_path / "g.pgn"
+    games.write_text(_dated("2024.01.02").replace("1. e4 1-0", "1. e4 e5 2. Nf3 1-0"), encoding="utf-8")
+    deep = run_cli("tree", games, "--depth", "2147483647", "--format", "csv")
+    assert deep.exit_code == 0, deep.output
+    assert deep.stdout == run_cli("tree", games, "--depth", "3", "--format", "csv").stdout
+    assert "Nf3" in deep.stdout
