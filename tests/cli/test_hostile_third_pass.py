@@ -177,3 +177,34 @@ def test_tree_depth_beyond_any_game_is_every_ply(tmp_path: Path) -> None:
     assert deep.exit_code == 0, deep.output
     assert deep.stdout == run_cli("tree", games, "--depth", "3", "--format", "csv").stdout
     assert "Nf3" in deep.stdout
+
+
+# ------------------------------------------------------------------- an output that is an input
+@pytest.mark.parametrize(
+    "args",
+    [["filter", "{in}", "--unique", "--duplicates", "{in}"], ["filter", "{in}", "--out", "{in}"],
+     ["filter", "{dir}", "--out", "{dir}/picked.pgn"], ["convert", "{in}", "--out", "{in}"],
+     ["convert", "{in}", "--split", "1", "--out", "{dir}"], ["stats", "{in}", "--out", "{in}"],
+     ["stats", "{in}", "--by", "eco", "--plot", "{in}"], ["board", "{in}", "--out", "{in}"],
+     ["chart", "{in}", "--kind", "results-eco", "--out", "{in}"]],
+)
+def test_an_output_that_is_an_input_is_refused(tmp_path: Path, args: list[str]) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    pictures = args[0] in ("board", "chart") or "--plot" in args
+    games = folder / ("in.svg" if pictures else "in.pgn")  # a name each output takes
+    original = _dated("2024.01.02") + _dated("2024.01.02")
+    games.write_text(original, encoding="utf-8")
+    (folder / "picked.pgn").write_text(_dated("2024.01.03"), encoding="utf-8")
+    result = run_cli(*[a.format(**{"in": games, "dir": folder}) for a in args])
+    assert result.exit_code == 2, result.output
+    assert "would replace an input" in result.stderr
+    assert games.read_text(encoding="utf-8") == original
+
+
+def test_an_output_beside_the_input_is_written(tmp_path: Path) -> None:
+    games = tmp_path / "in.pgn"
+    games.write_text(_dated("2024.01.02") + _dated("2024.01.02"), encoding="utf-8")
+    result = run_cli("filter", games, "--unique", "--duplicates", tmp_path / "dupes.pgn", "--out", tmp_path / "o.pgn")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "dupes.pgn").read_text(encoding="utf-8").count("[Event") == 1
