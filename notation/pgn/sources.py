@@ -80,11 +80,22 @@ class Unreadable:
 
 
 def require_existing(source: Any) -> None:
-    """``FileNotFoundError`` when ``source`` is a path (not ``-``) that does not exist: the
-    Pythonic answer of the library's public readers to a wrong name. (A fault later in a stream
-    stays a ``pgn.io`` diagnostic, and the command line reports a missing path as one.)"""
-    if isinstance(source, (str, os.PathLike)) and str(source) != "-" and not os.path.exists(source):
-        raise FileNotFoundError(2, "No such file or directory", str(source))
+    """The error contract of the library's public readers (``read_games``, ``to_frames``,
+    ``validate``...), raised when they are called, for a wrong argument rather than bad data:
+    ``FileNotFoundError`` for a path (not ``-``) that does not exist; ``TypeError`` for what is
+    neither a path (``str``, ``os.PathLike``) nor an open file (an object with ``read``);
+    ``ValueError`` for a closed file, binary or text. (A fault later in a stream stays a
+    ``pgn.io`` diagnostic, and the command line reports a missing path as one.)"""
+    if isinstance(source, (str, os.PathLike)):
+        if str(source) != "-" and not os.path.exists(source):
+            raise FileNotFoundError(2, "No such file or directory", str(source))
+        return
+    if isinstance(source, Unreadable):
+        return
+    if not callable(getattr(source, "read", None)):
+        raise TypeError(f"a source is a path (str or os.PathLike), '-' or an open file, not {type(source).__name__}")
+    if getattr(source, "closed", False) is True:
+        raise ValueError("I/O operation on closed file.")
 
 
 def source_name(source: Any) -> str | None:

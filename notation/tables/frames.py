@@ -7,6 +7,7 @@ illegal or ambiguous move. The columns and their dtypes are :mod:`notation.table
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,10 @@ def to_frames(
     reading stopped, is appended to ``problems`` (pass a list to hear of it).
     """
     from notation.pgn.reader import split_games, unreadable_game
+    from notation.pgn.sources import require_existing
     from notation.tables.rows import game_id, raw_text, source_name, tabulate_raw
+
+    require_existing(source)  # a wrong argument raises (FileNotFoundError, TypeError, ValueError)
 
     def readable() -> Iterator[tuple[int, Any]]:
         for raw in split_games(source):
@@ -55,6 +59,10 @@ def scan(dataset_dir: str | Path) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """
     from notation.tables.dataset import committed_parts
 
+    if not isinstance(dataset_dir, (str, os.PathLike)):
+        raise TypeError(f"a dataset is a directory path (str or os.PathLike), not {type(dataset_dir).__name__}")
+    if not Path(dataset_dir).is_dir():
+        raise FileNotFoundError(2, "No such dataset directory", str(dataset_dir))
     games_parts, moves_parts = committed_parts(Path(dataset_dir))
     games = (
         pl.scan_parquet([str(p) for p in games_parts], schema=GAMES_SCHEMA, missing_columns="insert")
