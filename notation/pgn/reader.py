@@ -356,7 +356,8 @@ def _split(
             else:
                 eof = True
                 # a failure: what was read is split as if it ended there, and the last game is cut
-                failed = getattr(read, "error", None) is not None
+                # (unless the failure is data after the clean end of the input: then it is whole)
+                failed = getattr(read, "error", None) is not None and not getattr(read, "trailing", False)
                 if pending[-1:] != nl and len(pending) > sentinel:
                     pending = pending + nl
                     virtual_nl = True
@@ -416,6 +417,8 @@ def _split(
             raw.data = raw.data[:-1]
             raw.size -= 1
         yield raw
+    if getattr(read, "trailing", False):  # data after the clean end: reported after the last game
+        yield _cut(read.error, None, name, number, consumed_nl + (chunk.newlines if chunk else 0), pending_pos)  # type: ignore[attr-defined]
 
 
 def _cut(error: str, chunk: _Chunk | None, name: str | None, number: int, consumed_nl: int, pos: int) -> RawGame:

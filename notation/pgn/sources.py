@@ -67,6 +67,12 @@ class InputError(OSError):
     Its message is complete (no exception type is added when it is reported)."""
 
 
+class TrailingData(InputError):
+    """Bytes after the last whole member of a compressed file that start no member (a
+    download with something appended): everything before them was read to its clean end, so
+    the last game is whole (``zcat`` keeps it too, and warns of "trailing garbage")."""
+
+
 @dataclass(frozen=True, slots=True)
 class Unreadable:
     """A path that searching a folder could not read (:func:`walk_pgn_files`); read as a source
@@ -300,6 +306,9 @@ def current_meter() -> ReadMeter | None:
     return _METER.get()
 
 
+#: Bytes that tell a compressed member's start (:func:`_compression` looks at no more).
+_MAGIC_BYTES = 6
+
 #: Compressed bytes read at a time (zstd: see :class:`_Inflate`).
 _INPUT = 1 << 16
 _ZSTD_INPUT = 1 << 11
@@ -329,7 +338,7 @@ class _Inflate:
     about 5:1 for PGN).
     """
 
-    __slots__ = ("_consumed", "_d", "_done", "_input", "_kind", "_pending", "_raw", "_step_in")
+    __slots__ = ("_consumed", "_d", "_done", "_ended", "_input", "_kind", "_pending", "_raw", "_step_in")
 
     def __init__(self, raw: Callable[[int], bytes], kind: str) -> None:
         self._raw = raw
@@ -339,6 +348,7 @@ class _Inflate:
         self._consumed = 0  # compressed bytes read so far
         self._pending: Exception | None = None  # raised at the next call (data came first)
         self._done = False
+        self._ended = False  # a member has ended cleanly
         self._step_in = _ZSTD_INPUT if kind == "zstd" else _INPUT
 
     def read(self, size: int) -> bytes:
@@ -376,6 +386,14 @@ class _Inflate:
                 if not self._fill():
                     self._done = True
                 return b""
+            while len(self._input) < _MAGIC_BYTES and self._fill():
+                pass
+            if self._ended and _compression(self._input) != self._kind:
+                after = self._consumed - len(self._input)
+                raise TrailingData(
+                    f"the bytes after the end of the {self._kind} data (from compressed byte {after}) "
+                    f"are not {self._kind} data; they were not read"
+                )
             self._d = _decompressor(self._kind)
         d = self._d
         if not self._input and getattr(d, "needs_input", True) and not self._fill():
@@ -406,6 +424,7 @@ class _Inflate:
         if d.eof:  # the input after the member (zlib may leave the same bytes in unconsumed_tail)
             self._input = d.unused_data
             self._d = None
+            self._ended = True
         return out
 
 
@@ -418,12 +437,13 @@ class SafeRead:
     block waits for the next block, to tell CRLF apart).
     """
 
-    __slots__ = ("_carry", "_cr", "_decoder", "_first", "_lf", "_read", "_source", "error")
+    __slots__ = ("_carry", "_cr", "_decoder", "_first", "_lf", "_read", "_source", "error", "trailing")
 
     def __init__(self, read: Callable[[int], Any]) -> None:
         self._read = read
         self._source = read
         self.error: str | None = None
+        self.trailing = False  # the error is data after the clean end of the input (TrailingData)
         self._first = True
         self._carry = False  # a CR held back from the end of the last block
         self._cr: Any = b"\r"
@@ -437,6 +457,7 @@ class SafeRead:
             data = self._start(size) if self._first else self._read(size)
         except Exception as error:  # noqa: BLE001 - the I/O boundary: bad input never raises
             self.error = str(error) if isinstance(error, InputError) else f"{type(error).__name__}: {error}"
+            self.trailing = isinstance(error, TrailingData)
             data = None
         if self._carry:
             self._carry = False

@@ -208,3 +208,44 @@ def test_an_output_beside_the_input_is_written(tmp_path: Path) -> None:
     result = run_cli("filter", games, "--unique", "--duplicates", tmp_path / "dupes.pgn", "--out", tmp_path / "o.pgn")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "dupes.pgn").read_text(encoding="utf-8").count("[Event") == 1
+
+
+# ------------------------------------------------------------------- compressed data, then garbage
+def _compressed(kind: str, data: bytes) -> bytes:
+    import bz2
+    import gzip
+    import lzma
+
+    import zstandard
+
+    return {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress,
+            "zst": zstandard.ZstdCompressor().compress}[kind](data)
+
+
+@pytest.mark.parametrize("kind", ["gz", "bz2", "xz", "zst"])
+@pytest.mark.parametrize("garbage", [b"garbage, not compressed data\n", b"\0\0\0\0junk", b"\x1f"])
+def test_garbage_after_the_compressed_data_keeps_the_last_game(tmp_path: Path, kind: str, garbage: bytes) -> None:
+    from notation.validation.run import validate
+
+    text = (_dated("2024.01.02") + _dated("2024.01.03") + _dated("2024.01.04")).encode()
+    path = tmp_path / f"games.pgn.{kind}"
+    path.write_bytes(_compressed(kind, text) + garbage)
+    reports = list(validate(path))
+    whole = [r for r in reports if not any(d.code == "pgn.io" for d in r.diagnostics)]
+    assert len(whole) == 3  # as zcat gives them: the last game is whole
+    (failure,) = [d for r in reports for d in r.diagnostics if d.code == "pgn.io"]
+    assert failure.line == text.count(b"\n") + 1 and "after game 3" in failure.message
+    result = run_cli("stats", path, "--format", "json")
+    assert result.exit_code == 2 and '"games": 3' in result.stdout, result.output
+
+
+def test_two_members_then_garbage(tmp_path: Path) -> None:
+    import gzip
+
+    from notation.pgn.reader import read_games
+
+    path = tmp_path / "games.pgn.gz"
+    path.write_bytes(gzip.compress(_dated("2024.01.02").encode()) + gzip.compress(_dated("2024.01.03").encode()) + b"x")
+    games = list(read_games(path))
+    assert [g.tags.get("Date") for g in games[:2]] == ["2024.01.02", "2024.01.03"]
+    assert [d.code for d in games[2].diagnostics] == ["pgn.io"]
