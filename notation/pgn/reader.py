@@ -7,7 +7,8 @@ the tags came before it. So a missing blank line between a result and the next `
 after it: the chunk ends at the next tag section. Memory is bounded by the largest game (two
 games and one read block are held at most; ``max_game_bytes`` caps a game: bigger games are
 reported with ``pgn.oversized-game``). Text before the first tag section that is only blank or
-``%`` escape lines is skipped; other text there is a game without tags.
+``%`` escape lines is skipped; other text there is a game without tags. A UTF-8 byte order mark
+at the start of a line (files joined with ``cat``) is blank space, kept as spaces of its size.
 
 ``parse_raw_game`` turns one chunk into a :class:`notation.pgn.model.Game`; ``read_games`` is the
 two together. Chunks are plain data, so a process pool can parse them (results are equal).
@@ -314,12 +315,16 @@ def _split(
     nl: Any
     empty: Any
     section_re: Any
+    line_bom: Any
+    blank_bom: Any
     if isinstance(first, str):
         section_re, nl, empty = _tag_section(False), "\n", ""
         bom_len = 1 if first.startswith("\ufeff") else 0
+        line_bom, blank_bom = "\n\ufeff", "\n "
     else:
         section_re, nl, empty = _tag_section(True), b"\n", b""
         bom_len = 3 if first.startswith(BOM) else 0
+        line_bom, blank_bom = b"\n" + BOM, b"\n   "  # the same size: offsets stay byte offsets
     finditer = section_re.finditer
     # ``pending`` starts with a sentinel newline when the scan point is at a line start, so that
     # every tag section is found as "newline + tag lines".
@@ -369,6 +374,8 @@ def _split(
                 continue  # wait for the end of the line
             region_end = len(pending)  # a huge line: one non-tag piece
         region = pending[:region_end]
+        if line_bom in region:  # a byte order mark starting a line between games is blank space
+            region = region.replace(line_bom, blank_bom)
         base = pending_pos - sentinel  # file offset of region[0]
         cur = sentinel
         for match in finditer(region):

@@ -249,3 +249,18 @@ def test_two_members_then_garbage(tmp_path: Path) -> None:
     games = list(read_games(path))
     assert [g.tags.get("Date") for g in games[:2]] == ["2024.01.02", "2024.01.03"]
     assert [d.code for d in games[2].diagnostics] == ["pgn.io"]
+
+
+# ------------------------------------------------------------------- text between games
+def test_a_byte_order_mark_between_games_is_blank(tmp_path: Path) -> None:
+    from notation.validation.run import validate
+
+    one, two = _dated("2024.01.02").encode(), _dated("2024.01.03").encode()
+    path = tmp_path / "joined.pgn"
+    path.write_bytes(b"\xef\xbb\xbf" + one + b"\xef\xbb\xbf" + two + b"\xef\xbb\xbf\n" + one)
+    reports = list(validate(path))
+    assert [r.status for r in reports] == ["ok"] * 3
+    assert [sorted({d.code for d in r.diagnostics} - {"tags.missing-roster"}) for r in reports] == [[]] * 3
+    assert [r.line for r in reports] == [1, 11, 22]
+    result = run_cli("stats", path, "--format", "json")
+    assert result.exit_code == 0 and '"games": 3' in result.stdout, result.output
