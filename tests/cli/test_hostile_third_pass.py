@@ -264,3 +264,32 @@ def test_a_byte_order_mark_between_games_is_blank(tmp_path: Path) -> None:
     assert [r.line for r in reports] == [1, 11, 22]
     result = run_cli("stats", path, "--format", "json")
     assert result.exit_code == 0 and '"games": 3' in result.stdout, result.output
+
+
+# ------------------------------------------------------------------- a standard FEN stays standard
+FEN_GAME = ('[Event "e"]\n[Site "s"]\n[Date "2024.01.01"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n'
+            '{variant}[SetUp "1"]\n[FEN "r3k2r/8/8/8/8/8/8/R2K3R w KQkq - 0 1"]\n\n1. O-O *\n')
+
+
+def test_a_standard_fen_with_chess960_rights_is_not_chess960(tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "fen.pgn"
+    path.write_text(FEN_GAME.format(variant=""), encoding="utf-8")
+    result = run_cli("validate", path, "--format", "json")
+    assert result.exit_code == 1, result.output
+    codes = [d["code"] for d in json.loads(result.stdout)["games"][0]["diagnostics"]]
+    assert "fen.chess960-castling" in codes  # the warning names what was dropped
+    assert "san.illegal" in codes  # and O-O is not a Chess960 castling
+    assert "'KQ'" in result.stdout
+
+
+def test_the_variant_tag_makes_the_same_fen_chess960(tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "fen.pgn"
+    path.write_text(FEN_GAME.format(variant='[Variant "Chess960"]\n'), encoding="utf-8")
+    result = run_cli("validate", path, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "fen.chess960-castling" not in result.stdout
+    assert json.loads(result.stdout)["games"][0]["plies"] == 1
