@@ -209,6 +209,15 @@ def _binary_read(raw: Any, name: str | None) -> Callable[[int], bytes]:
     return _reader(buffered)
 
 
+def is_input_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is something to read as one input: anything that exists and is no
+    folder -- a regular file, a named pipe (FIFO), ``/dev/stdin``, a character device."""
+    try:
+        return os.path.exists(path) and not os.path.isdir(path)
+    except (OSError, ValueError):
+        return False
+
+
 def is_plain_file(source: Any) -> bool:
     """Whether ``source`` is a path to a regular file read as it is stored: not ``"-"``, not a
     handle, no compression by :func:`open_source`'s magic-byte rule and no UTF-16/32 byte order

@@ -61,7 +61,7 @@ from typing import Any
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.pgn.sources import display_path, find_pgn_files
+from notation.pgn.sources import display_path, find_pgn_files, is_input_file
 from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
 GAMES_DIR = "games"
@@ -205,7 +205,7 @@ def expand_inputs(
             continue
         if path.is_dir():
             candidates = find_pgn_files(path, problems if unreadable is None else unreadable)
-        elif path.is_file():
+        elif is_input_file(path):  # a file, a pipe, /dev/stdin
             candidates = [path]
         else:
             problems.append(

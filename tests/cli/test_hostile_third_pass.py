@@ -293,3 +293,53 @@ def test_the_variant_tag_makes_the_same_fen_chess960(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "fen.chess960-castling" not in result.stdout
     assert json.loads(result.stdout)["games"][0]["plies"] == 1
+
+
+# ------------------------------------------------------------------- pipes and /dev/stdin
+def _fifo_with(tmp_path: Path, data: bytes) -> tuple[Path, object]:
+    import os
+    import threading
+
+    fifo = tmp_path / "games.pgn"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "wb") as handle:  # blocks until the command opens it
+            handle.write(data)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    return fifo, writer
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["import", "{p}", "--out", "{t}/ds"], ["tree", "{p}"], ["board", "{p}", "--out", "{t}/b.svg"],
+     ["stats", "{p}"], ["validate", "{p}"]],
+)
+def test_a_named_pipe_is_an_input(tmp_path: Path, args: list[str]) -> None:
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    fifo, writer = _fifo_with(tmp_path, (_dated("2024.01.02") + _dated("2024.01.03")).encode())
+    result = run_cli(*[a.format(p=fifo, t=tmp_path) for a in args])
+    writer.join(timeout=10)  # type: ignore[attr-defined]
+    assert result.exit_code == 0, result.output
+    assert "no such file" not in result.output
+
+
+@pytest.mark.parametrize("args", [["import", "/dev/stdin", "--out", "{t}/ds"], ["tree", "/dev/stdin"],
+                                  ["board", "/dev/stdin", "--out", "{t}/b.svg"]])
+def test_dev_stdin_from_a_pipe_is_an_input(tmp_path: Path, args: list[str]) -> None:
+    import os
+    import shutil
+    import subprocess
+
+    program = shutil.which("notation")
+    if program is None or not os.path.exists("/dev/stdin"):
+        pytest.skip("needs the installed notation command and /dev/stdin")
+    data = (_dated("2024.01.02") + _dated("2024.01.03")).encode()
+    done = subprocess.run([program, *[a.format(t=tmp_path) for a in args]], input=data, capture_output=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
