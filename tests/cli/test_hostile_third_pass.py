@@ -343,3 +343,23 @@ def test_dev_stdin_from_a_pipe_is_an_input(tmp_path: Path, args: list[str]) -> N
     done = subprocess.run([program, *[a.format(t=tmp_path) for a in args]], input=data, capture_output=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr.decode(errors="replace")
+
+
+# ------------------------------------------------------------------- arrows
+def test_a_flood_of_arrows_draws_each_pair_of_squares_once(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    squares = [f + r for f in "abcdefgh" for r in "12345678"]
+    cal = ",".join(rng.choice("GRYB") + rng.choice(squares) + rng.choice(squares) for _ in range(50_000))
+    csl = ",".join("R" + rng.choice(squares) for _ in range(5_000))
+    path = tmp_path / "arrows.pgn"
+    path.write_text(f'[Event "e"]\n[Result "*"]\n\n1. e4 {{[%cal {cal}] [%csl {csl}]}} *\n', encoding="utf-8")
+    out = tmp_path / "b.svg"
+    result = run_cli("board", path, "--ply", "1", "--out", out)
+    assert result.exit_code == 0, result.output
+    svg = out.read_text(encoding="utf-8")
+    drawn = re.findall(r'class="arrow \w+" data-from="(\w+)" data-to="(\w+)"', svg)
+    assert len(drawn) == len(set(drawn)) <= 64 * 64
+    assert svg.count('class="mark ') <= 64
+    assert len(svg) < 1_000_000  # it was 61 MB for 200,000 arrows
