@@ -363,3 +363,58 @@ def test_a_flood_of_arrows_draws_each_pair_of_squares_once(tmp_path: Path) -> No
     assert len(drawn) == len(set(drawn)) <= 64 * 64
     assert svg.count('class="mark ') <= 64
     assert len(svg) < 1_000_000  # it was 61 MB for 200,000 arrows
+
+
+# ------------------------------------------------------------------- text tables
+def test_the_direct_layout_is_rich_s_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables that fit are written without rich's per-row objects; the text is the same."""
+    import random
+
+    from notation.cli import table_output
+
+    rng = random.Random(3)
+    words = ["x", "yyyy", "é漢", "", None, 1, 22.5, -3, "a b", "Nf3 e5", "\x07bell", "[bold]m[/]", "🙂", "ｗｉｄｅ"]
+    cases = []
+    for _ in range(300):
+        n = rng.randint(1, 6)
+        columns = [rng.choice(["a", "bb", "score_pct", "line", "名前"]) + str(i) for i in range(n)]
+        rows = [[rng.choice(words) for _ in range(n)] for _ in range(rng.randint(0, 6))]
+        cases.append((columns, rows, rng.choice([None, "T", "x" * rng.randint(1, 80)]),
+                      rng.choice([None, "cap", "y" * rng.randint(1, 80)]), [c for c in columns if rng.random() < 0.5]))
+    direct = [table_output.rich_table(c, r, title=t, caption=k, right=g) for c, r, t, k, g in cases]
+    monkeypatch.setattr(table_output, "_plain", lambda *args: None)
+    assert direct == [table_output.rich_table(c, r, title=t, caption=k, right=g) for c, r, t, k, g in cases]
+
+
+def _cpu(call: object) -> float:
+    import time
+
+    started = time.process_time()
+    call()  # type: ignore[operator]
+    return time.process_time() - started
+
+
+@pytest.mark.parametrize("shape", ["many rows", "huge value"])
+def test_a_text_table_costs_linear_time(shape: str) -> None:
+    """4x and 16x inputs: the 16x table may cost at most 8x the 4x one (quadratic: 16x)."""
+    from notation.cli.table_output import rich_table
+
+    def table(n: int) -> object:
+        if shape == "many rows":
+            rows = [[f"1. e4 e5 2. Nf3 line {i}", i, 0.5 * i, "B00"] for i in range(n)]
+            return lambda: rich_table(["line", "games", "score", "eco"], rows, title="t")
+        return lambda: rich_table(["event", "games", "a", "b", "c", "d"], [["x" * (100 * n), 1, 2, 3, 4, 5]], title="t")
+
+    table(250)()
+    small, large = _cpu(table(4 * 250)), _cpu(table(16 * 250))
+    assert large <= 8 * max(small, 0.05), (shape, small, large)
+
+
+def test_stats_by_event_with_a_huge_value(tmp_path: Path) -> None:
+    path = tmp_path / "big.pgn"
+    value = "Z" * 1_000_000
+    path.write_text(f'[Event "{value}"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. e4 1-0\n', encoding="utf-8")
+    result = run_cli("stats", path, "--by", "event")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("Z") == 1_000_000  # whole, folded, and written once (it was once per column)
+    assert len(result.stdout) < 1_300_000
