@@ -107,10 +107,11 @@ class WriteOptions:
 
 @dataclass(slots=True)
 class ChunkTask:
-    """One unit of work: some games of one file, already split and de-duplicated."""
+    """One unit of work: some games of one file (or of several small ones: ``source_file``
+    None, each game names its own), already split and de-duplicated."""
 
     index: int
-    source_file: str
+    source_file: str | None
     out_dir: str
     items: list[tuple[int, Any]]  # (game_id, notation.pgn.reader.RawGame)
     options: WriteOptions = field(default_factory=WriteOptions)
@@ -128,7 +129,7 @@ class ChunkResult:
     """What one chunk wrote (returned by workers: small, picklable)."""
 
     index: int
-    source_file: str
+    source_file: str | None
     part_name: str
     games: int = 0
     plies: int = 0
@@ -423,27 +424,59 @@ def plan_chunks(
     """Split every file into game chunks, skipping ids in ``seen`` (which it extends).
 
     Sequential and deterministic: the same files and sizes give the same chunks whatever
-    engine runs them. A chunk never spans two files.
+    engine runs them. Small files (:func:`small_file`) share chunks, so a folder of 2,000
+    one-game files is one part, not 2,000; any other input has chunks of its own.
     """
     from notation.tables.rows import raw_text
 
     index = 0
+    items: list[tuple[int, Any]] = []
+    names: set[str] = set()
+    size = 0
+
+    def chunk() -> ChunkTask:
+        # one file's name, or None: the games carry their own files' names
+        name = next(iter(names)) if len(names) == 1 else None
+        return ChunkTask(index, name, str(out_dir), items, options, size, batch)
+
     for path in files:
+        shared = small_file(path, chunk_bytes)
+        if items and not shared:  # the chunk of the small files before this one is done
+            yield chunk()
+            index += 1
+            items, names, size = [], set(), 0
         name = STDIN_NAME if path == STDIN else display_path(path.name)
-        items: list[tuple[int, Any]] = []
-        size = 0
         for gid, raw, new in planned_games(path, seen, stats):
             if not new:
                 continue
             items.append((gid, raw))
+            names.add(name)
             size += len(raw_text(raw))
             if len(items) >= chunk_games or size >= chunk_bytes:
-                yield ChunkTask(index, name, str(out_dir), items, options, size, batch)
+                yield chunk()
                 index += 1
-                items, size = [], 0
-        if items:
-            yield ChunkTask(index, name, str(out_dir), items, options, size, batch)
+                items, names, size = [], set(), 0
+        if items and not shared:
+            yield chunk()
             index += 1
+            items, names, size = [], set(), 0
+    if items:
+        yield chunk()
+
+
+#: A file of at most this many bytes on disk (and an eighth of a chunk) shares chunks.
+SMALL_FILE_BYTES = CHUNK_BYTES // 8
+
+
+def small_file(path: Path, chunk_bytes: int = CHUNK_BYTES) -> bool:
+    """Whether ``path`` is a file small enough to share a chunk with its neighbours
+    (:data:`SMALL_FILE_BYTES`, and an eighth of a chunk); never standard input."""
+    if path == STDIN:
+        return False
+    try:
+        return path.is_file() and path.stat().st_size <= min(SMALL_FILE_BYTES, chunk_bytes // 8)
+    except OSError:
+        return False
 
 
 def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tuple[int, Any, bool]]:

@@ -8,7 +8,7 @@ illegal or ambiguous move. The columns and their dtypes are :mod:`notation.table
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,29 @@ def to_frames(
             yield game_id(raw_text(raw)), raw
 
     games, plies, _ = tabulate_raw(readable(), moves=moves, source_file=source_name(source))
+    return games, plies
+
+
+def files_to_frames(
+    sources: Iterable[Any], *, moves: bool = True, problems: list[Diagnostic] | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`to_frames` of several sources at once, one table for all (each game keeps its own
+    file's name): a folder of 2,000 one-game files costs one table build, not 2,000."""
+    from notation.pgn.reader import split_games, unreadable_game
+    from notation.pgn.sources import require_existing
+    from notation.tables.rows import game_id, raw_text, tabulate_raw
+
+    def readable() -> Iterator[tuple[int, Any]]:
+        for source in sources:
+            require_existing(source)
+            for raw in split_games(source):
+                if raw.size == -1:
+                    if problems is not None:
+                        problems.extend(unreadable_game(raw).diagnostics)
+                    continue
+                yield game_id(raw_text(raw)), raw
+
+    games, plies, _ = tabulate_raw(readable(), moves=moves)
     return games, plies
 
 
