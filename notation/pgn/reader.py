@@ -261,7 +261,8 @@ def _tag_lines(raw: RawGame) -> RawGame:
 #: How much is read from the source at a time.
 BLOCK = 1 << 18
 
-#: A line longer than this (without a newline yet) is taken as movetext piece by piece.
+#: A line longer than this (without a newline yet) is taken as movetext piece by piece; a line
+#: that starts like a tag line (``[``) is waited for up to the game cap, and read as a tag.
 LONG_LINE = 1 << 20
 
 
@@ -336,6 +337,7 @@ def _split(
     eof = False
     failed = False  # reading stopped on an error
     virtual_nl = False  # a newline added after the last line of the file
+    searched = 0  # ``pending`` holds no newline before this index (a long line being waited for)
     mode = tags_only if isinstance(tags_only, _Mode) else _Mode(tags_only)
 
     def add(piece: bytes | str, is_tag: bool) -> None:
@@ -366,13 +368,15 @@ def _split(
                 if pending[-1:] != nl and len(pending) > sentinel:
                     pending = pending + nl
                     virtual_nl = True
-        region_end = pending.rfind(nl) + 1
+        region_end = pending.rfind(nl, searched) + 1  # (no newline before ``searched``)
         if region_end <= sentinel:
             if eof:
                 break
-            if len(pending) <= LONG_LINE:
-                continue  # wait for the end of the line
+            if len(pending) <= LONG_LINE or (len(pending) <= cap and _opens_tag(pending[sentinel : sentinel + 64])):
+                searched = len(pending)
+                continue  # wait for the end of the line (a tag line is waited for up to the cap)
             region_end = len(pending)  # a huge line: one non-tag piece
+        searched = 0
         region = pending[:region_end]
         if line_bom in region:  # a byte order mark starting a line between games is blank space
             region = region.replace(line_bom, blank_bom)
@@ -426,6 +430,12 @@ def _split(
         yield raw
     if getattr(read, "trailing", False):  # data after the clean end: reported after the last game
         yield _cut(read.error, None, name, number, consumed_nl + (chunk.newlines if chunk else 0), pending_pos)  # type: ignore[attr-defined]
+
+
+def _opens_tag(head: bytes | str) -> bool:
+    """Whether a line starting with ``head`` may be a tag line (blanks, then ``[``)."""
+    text = head.lstrip(b" \t") if isinstance(head, bytes) else head.lstrip(" \t")
+    return text[:1] in (b"[", "[")
 
 
 def _cut(error: str, chunk: _Chunk | None, name: str | None, number: int, consumed_nl: int, pos: int) -> RawGame:

@@ -460,3 +460,34 @@ def test_import_of_many_small_files_writes_few_parts(tmp_path: Path) -> None:
     games = pl.read_parquet(out / "games")
     assert games.height == 120 and games.get_column("source_file").n_unique() == 120
     assert games.sort("game_number").get_column("source_file")[0].startswith("g")
+
+
+# ------------------------------------------------------------------- a tag line over 1 MiB
+def _long_tag_file(path: Path, size: int) -> None:
+    game = _dated("2024.01.02")
+    path.write_text(game + f'[Annotator "{"w" * size}"]\n' + game + game, encoding="utf-8")
+
+
+def test_a_tag_line_over_a_mebibyte_is_a_tag(tmp_path: Path) -> None:
+    from notation.pgn.reader import read_games
+
+    path = tmp_path / "long.pgn"
+    _long_tag_file(path, 3 << 20)
+    games = list(read_games(path))
+    assert len(games) == 3
+    assert [g.diagnostics for g in games] == [[], [], []]  # the game before it stays sound
+    assert len(games[1].tags["Annotator"]) == 3 << 20 and games[1].tags["Date"] == "2024.01.02"
+    result = run_cli("validate", path)
+    assert result.exit_code == 0, result.output
+
+
+def test_a_long_tag_line_costs_linear_time(tmp_path: Path) -> None:
+    from notation.pgn.reader import read_games
+
+    small, large = tmp_path / "small.pgn", tmp_path / "large.pgn"
+    _long_tag_file(small, 2 << 20)
+    _long_tag_file(large, 8 << 20)
+    list(read_games(small))
+    first = _cpu(lambda: list(read_games(small)))
+    second = _cpu(lambda: list(read_games(large)))
+    assert second <= 8 * max(first, 0.05), (first, second)
