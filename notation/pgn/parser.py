@@ -181,6 +181,11 @@ class _JunkRun:
         return f"{shown!r}: {self.count} tokens up to {self.end} that are not moves, comments, annotations or results"
 
 
+def _quoted(text: str) -> str:
+    """``text`` quoted for a message, its start only when long (the finding keeps it whole)."""
+    return repr(text if len(text) <= 48 else text[:47] + "…")
+
+
 #: A line is full once its next move would be ply ``_FULL + 1``: it then holds its first move
 #: beyond the cap (kept and reported as ``game.too-long``; replay stops there).
 _FULL = MAX_LINE_PLIES + 1
@@ -460,7 +465,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
             run.add(text, f"{token.line + self.base_line}:{token.column}")
             return line
         self.end_junk()
-        self.diag("pgn.syntax", f"{text!r} is not a move, comment, annotation or result", token, text)
+        self.diag("pgn.syntax", f"{_quoted(text)} is not a move, comment, annotation or result", token, text)
         if len(self.diagnostics) > count:
             self.junk = _JunkRun(line, len(line), count, text[:49])
         return line  # type: ignore[no-any-return]
@@ -572,7 +577,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         if not self.after_result:
             self.after_result = True
             text = str(token.value).rstrip()
-            self.diag("pgn.unexpected-token", f"{text!r} after the game termination marker ignored", token, text)
+            self.diag("pgn.unexpected-token", f"{_quoted(text)} after the game termination marker ignored", token, text)
         return True
 
 

@@ -491,3 +491,37 @@ def test_a_long_tag_line_costs_linear_time(tmp_path: Path) -> None:
     first = _cpu(lambda: list(read_games(small)))
     second = _cpu(lambda: list(read_games(large)))
     assert second <= 8 * max(first, 0.05), (first, second)
+
+
+@pytest.mark.parametrize(
+    ("between", "code"),
+    [(b"[Event broken\n", "pgn.bad-tag"), (b"\0" * 5000 + b"\n\n", "pgn.syntax"), (b"}}]] junk\n\n", "pgn.syntax")],
+    ids=["damaged-tag-line", "nul-block", "junk"],
+)
+def test_text_between_games_is_located_on_its_own(tmp_path: Path, between: bytes, code: str) -> None:
+    from notation.validation.run import validate
+
+    first, second = _dated("2024.01.02").encode(), _dated("2024.01.03").encode()
+    path = tmp_path / "between.pgn"
+    path.write_bytes(first + between + second)
+    reports = list(validate(path))
+    assert len(reports) == 3
+    assert reports[0].status == reports[2].status == "ok"  # neither neighbour is charged with it
+    assert reports[1].line == first.count(b"\n") + 1
+    assert code in {d.code for d in reports[1].diagnostics}
+    assert max(len(d.message) for r in reports for d in r.diagnostics) < 300  # quoted short
+
+
+@pytest.mark.parametrize("gap", [b"", b"\n"])
+def test_an_appended_utf16_file_is_located_not_lost(tmp_path: Path, gap: bytes) -> None:
+    from notation.validation.run import validate
+
+    first = _dated("2024.01.02").encode().rstrip(b"\n") + b"\n" + gap
+    path = tmp_path / "joined.pgn"
+    path.write_bytes(first + _dated("2024.01.03").encode("utf-16"))
+    reports = list(validate(path))
+    assert reports[0].status == "ok"
+    found = [d for r in reports for d in r.diagnostics if d.code == "pgn.utf16-inside"]
+    assert len(found) == 1 and found[0].line == first.count(b"\n") + 1
+    result = run_cli("validate", path)
+    assert result.exit_code == 1 and "pgn.utf16-inside" in result.output
