@@ -92,8 +92,8 @@ def load_tables(
                         Diagnostic.make("pgn.io", "neither a dataset nor a folder with PGN files", file=str(given))
                     )
                 if files:  # one table build for the whole folder
-                    g, m = files_to_frames(files, moves=moves, problems=diagnostics)
-                    parts.append((_strings(g.lazy()), _strings(m.lazy())))
+                    folder_games, folder_moves = files_to_frames(files, moves=moves, problems=diagnostics)
+                    parts.append((_strings(folder_games.lazy()), _strings(folder_moves.lazy())))
             else:
                 read(path)
         except OSError as exc:

@@ -39,6 +39,10 @@ NASTY = [
     b"(", b")", b"{", b"}", b"[", b"]", b'"', b"\\", b";", b"%", b"$", b"*", b"\x00", b"\x1b[2J", b"\x07",
     b"\r", b"\r\n", b"\n\n", b"\xff\xfe", b"\xef\xbb\xbf", b"\xc3", b"99999999999999999999", b"-1", b"1e309",
     b"[Event \"", b"\n[FEN \"", b"0-1", b"1/2-1/2", b"O-O-O", b"e8=Q#", b"--", b"\t", b"\x85", b"\xe2\x80\xae",
+    # the third pass: a byte-order mark or UTF-16 text starting a line, a damaged tag line, a
+    # result then a blank line (text after it is a game of its own), a date outside the calendar
+    b"\n\xef\xbb\xbf[Event \"", b"\n\xff\xfe[\x00E\x00", b"\n[Event broken\n", b" 1-0\n\n", b'[Date "0000.00.00"]\n',
+    b'[UTCDate "-5.01.01"]\n',
 ]
 CONTRACT = {0, 1, 2}
 

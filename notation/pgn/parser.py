@@ -24,7 +24,7 @@ thread-safe; use processes for parallelism (``notation.pgn.reader.split_games``)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from collections.abc import Iterator
 from typing import Any
@@ -47,6 +47,7 @@ from notation.pgn.model import (
     Span,
     too_long,
 )
+from notation.pgn.recovery import JunkRun, ParenGuard, needs_guard, quoted
 from notation.pgn.tags import patterns as tag_patterns
 from notation.pgn.tags import unquote
 
@@ -155,37 +156,6 @@ class _Line(list):  # type: ignore[type-arg]
         return self.skip or self.ply > _FULL
 
 
-@dataclass(slots=True)
-class _JunkRun:
-    """Consecutive junk tokens of one line: reported as one ``pgn.syntax`` diagnostic (at
-    ``index``) while the line's move count stays ``moves`` and nothing else is reported. The
-    run keeps only what its message shows (the start of its text, its count and where it ends),
-    so a run of any length costs the same per token; :meth:`GameBuilder.end_junk` writes the
-    message once the run is over."""
-
-    line: _Line
-    moves: int
-    index: int
-    shown: str
-    count: int = 1
-    end: str = ""
-
-    def add(self, word: str, end: str) -> None:
-        if len(self.shown) <= 48:
-            self.shown = f"{self.shown} {word}"[:49]
-        self.count += 1
-        self.end = end
-
-    def message(self) -> str:
-        shown = self.shown if len(self.shown) <= 48 else self.shown[:47] + "…"
-        return f"{shown!r}: {self.count} tokens up to {self.end} that are not moves, comments, annotations or results"
-
-
-def _quoted(text: str) -> str:
-    """``text`` quoted for a message, its start only when long (the finding keeps it whole)."""
-    return repr(text if len(text) <= 48 else text[:47] + "…")
-
-
 #: A line is full once its next move would be ply ``_FULL + 1``: it then holds its first move
 #: beyond the cap (kept and reported as ``game.too-long``; replay stops there).
 _FULL = MAX_LINE_PLIES + 1
@@ -234,7 +204,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         self.after_result = False
         self.closing = False
         self.recovered_result: str | None = None
-        self.junk: _JunkRun | None = None  # the run of junk tokens being read, if any
+        self.junk: JunkRun | None = None  # the run of junk tokens being read, if any
         self.deep_reported: Any = None  # the '(' of the last variation reported too deep
         self.end_of_text: tuple[int, int | None] = (line, None)  # where a missing result belongs
 
@@ -318,15 +288,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
             line = _Line(parent.ply - 1, parent.closed)
             if not line.skip and len(self.open_parens) > MAX_VARIATION_DEPTH:
                 line.skip = True
-                lpar = self.open_parens[-1]
-                if lpar is not self.deep_reported:
-                    self.deep_reported = lpar
-                    self.diag(
-                        "pgn.too-deep",
-                        f"variation nested deeper than {MAX_VARIATION_DEPTH} levels: not read",
-                        lpar,
-                        "(",
-                    )
+                self.too_deep(self.open_parens[-1])
         lines.append(line)
         return line
 
@@ -463,11 +425,11 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         count = len(self.diagnostics)
         if run is not None and run.line is line and run.moves == len(line) and run.index == count - 1:
             run.add(text, f"{token.line + self.base_line}:{token.column}")
-            return line
+            return line  # type: ignore[no-any-return]
         self.end_junk()
-        self.diag("pgn.syntax", f"{_quoted(text)} is not a move, comment, annotation or result", token, text)
+        self.diag("pgn.syntax", f"{quoted(text)} is not a move, comment, annotation or result", token, text)
         if len(self.diagnostics) > count:
-            self.junk = _JunkRun(line, len(line), count, text[:49])
+            self.junk = JunkRun(line, len(line), count, text[:49])
         return line  # type: ignore[no-any-return]
 
     def end_junk(self) -> None:
@@ -477,6 +439,12 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         if run is not None and run.count > 1:
             self.diagnostics[run.index] = replace(self.diagnostics[run.index], message=run.message())
         self.junk = None
+
+    def too_deep(self, lpar: Any) -> None:
+        """The variation opened at ``lpar`` is nested deeper than the cap: reported once."""
+        if lpar is not self.deep_reported:
+            self.deep_reported = lpar
+            self.diag("pgn.too-deep", f"variation nested deeper than {MAX_VARIATION_DEPTH} levels: not read", lpar, "(")
 
     def lpar(self, children: list[Any]) -> Any:
         self.open_parens.append(children[0])
@@ -546,11 +514,8 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         opens = self.open_parens + ([unreduced] if unreduced is not None else [])
         if opens and kind in ("$END", "RESULT"):
             self.closing = True
-            if len(opens) > MAX_VARIATION_DEPTH and self.deep_reported is not opens[MAX_VARIATION_DEPTH]:
-                # its line never started (the game ends right after its '('): reported first
-                self.deep_reported = opens[MAX_VARIATION_DEPTH]
-                self.diag("pgn.too-deep", f"variation nested deeper than {MAX_VARIATION_DEPTH} levels: not read",
-                          self.deep_reported, "(")
+            if len(opens) > MAX_VARIATION_DEPTH:  # its line may never have started: reported first
+                self.too_deep(opens[MAX_VARIATION_DEPTH])
             token_class = type(token)  # lark's Token, or lark-cython's own Token class
             for lpar in reversed(opens):
                 self.diag("pgn.unclosed-variation", "'(' variation is never closed", lpar, "(")
@@ -577,7 +542,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         if not self.after_result:
             self.after_result = True
             text = str(token.value).rstrip()
-            self.diag("pgn.unexpected-token", f"{_quoted(text)} after the game termination marker ignored", token, text)
+            self.diag("pgn.unexpected-token", f"{quoted(text)} after the game termination marker ignored", token, text)
         return True
 
 
@@ -600,109 +565,17 @@ def _possessive_runs(parser: Lark) -> Lark:
     return parser
 
 
-class _ParenGuard:
-    """A Lark post-lexer that keeps a game's parse bounded whatever its parentheses: the
-    variation nested one level deeper than :data:`~notation.pgn.model.MAX_VARIATION_DEPTH`
-    (reported ``pgn.too-deep`` at its ``(`` and not read) reaches the parser as written, but
-    of the variations nested in it only what the parser still reports on (an unclosed comment;
-    the last token of the game if it is a result: unclosed variations end there); the tokens
-    nested inside it
-    are dropped, so a flood of ``(`` holds :data:`MAX_VARIATION_DEPTH` levels, not millions.
-    An unmatched ``)`` beyond the :data:`MAX_DIAGNOSTICS` that can be reported is dropped too
-    (each would only be skipped, unreported). Used only for games that need it
-    (:func:`_needs_guard`): the parse of every other game is untouched."""
-
-    #: Lexed in every parser state, so that an unmatched ``)`` (or a ``(`` after the result)
-    #: comes here as a token instead of failing in the lexer, where it cannot be dropped.
-    always_accept: tuple[str, ...] = ("LPAR", "RPAR")
-
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
-        """Before each game. The state lives here, not in :meth:`process`: Lark starts a new
-        ``process`` over the same token stream each time it resumes after an error."""
-        self.depth = 0  # variations open among the tokens passed on
-        self.inside = 0  # levels open inside the variation that is not read (0: not in one)
-        self.unmatched = 0
-        self.held: Token | None = None  # a result inside the variation not read: kept if it ends it
-
-    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        for token in stream:
-            kind = token.type
-            if self.inside > 1:  # nested in the variation not read: dropped
-                held, self.held = self.held, None
-                if kind == "LPAR":
-                    self.inside += 1
-                elif kind == "RPAR":
-                    self.inside -= 1
-                elif kind == "RESULT":  # kept if the game ends here (an unclosed variation)
-                    self.held = token
-                elif kind == "UNCLOSED_COMMENT":  # it runs to the end of the game
-                    yield token
-                continue
-            if self.inside:  # the variation not read, at its own level: the parser skips it
-                if kind == "LPAR":
-                    self.inside += 1
-                    continue
-                if kind == "RPAR":
-                    self.inside = 0
-                    self.depth -= 1
-                yield token
-                continue
-            if kind == "LPAR":
-                self.depth += 1
-                if self.depth > MAX_VARIATION_DEPTH:  # the variation not read: its ``(`` passes
-                    self.inside = 1
-            elif kind == "RPAR":
-                if self.depth:
-                    self.depth -= 1
-                else:
-                    self.unmatched += 1
-                    if self.unmatched > MAX_DIAGNOSTICS:
-                        continue
-            yield token
-        if self.held is not None:  # the game ends inside the variation not read: its result
-            held, self.held = self.held, None
-            yield held
-
-
-def _needs_guard(text: str) -> bool:
-    """Whether ``text`` may nest variations deeper than the cap or hold more unmatched ``)``
-    than can be reported (counting every parenthesis, comments too: a guess on the safe side
-    that costs nothing for the games under the counts)."""
-    if text.count("(") <= MAX_VARIATION_DEPTH and text.count(")") <= MAX_DIAGNOSTICS:
-        return False
-    depth = unmatched = 0
-    for match in _PARENS.finditer(text):
-        if match.group() == "(":
-            depth += 1
-            if depth > MAX_VARIATION_DEPTH:
-                return True
-        elif depth:
-            depth -= 1
-        else:
-            unmatched += 1
-            if unmatched > MAX_DIAGNOSTICS:
-                return True
-    return False
-
-
-_PARENS = re.compile("[()]")
-
-
 def _guarded_parser(outline: bool) -> tuple[Lark, GameBuilder]:
-    """The parser of games that need :class:`_ParenGuard` (Lark's own lexer: lark-cython takes
-    no post-lexer), with a builder of its own, its guard reset for a new game."""
+    """The parser of games that need a :class:`~notation.pgn.recovery.ParenGuard` (Lark's own
+    lexer: lark-cython takes no post-lexer), with a builder of its own; the guard reset."""
     parser, builder, guard = _guarded(outline)
     guard.reset()
     return parser, builder
 
 
 @lru_cache(maxsize=2)
-def _guarded(outline: bool) -> tuple[Lark, GameBuilder, _ParenGuard]:
-    builder = OutlineBuilder() if outline else GameBuilder()
-    guard = _ParenGuard()
+def _guarded(outline: bool) -> tuple[Lark, GameBuilder, ParenGuard]:
+    builder, guard = OutlineBuilder() if outline else GameBuilder(), ParenGuard(MAX_DIAGNOSTICS)
     parser = build_parser("pgn", use_cython=False, lexer="contextual", transformer=builder, cache=True, postlex=guard)
     return _possessive_runs(parser), builder, guard
 
@@ -733,7 +606,7 @@ def parse_game_text(
     use_cython: bool | None = None,
 ) -> Game:
     """Parse one game's text (a chunk from the reader) into a :class:`Game`; never raises."""
-    parser, builder = _guarded_parser(False) if _needs_guard(text) else get_parser(use_cython)
+    parser, builder = _guarded_parser(False) if needs_guard(text, MAX_DIAGNOSTICS) else get_parser(use_cython)
     builder.reset(file, number, line, offset)
     try:
         tags, mainline, result_token = parser.parse(text, on_error=builder.on_error)  # type: ignore[misc]
@@ -893,7 +766,7 @@ def parse_game_outline(
     SAN with comments and NAGs, and a result), Lark parses the tokens it cut; otherwise Lark
     lexes the game itself. Tests prove both give the same tokens."""
     core = core_module()
-    guard = _needs_guard(text)
+    guard = needs_guard(text, MAX_DIAGNOSTICS)
     fields = core.lex_game(text) if core is not None and not guard else None
     parser: Lark
     builder: GameBuilder
