@@ -47,6 +47,7 @@ def board_command(
     """Draw a board diagram."""
     from notation.cli.atomic import write_bytes_atomic, write_text_atomic
     from notation.pictures.diagram import diagram, parse_ply
+    from notation.cli.sources import output_over_input
 
     def fail(message: str) -> NoReturn:
         error(f"notation board: {message}")
@@ -55,6 +56,9 @@ def board_command(
     suffix = out.suffix.lower()
     if suffix not in (".svg", ".png"):
         fail(f"{out}: the output must end in .svg or .png")
+    clash = output_over_input([source], [out])
+    if clash is not None:
+        fail(clash)
     if ply is not None and moves is not None:
         fail("give --ply or --moves, not both")
     target = None if ply is None else parse_ply(ply)

@@ -160,6 +160,7 @@ def chart_command(
 ) -> None:
     """Draw a chart of games."""
     from notation.cli.inputs import READ_ERRORS, computed
+    from notation.cli.sources import output_over_input
     from notation.pictures.chart_data import table_for
 
     name = str(kind.value)
@@ -167,6 +168,9 @@ def chart_command(
     code = EXIT_OK
     try:
         output_format(out)
+        clash = output_over_input(paths, [out])
+        if clash is not None:
+            raise ChartFailure(clash, EXIT_USAGE)
         if name == "player" and not player:
             raise ChartFailure("--kind player needs --player NAME", EXIT_USAGE)
         check_charts()

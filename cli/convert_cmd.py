@@ -99,7 +99,7 @@ def run_convert(
     if split and out == "-":
         error("--split writes files into a directory: give --out DIR")
         return EXIT_USAGE
-    sources = usable_sources(paths)
+    sources = usable_sources(paths, [out], folders=bool(split))
     if sources is None:
         return EXIT_USAGE
     options = ConvertOptions(to=to, strip=stripped, add_tags=added, columns=columns)

@@ -147,7 +147,7 @@ def run_filter(paths: list[str], options: dict[str, Any]) -> int:
     except (CriteriaError, MaterialError) as exc:
         error(str(exc))
         return EXIT_USAGE
-    sources = usable_sources(paths)
+    sources = usable_sources(paths, [options["out"], options["duplicates"]])
     if sources is None:
         return EXIT_USAGE
     try:

@@ -61,7 +61,7 @@ def load_tables(
     ``moves=False``): ``(games, moves, diagnostics)``, both tables None when no input could be
     read. ``notation chart`` draws from both."""
     from notation.tables.dataset import check_parts
-    from notation.tables.frames import scan, to_frames
+    from notation.tables.frames import files_to_frames, scan, to_frames
 
     parts: list[tuple[pl.LazyFrame, pl.LazyFrame]] = []
     diagnostics: list[Diagnostic] = []
@@ -91,8 +91,9 @@ def load_tables(
                     diagnostics.append(
                         Diagnostic.make("pgn.io", "neither a dataset nor a folder with PGN files", file=str(given))
                     )
-                for file in files:
-                    read(file)
+                if files:  # one table build for the whole folder
+                    folder_games, folder_moves = files_to_frames(files, moves=moves, problems=diagnostics)
+                    parts.append((_strings(folder_games.lazy()), _strings(folder_moves.lazy())))
             else:
                 read(path)
         except OSError as exc:

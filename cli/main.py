@@ -22,6 +22,7 @@ from notation.cli import (
     convert_cmd,
     filter_cmd,
     import_cmd,
+    integers,
     ledger_cmd,
     scoresheet_cmd,
     standings_cmd,
@@ -31,6 +32,7 @@ from notation.cli import (
 )
 
 help_types.install()
+integers.install()
 
 app = typer.Typer(
     name="notation",

@@ -9,11 +9,13 @@ stays in the list as an :class:`~notation.pgn.sources.Unreadable`, which the rea
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from notation.pgn.sources import Unreadable, walk_pgn_files
+from notation.pgn.sources import PGN_SUFFIXES, Unreadable, display_path, walk_pgn_files
 
 #: the display name of standard input
 STDIN_NAME = "<stdin>"
@@ -38,20 +40,70 @@ def pgn_sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
                 problems.append(f"{text}: no such file or directory")
                 continue
         except OSError as exc:  # e.g. inside a folder that cannot be searched
-            sources.append((Unreadable(path, exc), text))
+            sources.append((Unreadable(path, exc), display_path(text)))
             continue
         found = walk_pgn_files(path)  # what cannot be read stays in the list: reported as pgn.io
         if not found:
             problems.append(f"{text}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst) found")
-        sources.extend((f, str(f)) if isinstance(f, Unreadable) else (str(f), str(f)) for f in found)
+        # the display name is text that can be written (a file name need not be UTF-8)
+        sources.extend((f, display_path(str(f))) if isinstance(f, Unreadable) else (str(f), display_path(str(f)))
+                       for f in found)
     return sources, problems
 
 
-def usable_sources(paths: list[str]) -> list[tuple[Any, str]] | None:
-    """:func:`pgn_sources`, its usage errors printed on standard error; None when there is one."""
+def usable_sources(
+    paths: list[str], outputs: Sequence[str | Path | None] = (), *, folders: bool = False
+) -> list[tuple[Any, str]] | None:
+    """:func:`pgn_sources`, its usage errors printed on standard error; None when there is one
+    (an output that would replace an input is one: :func:`output_over_input`)."""
     from notation.cli.render import error
 
     sources, problems = pgn_sources(paths)
+    clash = output_over_input(paths, outputs, folders=folders)
+    if clash is not None:
+        problems.append(clash)
     for problem in problems:
         error(problem)
     return None if problems else sources
+
+
+def output_over_input(
+    paths: Sequence[str | Path], outputs: Sequence[str | Path | None], *, folders: bool = False
+) -> str | None:
+    """The usage error when an output would replace one of the inputs (``filter in.pgn
+    --duplicates in.pgn`` would rename the duplicates onto the file being read); None when
+    there is none. An output replaces an input when it is the same file, or a PGN file in a
+    folder being read (a later run would read it back); with ``folders`` the outputs are
+    folders of PGN files (``convert --split``), refused in or around a folder being read, or
+    around a file being read. Standard input and output (``-``) are never files here."""
+    targets = [Path(out) for out in outputs if out is not None and str(out) != "-"]
+    for text in paths:
+        if str(text) == "-":
+            continue
+        given = Path(text)
+        for target in targets:
+            if folders:
+                clash = _inside(target, given) or _inside(given, target)
+            else:
+                clash = _same_file(given, target) or (
+                    given.is_dir() and target.name.lower().endswith(PGN_SUFFIXES) and _inside(target, given)
+                )
+            if clash:
+                return (f"{display_path(str(target))}: the output would replace an input "
+                        f"({display_path(str(text))}); write it elsewhere")
+    return None
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.exists() and other.exists() and os.path.samefile(one, other)
+    except OSError:
+        return False
+
+
+def _inside(target: Path, folder: Path) -> bool:
+    """Whether ``target`` is ``folder`` or lies under it."""
+    try:
+        return target.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return False

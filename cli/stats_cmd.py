@@ -117,6 +117,7 @@ def stats_command(
     """Statistics over games."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
     from notation.cli.inputs import load_and_compute
+    from notation.cli.sources import output_over_input
     from notation.tables.stats import SECTIONS, stats
 
     from notation.tables.selection import Selection, parse_day
@@ -137,6 +138,10 @@ def stats_command(
         from notation.cli.chart_cmd import precheck_plot
 
         precheck_plot(plot)
+    clash = output_over_input(paths, [out, plot])
+    if clash is not None:
+        error(clash)
+        raise typer.Exit(EXIT_USAGE)
     if fmt is StatsFormat.parquet and out is None:
         error("--format parquet needs --out (a file for one section, a directory for several)")
         raise typer.Exit(EXIT_USAGE)

@@ -93,6 +93,12 @@ def rich_table(
     keys = max(0, min(keys, len(columns) - 1))
     groups = _column_groups(widths, keys, width)
     right_set = set(right)
+    justify = [name in right_set for name in columns]
+    if len(groups) == 1:
+        plain = _plain(header, body, widths, justify, None if title is None else text(title).plain,
+                       None if caption is None else text(caption).plain, width)
+        if plain is not None:
+            return plain
     parts: list[str] = []
     for number, group in enumerate(groups):
         chosen = list(range(keys)) + group
@@ -111,6 +117,10 @@ def _column_groups(widths: Sequence[int], keys: int, width: int) -> list[list[in
     """The non-key columns in runs that fit ``width`` beside the key columns (a rich table with
     n columns of widths w takes sum(w) + 3n + 1 cells); at least one column a run."""
     fixed = 1 + sum(w + 3 for w in widths[:keys])
+    if fixed > 2 * width:
+        # key columns over two widths (a value of megabytes): one table, folded; repeated in
+        # each group they were the output times the number of columns
+        return [list(range(keys, len(widths)))]
     groups: list[list[int]] = []
     used = fixed
     for index in range(keys, len(widths)):
@@ -122,6 +132,50 @@ def _column_groups(widths: Sequence[int], keys: int, width: int) -> list[list[in
             groups.append([index])
             used = fixed + need
     return groups or [[]]
+
+
+def _plain(header: list[Any], body: list[list[Any]], widths: Sequence[int], right: list[bool],
+           title: str | None, caption: str | None, width: int) -> str | None:
+    """The text :func:`_render` gives for a table that fits ``width`` as it is (no value folded,
+    no line break in a value, title and caption no wider than the table), written directly:
+    rich lays out each row in Python objects, which for a tree of 80,000 lines took a minute
+    and gigabytes; this costs a string join per row. None when rich is needed."""
+    from rich.cells import cell_len
+
+    table_width = sum(w + 3 for w in widths) + 1
+    if table_width > width:
+        return None
+    for extra in (title, caption):
+        if extra is not None and ("\n" in extra or cell_len(extra) > table_width):
+            return None
+
+    def line(cells: list[Any]) -> str | None:
+        out = [" "]
+        for cell, w, is_right in zip(cells, widths, right):
+            text = cell.plain
+            if "\n" in text:
+                return None
+            fill = " " * (w - cell_len(text))
+            out.append(f" {fill}{text} " if is_right else f" {text}{fill} ")
+            out.append(" ")
+        return "".join(out).rstrip()
+
+    lines = [] if title is None else [title.rstrip()]
+    lines.append("")
+    head = line(header)
+    if head is None:
+        return None
+    lines.append(head)
+    lines.append(" " + "─" * (table_width - 2))
+    for row in body:
+        text = line(row)
+        if text is None:
+            return None
+        lines.append(text)
+    lines.append("")
+    if caption is not None:
+        lines.append(caption.rstrip())
+    return "\n".join(lines) + "\n"
 
 
 def _render(header: list[Any], body: list[list[Any]], right: list[bool], title: Any, caption: Any,

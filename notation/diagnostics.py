@@ -56,6 +56,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "movenumber.mismatch": (WARNING, "a move number that disagrees with the ply"),
     # --- positions ---
     "fen.invalid": (ERROR, "a FEN (or SetUp position) that is not a legal chess position"),
+    "pgn.utf16-inside": (ERROR, "UTF-16 text after other text in one source (files joined): located, not read"),
+    "fen.chess960-castling": (WARNING, "KQkq castling rights in a FEN that fit only Chess960, without a Variant tag: dropped"),
     "variant.unsupported": (INFO, "a variant other than standard chess or Chess960"),
     # --- game end and result ---
     "game.move-after-end": (ERROR, "a move played after checkmate or stalemate"),

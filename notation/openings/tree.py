@@ -36,6 +36,7 @@ import polars as pl
 
 from notation.diagnostics import Diagnostic
 from notation.openings.columns import table_frame
+from notation.pgn.model import MAX_LINE_PLIES
 from notation.rules.position import Position
 from notation.tables.scoring import as_lazy, clean_name, pct, performance, white_score
 
@@ -153,6 +154,7 @@ def opening_tree(
     root, problems = root_position(moves, fen)
     if root is None:
         return OpeningTree(_empty(), None, problems)
+    depth = max(0, min(depth, MAX_LINE_PLIES))  # no line is longer: a larger depth shows the same
     path = Path(source)
     diagnostics: list[Diagnostic] = []
     if str(source) != "-" and path.is_dir() and (path / "games").is_dir():
@@ -167,19 +169,24 @@ def opening_tree(
 
 
 def _dataset_hits(path: Path, root: Position, depth: int, diagnostics: list[Diagnostic]) -> pl.DataFrame | None:
+    from notation.tables.dataset import READ_ERRORS, bad_parts
     from notation.tables.frames import scan
 
-    games, moves = scan(path)
-    counts = pl.collect_all(
-        [games.select(pl.len()), moves.select(pl.len(), pl.col("position_key").is_null().any().alias("keyless"))]
-    )
-    game_count, (move_count, keyless) = counts[0].item(), counts[1].row(0)
-    if game_count and not move_count:
-        why = "the dataset has no moves table (imported with --no-moves)"
-    elif keyless:
-        why = "the dataset has no position keys (imported with --no-position-key)"
-    else:
-        return hits(games, moves, root, depth)
+    try:
+        games, moves = scan(path)
+        counts = pl.collect_all(
+            [games.select(pl.len()), moves.select(pl.len(), pl.col("position_key").is_null().any().alias("keyless"))]
+        )
+        game_count, (move_count, keyless) = counts[0].item(), counts[1].row(0)
+        if game_count and not move_count:
+            why = "the dataset has no moves table (imported with --no-moves)"
+        elif keyless:
+            why = "the dataset has no position keys (imported with --no-position-key)"
+        else:
+            return hits(games, moves, root, depth)
+    except READ_ERRORS as exc:  # a damaged part: named, as every command names it
+        diagnostics.extend(bad_parts(path, exc))
+        return None
     diagnostics.append(Diagnostic.make("tree.no-position-keys", f"{why}: explore its PGN files instead", file=str(path)))
     return None
 

@@ -24,7 +24,7 @@ thread-safe; use processes for parallelism (``notation.pgn.reader.split_games``)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from collections.abc import Iterator
 from typing import Any
@@ -47,6 +47,7 @@ from notation.pgn.model import (
     Span,
     too_long,
 )
+from notation.pgn.recovery import JunkRun, ParenGuard, needs_guard, quoted
 from notation.pgn.tags import patterns as tag_patterns
 from notation.pgn.tags import unquote
 
@@ -155,23 +156,6 @@ class _Line(list):  # type: ignore[type-arg]
         return self.skip or self.ply > _FULL
 
 
-@dataclass(slots=True)
-class _JunkRun:
-    """Consecutive junk tokens of one line: reported as one ``pgn.syntax`` diagnostic (at
-    ``index``) while the line's move count stays ``moves`` and nothing else is reported."""
-
-    line: _Line
-    moves: int
-    index: int
-    words: list[str]
-
-    def message(self, end: str) -> str:
-        shown = " ".join(self.words)
-        if len(shown) > 48:
-            shown = shown[:47] + "…"
-        return f"{shown!r}: {len(self.words)} tokens up to {end} that are not moves, comments, annotations or results"
-
-
 #: A line is full once its next move would be ply ``_FULL + 1``: it then holds its first move
 #: beyond the cap (kept and reported as ``game.too-long``; replay stops there).
 _FULL = MAX_LINE_PLIES + 1
@@ -220,7 +204,8 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         self.after_result = False
         self.closing = False
         self.recovered_result: str | None = None
-        self.junk: _JunkRun | None = None  # the run of junk tokens being read, if any
+        self.junk: JunkRun | None = None  # the run of junk tokens being read, if any
+        self.deep_reported: Any = None  # the '(' of the last variation reported too deep
         self.end_of_text: tuple[int, int | None] = (line, None)  # where a missing result belongs
 
     def diag(self, code: str, message: str, token: Any, text: str | None = None, **extra: Any) -> None:
@@ -265,12 +250,14 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
             found = {name: string[1:-1] if "\\" not in string else unquote(string) for name, string in pairs}
             if len(found) == len(pairs):
                 return found
+        row, counted = token.line, 0  # the newlines before ``counted`` are in ``row``: linear in the run
         for match in tag_patterns().pair.finditer(run):
             name, value = match.group(1), unquote(match.group(2))
             if name in tags:
                 at = match.start()
                 line_start = run.rfind("\n", 0, at) + 1
-                row = token.line + run.count("\n", 0, at)
+                row += run.count("\n", counted, at)
+                counted = at
                 column = at - line_start + 1 if line_start else token.column + at
                 self.diag_at("pgn.duplicate-tag", f"tag {name!r} given twice; the last value is kept", row, column, name)
             tags[name] = value
@@ -301,13 +288,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
             line = _Line(parent.ply - 1, parent.closed)
             if not line.skip and len(self.open_parens) > MAX_VARIATION_DEPTH:
                 line.skip = True
-                lpar = self.open_parens[-1]
-                self.diag(
-                    "pgn.too-deep",
-                    f"variation nested deeper than {MAX_VARIATION_DEPTH} levels: not read",
-                    lpar,
-                    "(",
-                )
+                self.too_deep(self.open_parens[-1])
         lines.append(line)
         return line
 
@@ -443,15 +424,27 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         run = self.junk
         count = len(self.diagnostics)
         if run is not None and run.line is line and run.moves == len(line) and run.index == count - 1:
-            run.words.append(text)
-            first = self.diagnostics[run.index]
-            end = f"{token.line + self.base_line}:{token.column}"
-            self.diagnostics[run.index] = replace(first, message=run.message(end))
-            return line
-        self.diag("pgn.syntax", f"{text!r} is not a move, comment, annotation or result", token, text)
+            run.add(text, f"{token.line + self.base_line}:{token.column}")
+            return line  # type: ignore[no-any-return]
+        self.end_junk()
+        self.diag("pgn.syntax", f"{quoted(text)} is not a move, comment, annotation or result", token, text)
         if len(self.diagnostics) > count:
-            self.junk = _JunkRun(line, len(line), count, [text])
+            self.junk = JunkRun(line, len(line), count, text[:49])
         return line  # type: ignore[no-any-return]
+
+    def end_junk(self) -> None:
+        """The finding of the run of junk tokens read last, if it has more than one, gets its
+        message (count and end)."""
+        run = self.junk
+        if run is not None and run.count > 1:
+            self.diagnostics[run.index] = replace(self.diagnostics[run.index], message=run.message())
+        self.junk = None
+
+    def too_deep(self, lpar: Any) -> None:
+        """The variation opened at ``lpar`` is nested deeper than the cap: reported once."""
+        if lpar is not self.deep_reported:
+            self.deep_reported = lpar
+            self.diag("pgn.too-deep", f"variation nested deeper than {MAX_VARIATION_DEPTH} levels: not read", lpar, "(")
 
     def lpar(self, children: list[Any]) -> Any:
         self.open_parens.append(children[0])
@@ -521,6 +514,8 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         opens = self.open_parens + ([unreduced] if unreduced is not None else [])
         if opens and kind in ("$END", "RESULT"):
             self.closing = True
+            if len(opens) > MAX_VARIATION_DEPTH:  # its line may never have started: reported first
+                self.too_deep(opens[MAX_VARIATION_DEPTH])
             token_class = type(token)  # lark's Token, or lark-cython's own Token class
             for lpar in reversed(opens):
                 self.diag("pgn.unclosed-variation", "'(' variation is never closed", lpar, "(")
@@ -547,7 +542,7 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
         if not self.after_result:
             self.after_result = True
             text = str(token.value).rstrip()
-            self.diag("pgn.unexpected-token", f"{text!r} after the game termination marker ignored", token, text)
+            self.diag("pgn.unexpected-token", f"{quoted(text)} after the game termination marker ignored", token, text)
         return True
 
 
@@ -568,6 +563,21 @@ def _possessive_runs(parser: Lark) -> Lark:
         if rewrite is not None and pattern.type == "re" and pattern.value.endswith(rewrite[0]):
             pattern.value = pattern.value[: -len(rewrite[0])] + rewrite[1]
     return parser
+
+
+def _guarded_parser(outline: bool) -> tuple[Lark, GameBuilder]:
+    """The parser of games that need a :class:`~notation.pgn.recovery.ParenGuard` (Lark's own
+    lexer: lark-cython takes no post-lexer), with a builder of its own; the guard reset."""
+    parser, builder, guard = _guarded(outline)
+    guard.reset()
+    return parser, builder
+
+
+@lru_cache(maxsize=2)
+def _guarded(outline: bool) -> tuple[Lark, GameBuilder, ParenGuard]:
+    builder, guard = OutlineBuilder() if outline else GameBuilder(), ParenGuard(MAX_DIAGNOSTICS)
+    parser = build_parser("pgn", use_cython=False, lexer="contextual", transformer=builder, cache=True, postlex=guard)
+    return _possessive_runs(parser), builder, guard
 
 
 @lru_cache(maxsize=2)
@@ -596,13 +606,14 @@ def parse_game_text(
     use_cython: bool | None = None,
 ) -> Game:
     """Parse one game's text (a chunk from the reader) into a :class:`Game`; never raises."""
-    parser, builder = get_parser(use_cython)
+    parser, builder = _guarded_parser(False) if needs_guard(text, MAX_DIAGNOSTICS) else get_parser(use_cython)
     builder.reset(file, number, line, offset)
     try:
         tags, mainline, result_token = parser.parse(text, on_error=builder.on_error)  # type: ignore[misc]
     except UnexpectedInput as error:  # pragma: no cover - defensive, the grammar is total
         builder.diag("pgn.syntax", f"internal parser failure ({error.__class__.__name__}); movetext skipped", None)
         tags, mainline, result_token = {}, _Line(), None  # type: ignore[var-annotated]
+    builder.end_junk()
     game = Game(
         file=file,
         number=number,
@@ -755,10 +766,15 @@ def parse_game_outline(
     SAN with comments and NAGs, and a result), Lark parses the tokens it cut; otherwise Lark
     lexes the game itself. Tests prove both give the same tokens."""
     core = core_module()
-    fields = core.lex_game(text) if core is not None else None
+    guard = needs_guard(text, MAX_DIAGNOSTICS)
+    fields = core.lex_game(text) if core is not None and not guard else None
+    parser: Lark
+    builder: GameBuilder
     if fields is not None:
         parser, builder = _core_lexed_parser()
         _CoreTokens.tokens = [Token(*field) for field in fields]
+    elif guard:
+        parser, builder = _guarded_parser(True)
     else:
         if use_cython is None:
             use_cython = lark_cython_available()
@@ -769,6 +785,7 @@ def parse_game_outline(
     except UnexpectedInput:  # pragma: no cover - defensive, the grammar is total
         builder.diag("pgn.syntax", "internal parser failure; movetext skipped", None)
         tags, mainline, result_token = {}, _Line(), None  # type: ignore[var-annotated]
+    builder.end_junk()
     game = Game(
         file=file, number=number, line=line, offset=offset, tags=tags, result=None,
         diagnostics=builder.diagnostics, encoding=encoding,

@@ -7,7 +7,8 @@ the tags came before it. So a missing blank line between a result and the next `
 after it: the chunk ends at the next tag section. Memory is bounded by the largest game (two
 games and one read block are held at most; ``max_game_bytes`` caps a game: bigger games are
 reported with ``pgn.oversized-game``). Text before the first tag section that is only blank or
-``%`` escape lines is skipped; other text there is a game without tags.
+``%`` escape lines is skipped; other text there is a game without tags. A UTF-8 byte order mark
+at the start of a line (files joined with ``cat``) is blank space, kept as spaces of its size.
 
 ``parse_raw_game`` turns one chunk into a :class:`notation.pgn.model.Game`; ``read_games`` is the
 two together. Chunks are plain data, so a process pool can parse them (results are equal).
@@ -260,14 +261,16 @@ def _tag_lines(raw: RawGame) -> RawGame:
 #: How much is read from the source at a time.
 BLOCK = 1 << 18
 
-#: A line longer than this (without a newline yet) is taken as movetext piece by piece.
+#: A line longer than this (without a newline yet) is taken as movetext piece by piece; a line
+#: that starts like a tag line (``[``) is waited for up to the game cap, and read as a tag.
 LONG_LINE = 1 << 20
 
 
 class _Chunk:
-    """The game being assembled by :func:`_split`."""
+    """The game being assembled by :func:`_split`. ``tail``: the end of its movetext as
+    :func:`_tail` keeps it, where :func:`_between_games` looks for the game's end."""
 
-    __slots__ = ("line", "newlines", "nontag", "offset", "oversized", "parts", "size")
+    __slots__ = ("line", "newlines", "nontag", "offset", "oversized", "parts", "size", "tail")
 
     def __init__(self, line: int, offset: int) -> None:
         self.parts: list[bytes | str] = []
@@ -277,6 +280,7 @@ class _Chunk:
         self.offset = offset
         self.nontag = False  # holds something besides its leading tag lines
         self.oversized = False
+        self.tail: Any = b""
 
 
 def _split(
@@ -314,12 +318,16 @@ def _split(
     nl: Any
     empty: Any
     section_re: Any
+    line_bom: Any
+    blank_bom: Any
     if isinstance(first, str):
         section_re, nl, empty = _tag_section(False), "\n", ""
         bom_len = 1 if first.startswith("\ufeff") else 0
+        line_bom, blank_bom = "\n\ufeff", "\n "
     else:
         section_re, nl, empty = _tag_section(True), b"\n", b""
         bom_len = 3 if first.startswith(BOM) else 0
+        line_bom, blank_bom = b"\n" + BOM, b"\n   "  # the same size: offsets stay byte offsets
     finditer = section_re.finditer
     # ``pending`` starts with a sentinel newline when the scan point is at a line start, so that
     # every tag section is found as "newline + tag lines".
@@ -331,6 +339,7 @@ def _split(
     eof = False
     failed = False  # reading stopped on an error
     virtual_nl = False  # a newline added after the last line of the file
+    searched = 0  # ``pending`` holds no newline before this index (a long line being waited for)
     mode = tags_only if isinstance(tags_only, _Mode) else _Mode(tags_only)
 
     def add(piece: bytes | str, is_tag: bool) -> None:
@@ -339,6 +348,7 @@ def _split(
         chunk.newlines += piece.count(nl)
         if not is_tag:
             chunk.nontag = True
+            chunk.tail = _tail(chunk.tail or empty, piece, nl)
         if chunk.size > cap:
             if not chunk.oversized:
                 chunk.oversized = True
@@ -348,6 +358,33 @@ def _split(
         elif is_tag or not mode.tags_only:
             chunk.parts.append(piece)
 
+    between = _between_games(isinstance(first, bytes)).search
+
+    def feed(seg: Any, pos: int) -> Iterator[RawGame]:
+        """Non-tag text at file offset ``pos``: the current game's, up to where it ended (a
+        termination marker ending its line, then a blank line): text after that and before
+        the next tag section (a damaged tag line, a block of NULs, another file's bytes) is
+        located on its own, as a game without tags, never charged to the game before it."""
+        nonlocal chunk, consumed_nl, number
+        while seg:
+            if chunk is None:
+                chunk, consumed_nl = _start(seg, pos, consumed_nl, nl)
+                if chunk is None:
+                    return
+                skip = chunk.offset - pos
+                seg, pos = seg[skip:], pos + skip
+            found = between((chunk.tail or empty) + seg)
+            if found is None:
+                add(seg, False)
+                return
+            cut = found.end() - len(chunk.tail)
+            add(seg[:cut], False)
+            number += 1
+            consumed_nl += chunk.newlines
+            yield _raw(chunk, name, number, empty)
+            chunk = None
+            seg, pos = seg[cut:], pos + cut
+
     while True:
         if not eof:
             block = read(BLOCK)
@@ -356,30 +393,29 @@ def _split(
             else:
                 eof = True
                 # a failure: what was read is split as if it ended there, and the last game is cut
-                failed = getattr(read, "error", None) is not None
+                # (unless the failure is data after the clean end of the input: then it is whole)
+                failed = getattr(read, "error", None) is not None and not getattr(read, "trailing", False)
                 if pending[-1:] != nl and len(pending) > sentinel:
                     pending = pending + nl
                     virtual_nl = True
-        region_end = pending.rfind(nl) + 1
+        region_end = pending.rfind(nl, searched) + 1  # (no newline before ``searched``)
         if region_end <= sentinel:
             if eof:
                 break
-            if len(pending) <= LONG_LINE:
-                continue  # wait for the end of the line
+            if len(pending) <= LONG_LINE or (len(pending) <= cap and _opens_tag(pending[sentinel : sentinel + 64])):
+                searched = len(pending)
+                continue  # wait for the end of the line (a tag line is waited for up to the cap)
             region_end = len(pending)  # a huge line: one non-tag piece
+        searched = 0
         region = pending[:region_end]
+        if line_bom in region:  # a byte order mark starting a line between games is blank space
+            region = region.replace(line_bom, blank_bom)
         base = pending_pos - sentinel  # file offset of region[0]
         cur = sentinel
         for match in finditer(region):
             start = match.start() + 1
             if start > cur:
-                seg = region[cur:start]
-                if chunk is None:
-                    chunk, consumed_nl = _start(seg, base + cur, consumed_nl, nl)
-                    if chunk is not None:
-                        add(seg[chunk.offset - base - cur :], False)
-                else:
-                    add(seg, False)
+                yield from feed(region[cur:start], base + cur)
             if chunk is not None and chunk.nontag:
                 number += 1
                 consumed_nl += chunk.newlines
@@ -390,13 +426,7 @@ def _split(
             cur = match.end()
             add(region[start:cur], True)
         if region_end > cur:
-            seg = region[cur:region_end]
-            if chunk is None:
-                chunk, consumed_nl = _start(seg, base + cur, consumed_nl, nl)
-                if chunk is not None:
-                    add(seg[chunk.offset - base - cur :], False)
-            else:
-                add(seg, False)
+            yield from feed(region[cur:region_end], base + cur)
         if region[region_end - 1 : region_end] == nl:
             pending = nl + pending[region_end:]
             sentinel = 1
@@ -416,6 +446,41 @@ def _split(
             raw.data = raw.data[:-1]
             raw.size -= 1
         yield raw
+    if getattr(read, "trailing", False):  # data after the clean end: reported after the last game
+        yield _cut(read.error, None, name, number, consumed_nl + (chunk.newlines if chunk else 0), pending_pos)  # type: ignore[attr-defined]
+
+
+#: The end of a chunk's movetext that :func:`_tail` keeps (enough for a termination marker).
+_TAIL = 48
+
+
+def _tail(tail: Any, piece: Any, nl: Any) -> Any:
+    """The end of a game's text after ``piece`` follows the end ``tail`` kept before it: the
+    end of its last non-blank line and, after it, at most two of its line ends (blank space
+    in between dropped), so that a run of blank lines costs nothing to keep."""
+    body = piece.rstrip()
+    if not body:  # blank space only: more line ends after the same last line
+        kept = tail.rstrip()
+        return kept + nl * min(tail.count(nl, len(kept)) + piece.count(nl), 2)
+    return body[-_TAIL:] + nl * min(piece.count(nl, len(body)), 2)
+
+
+@lru_cache(maxsize=2)
+def _between_games(binary: bool) -> Any:
+    """Where a game ended and other text follows before the next tag section: a termination
+    marker ending its line, a blank line, then a line with something on it; in bytes also a
+    line that starts a UTF-16 text (reported by :func:`parse_raw_game`, ``pgn.utf16-inside``)."""
+    pattern = r"(?<![^\s])(?:1-0|0-1|1/2-1/2|\*)[ \t\r]*\n(?:[ \t\r]*\n)+(?=[ \t\r]*[^\s])"
+    if not binary:
+        return re.compile(pattern)
+    # bytes: a line that starts with a UTF-16 byte order mark (a UTF-16 file joined after) too
+    return re.compile(pattern.encode() + rb"|\n(?=\xff\xfe|\xfe\xff)")
+
+
+def _opens_tag(head: bytes | str) -> bool:
+    """Whether a line starting with ``head`` may be a tag line (blanks, then ``[``)."""
+    text = head.lstrip(b" \t") if isinstance(head, bytes) else head.lstrip(" \t")
+    return text[:1] in (b"[", "[")
 
 
 def _cut(error: str, chunk: _Chunk | None, name: str | None, number: int, consumed_nl: int, pos: int) -> RawGame:
@@ -477,6 +542,12 @@ def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
     where = {"file": raw.file, "game": raw.number}
     if raw.size == -1:
         return unreadable_game(raw)
+    if isinstance(raw.data, bytes) and raw.data[:2] in (b"\xff\xfe", b"\xfe\xff") and raw.offset > 0:
+        # a UTF-16 file joined after this one: its games cannot be split from here; say where
+        message = ("UTF-16 text from here to the end of the source (a file joined to this one?) is not read; "
+                   "read that file on its own")
+        problem = Diagnostic.make("pgn.utf16-inside", message, line=raw.line, column=1, **where)
+        return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, diagnostics=[problem])
     if isinstance(raw.data, str):
         text, encoding, bad = raw.data, "utf-8", None
     else:

@@ -67,6 +67,12 @@ class InputError(OSError):
     Its message is complete (no exception type is added when it is reported)."""
 
 
+class TrailingData(InputError):
+    """Bytes after the last whole member of a compressed file that start no member (a
+    download with something appended): everything before them was read to its clean end, so
+    the last game is whole (``zcat`` keeps it too, and warns of "trailing garbage")."""
+
+
 @dataclass(frozen=True, slots=True)
 class Unreadable:
     """A path that searching a folder could not read (:func:`walk_pgn_files`); read as a source
@@ -80,22 +86,49 @@ class Unreadable:
 
 
 def require_existing(source: Any) -> None:
-    """``FileNotFoundError`` when ``source`` is a path (not ``-``) that does not exist: the
-    Pythonic answer of the library's public readers to a wrong name. (A fault later in a stream
-    stays a ``pgn.io`` diagnostic, and the command line reports a missing path as one.)"""
-    if isinstance(source, (str, os.PathLike)) and str(source) != "-" and not os.path.exists(source):
-        raise FileNotFoundError(2, "No such file or directory", str(source))
+    """The error contract of the library's public readers (``read_games``, ``to_frames``,
+    ``validate``...), raised when they are called, for a wrong argument rather than bad data:
+    ``FileNotFoundError`` for a path (not ``-``) that does not exist; ``TypeError`` for what is
+    neither a path (``str``, ``os.PathLike``) nor an open file (an object with ``read``);
+    ``ValueError`` for a closed file, binary or text. (A fault later in a stream stays a
+    ``pgn.io`` diagnostic, and the command line reports a missing path as one.)"""
+    if isinstance(source, (str, os.PathLike)):
+        if str(source) != "-" and not os.path.exists(source):
+            raise FileNotFoundError(2, "No such file or directory", str(source))
+        return
+    if isinstance(source, Unreadable):
+        return
+    if not callable(getattr(source, "read", None)):
+        raise TypeError(f"a source is a path (str or os.PathLike), '-' or an open file, not {type(source).__name__}")
+    if getattr(source, "closed", False) is True:
+        raise ValueError("I/O operation on closed file.")
 
 
 def source_name(source: Any) -> str | None:
-    """A display name for ``source``: the path, ``<stdin>``, or a handle's ``name``."""
+    """A display name for ``source``: the path, ``<stdin>``, or a handle's ``name``; always
+    text that can be written out (:func:`display_path`)."""
     if isinstance(source, (str, os.PathLike)):
         text = os.fspath(source)
-        return "<stdin>" if text == "-" else str(text)
+        if isinstance(text, bytes):
+            text = os.fsdecode(text)
+        return "<stdin>" if text == "-" else display_path(text)
     if isinstance(source, Unreadable):
-        return str(source.path)
+        return display_path(os.fspath(source.path))
     name = getattr(source, "name", None)
-    return name if isinstance(name, str) else None
+    return display_path(name) if isinstance(name, str) else None
+
+
+def display_path(path: str) -> str:
+    """``path`` as text that can be written as UTF-8: a file name that is not UTF-8 comes from
+    the system with its bytes as lone surrogates (``\\udcff``), which no output, table or
+    Parquet file takes; each such byte is shown as U+FFFD."""
+    if path.isascii():
+        return path
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return path
 
 
 def _compression(head: bytes) -> str | None:
@@ -174,6 +207,15 @@ def _binary_read(raw: Any, name: str | None) -> Callable[[int], bytes]:
             shown = " ".join(f"{b:02x}" for b in start[:4])
             raise InputError(f"not {promised} data: the file starts with the bytes {shown}, not a {promised} header")
     return _reader(buffered)
+
+
+def is_input_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is something to read as one input: anything that exists and is no
+    folder -- a regular file, a named pipe (FIFO), ``/dev/stdin``, a character device."""
+    try:
+        return os.path.exists(path) and not os.path.isdir(path)
+    except (OSError, ValueError):
+        return False
 
 
 def is_plain_file(source: Any) -> bool:
@@ -273,6 +315,9 @@ def current_meter() -> ReadMeter | None:
     return _METER.get()
 
 
+#: Bytes that tell a compressed member's start (:func:`_compression` looks at no more).
+_MAGIC_BYTES = 6
+
 #: Compressed bytes read at a time (zstd: see :class:`_Inflate`).
 _INPUT = 1 << 16
 _ZSTD_INPUT = 1 << 11
@@ -302,7 +347,7 @@ class _Inflate:
     about 5:1 for PGN).
     """
 
-    __slots__ = ("_consumed", "_d", "_done", "_input", "_kind", "_pending", "_raw", "_step_in")
+    __slots__ = ("_consumed", "_d", "_done", "_ended", "_input", "_kind", "_pending", "_raw", "_step_in")
 
     def __init__(self, raw: Callable[[int], bytes], kind: str) -> None:
         self._raw = raw
@@ -312,6 +357,7 @@ class _Inflate:
         self._consumed = 0  # compressed bytes read so far
         self._pending: Exception | None = None  # raised at the next call (data came first)
         self._done = False
+        self._ended = False  # a member has ended cleanly
         self._step_in = _ZSTD_INPUT if kind == "zstd" else _INPUT
 
     def read(self, size: int) -> bytes:
@@ -349,6 +395,14 @@ class _Inflate:
                 if not self._fill():
                     self._done = True
                 return b""
+            while len(self._input) < _MAGIC_BYTES and self._fill():
+                pass
+            if self._ended and _compression(self._input) != self._kind:
+                after = self._consumed - len(self._input)
+                raise TrailingData(
+                    f"the bytes after the end of the {self._kind} data (from compressed byte {after}) "
+                    f"are not {self._kind} data; they were not read"
+                )
             self._d = _decompressor(self._kind)
         d = self._d
         if not self._input and getattr(d, "needs_input", True) and not self._fill():
@@ -379,6 +433,7 @@ class _Inflate:
         if d.eof:  # the input after the member (zlib may leave the same bytes in unconsumed_tail)
             self._input = d.unused_data
             self._d = None
+            self._ended = True
         return out
 
 
@@ -391,12 +446,13 @@ class SafeRead:
     block waits for the next block, to tell CRLF apart).
     """
 
-    __slots__ = ("_carry", "_cr", "_decoder", "_first", "_lf", "_read", "_source", "error")
+    __slots__ = ("_carry", "_cr", "_decoder", "_first", "_lf", "_read", "_source", "error", "trailing")
 
     def __init__(self, read: Callable[[int], Any]) -> None:
         self._read = read
         self._source = read
         self.error: str | None = None
+        self.trailing = False  # the error is data after the clean end of the input (TrailingData)
         self._first = True
         self._carry = False  # a CR held back from the end of the last block
         self._cr: Any = b"\r"
@@ -410,6 +466,7 @@ class SafeRead:
             data = self._start(size) if self._first else self._read(size)
         except Exception as error:  # noqa: BLE001 - the I/O boundary: bad input never raises
             self.error = str(error) if isinstance(error, InputError) else f"{type(error).__name__}: {error}"
+            self.trailing = isinstance(error, TrailingData)
             data = None
         if self._carry:
             self._carry = False

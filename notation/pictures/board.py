@@ -92,7 +92,9 @@ def board_svg(
     if overlay.last_move is not None:
         for sq in overlay.last_move:
             parts.append(rect(sq, "last-move", HIGHLIGHT, ' fill-opacity="0.8"'))
-    for sq, colour in overlay.marks:
+    # one mark per square and one arrow per pair of squares (the last colour given): a comment
+    # of 200,000 arrows draws at most 64 x 63, and the picture stays bounded
+    for sq, colour in {sq: colour for sq, colour in overlay.marks}.items():
         parts.append(rect(sq, f"mark {colour}", MARK_COLOURS.get(colour, colour), ' fill-opacity="0.55"'))
     if overlay.check is not None:
         parts.append(rect(overlay.check, "check", CHECK_COLOUR, ' fill-opacity="0.6"'))
@@ -106,7 +108,7 @@ def board_svg(
             f'stroke-width="{0.8 if white else 0.3}" font-family="{FONT}">'
             f"<title>{side} {PIECE_NAMES[kind]}</title>{GLYPHS[kind]}</text>"
         )
-    for start, end, colour in overlay.arrows:
+    for (start, end), colour in {(start, end): colour for start, end, colour in overlay.arrows}.items():
         parts.append(_arrow(corner(start), corner(end), cell, start, end, colour))
     parts.append(
         f'<rect x="{margin}" y="{margin}" width="{8 * cell:.1f}" height="{8 * cell:.1f}" '

@@ -15,6 +15,8 @@ Charts carry no timestamps or random ids: the same data gives the same SVG.
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any, Final
 
 import polars as pl
@@ -64,8 +66,46 @@ def render(vega_lite: dict[str, Any], fmt: str, *, scale: float = 2.0) -> str | 
     if fmt == "png":
         return bytes(vlc.vegalite_to_png(vega_lite, scale=scale))
     if fmt == "html":
-        return str(vlc.vegalite_to_html(vega_lite, bundle=True))
+        return _page(_bundle(), vega_lite)
     raise ValueError(f"unknown chart format {fmt!r} (expected one of {', '.join(FORMATS)})")
+
+
+def script_json(value: object) -> str:
+    """``value`` as JSON that is safe inside an HTML ``<script>`` element: every ``<``, ``>``
+    and ``&`` (so no ``</script>`` and no ``<!--``) and the line separators U+2028/U+2029 are
+    written as ``\\uXXXX`` escapes, which JavaScript reads back as the same characters."""
+    text = json.dumps(value, ensure_ascii=True, sort_keys=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+@functools.cache
+def _bundle() -> str:
+    """The Vega, Vega-Lite and Vega-Embed libraries as one script (made once per process)."""
+    return str(require("vl_convert").javascript_bundle())
+
+
+def _page(bundle: str, vega_lite: dict[str, Any]) -> str:
+    """A self-contained page: the Vega libraries inlined, then the spec, escaped for a script
+    element (tag text such as ``</script><script>...`` stays data, it never runs)."""
+    if "</script" in bundle.lower():  # the libraries are inlined as they are: they must not end the element
+        raise ValueError("the Vega bundle cannot be inlined in a page")
+    return "\n".join([
+        "<!DOCTYPE html>",
+        "<html>",
+        "<head>",
+        '<meta charset="UTF-8">',
+        "<title>Chart</title>",
+        f'<script type="text/javascript">{bundle}</script>',
+        "</head>",
+        "<body>",
+        '<div id="vega-chart"></div>',
+        '<script type="text/javascript">',
+        f"vegaEmbed('#vega-chart', {script_json(vega_lite)}, {{\"renderer\": \"svg\"}}).catch(console.error);",
+        "</script>",
+        "</body>",
+        "</html>",
+        "",
+    ])
 
 
 def _size(made: Any) -> Any:

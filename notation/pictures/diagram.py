@@ -123,8 +123,9 @@ def from_source(source: str | Path, *, game: int = 1, ply: int | None = None) ->
 def diagram(spec: str, *, game: int = 1, ply: int | None = None) -> tuple[Diagram | None, list[Diagnostic]]:
     """A diagram from ``spec``: an existing file is read as PGN (game ``game`` after ``ply``
     plies), anything else as a FEN."""
-    path = Path(spec)
-    if spec == "-" or path.is_file():
+    from notation.pgn.sources import is_input_file
+
+    if spec == "-" or is_input_file(spec):  # a file, a pipe, /dev/stdin
         return from_source(spec, game=game, ply=ply)
     found, problems = from_fen(spec)
     if found is None and " " not in spec.strip():  # no FEN has a single field: a missing file

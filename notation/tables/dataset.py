@@ -61,7 +61,7 @@ from typing import Any
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.pgn.sources import find_pgn_files
+from notation.pgn.sources import display_path, find_pgn_files, is_input_file
 from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
 GAMES_DIR = "games"
@@ -107,10 +107,11 @@ class WriteOptions:
 
 @dataclass(slots=True)
 class ChunkTask:
-    """One unit of work: some games of one file, already split and de-duplicated."""
+    """One unit of work: some games of one file (or of several small ones: ``source_file``
+    None, each game names its own), already split and de-duplicated."""
 
     index: int
-    source_file: str
+    source_file: str | None
     out_dir: str
     items: list[tuple[int, Any]]  # (game_id, notation.pgn.reader.RawGame)
     options: WriteOptions = field(default_factory=WriteOptions)
@@ -128,7 +129,7 @@ class ChunkResult:
     """What one chunk wrote (returned by workers: small, picklable)."""
 
     index: int
-    source_file: str
+    source_file: str | None
     part_name: str
     games: int = 0
     plies: int = 0
@@ -205,7 +206,7 @@ def expand_inputs(
             continue
         if path.is_dir():
             candidates = find_pgn_files(path, problems if unreadable is None else unreadable)
-        elif path.is_file():
+        elif is_input_file(path):  # a file, a pipe, /dev/stdin
             candidates = [path]
         else:
             problems.append(
@@ -282,14 +283,20 @@ def existing_ids(root: Path) -> set[int]:
         return set()
     try:
         ids = pl.scan_parquet([str(p) for p in games]).select("game_id").collect()
-    except _READ_ERRORS as exc:
-        problems = check_parts(root, full=True) or [_bad_part(root, exc)]
+    except READ_ERRORS as exc:
+        problems = bad_parts(root, exc)
         raise DatasetError("; ".join(f"{d.file}: {d.message}" for d in problems)) from None
     return set(ids.get_column("game_id").to_list())
 
 
 #: what reading a damaged Parquet file raises (Polars' errors, I/O, a panic of the reader)
-_READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException)
+READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException)
+
+
+def bad_parts(root: Path, exc: BaseException) -> list[Diagnostic]:
+    """Why reading the dataset ``root`` failed with ``exc`` (one of :data:`READ_ERRORS`): a
+    ``dataset.bad-part`` error for each part that cannot be read, else one for the dataset."""
+    return check_parts(root, full=True) or [_bad_part(root, exc)]
 
 
 #: Columns added to the tables after their first release: a part written before them lacks them
@@ -312,7 +319,7 @@ def check_parts(root: Path, *, full: bool = False) -> list[Diagnostic]:
                     problems.append(_bad_part(part, f"not a part of this table: no column {missing[0]!r}"))
                 elif full:
                     pl.read_parquet(part)
-            except _READ_ERRORS as exc:
+            except READ_ERRORS as exc:
                 problems.append(_bad_part(part, exc))
     return problems
 
@@ -417,27 +424,59 @@ def plan_chunks(
     """Split every file into game chunks, skipping ids in ``seen`` (which it extends).
 
     Sequential and deterministic: the same files and sizes give the same chunks whatever
-    engine runs them. A chunk never spans two files.
+    engine runs them. Small files (:func:`small_file`) share chunks, so a folder of 2,000
+    one-game files is one part, not 2,000; any other input has chunks of its own.
     """
     from notation.tables.rows import raw_text
 
     index = 0
+    items: list[tuple[int, Any]] = []
+    names: set[str] = set()
+    size = 0
+
+    def chunk() -> ChunkTask:
+        # one file's name, or None: the games carry their own files' names
+        name = next(iter(names)) if len(names) == 1 else None
+        return ChunkTask(index, name, str(out_dir), items, options, size, batch)
+
     for path in files:
-        name = STDIN_NAME if path == STDIN else path.name
-        items: list[tuple[int, Any]] = []
-        size = 0
+        shared = small_file(path, chunk_bytes)
+        if items and not shared:  # the chunk of the small files before this one is done
+            yield chunk()
+            index += 1
+            items, names, size = [], set(), 0
+        name = STDIN_NAME if path == STDIN else display_path(path.name)
         for gid, raw, new in planned_games(path, seen, stats):
             if not new:
                 continue
             items.append((gid, raw))
+            names.add(name)
             size += len(raw_text(raw))
             if len(items) >= chunk_games or size >= chunk_bytes:
-                yield ChunkTask(index, name, str(out_dir), items, options, size, batch)
+                yield chunk()
                 index += 1
-                items, size = [], 0
-        if items:
-            yield ChunkTask(index, name, str(out_dir), items, options, size, batch)
+                items, names, size = [], set(), 0
+        if items and not shared:
+            yield chunk()
             index += 1
+            items, names, size = [], set(), 0
+    if items:
+        yield chunk()
+
+
+#: A file of at most this many bytes on disk (and an eighth of a chunk) shares chunks.
+SMALL_FILE_BYTES = CHUNK_BYTES // 8
+
+
+def small_file(path: Path, chunk_bytes: int = CHUNK_BYTES) -> bool:
+    """Whether ``path`` is a file small enough to share a chunk with its neighbours
+    (:data:`SMALL_FILE_BYTES`, and an eighth of a chunk); never standard input."""
+    if path == STDIN:
+        return False
+    try:
+        return path.is_file() and path.stat().st_size <= min(SMALL_FILE_BYTES, chunk_bytes // 8)
+    except OSError:
+        return False
 
 
 def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tuple[int, Any, bool]]:

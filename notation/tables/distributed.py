@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from notation.pgn.sources import is_plain_file
+from notation.pgn.sources import display_path, is_plain_file
 from notation.tables.dataset import (
     CHUNK_BYTES,
     CHUNK_GAMES,
@@ -51,6 +51,7 @@ from notation.tables.dataset import (
     WriteOptions,
     plan_chunks,
     planned_games,
+    small_file,
     run_chunk,
 )
 from notation.tables.rows import game_id, raw_text
@@ -144,24 +145,25 @@ def plan_ranges(
     """:func:`notation.tables.dataset.plan_chunks`'s plan (same chunks, indices, part names and
     ``stats``), with the chunks of uncompressed files as :class:`RangeTask` values."""
     index = 0
+    held: list[Path] = []  # inputs read in the plan: standard input, compressed and small files
+
+    def chunks() -> Iterator[ChunkTask]:
+        nonlocal index
+        for task in plan_chunks(held, out_dir, seen=seen, options=options, stats=stats,
+                                chunk_games=chunk_games, chunk_bytes=chunk_bytes, batch=batch):
+            yield replace(task, index=index)
+            index += 1
+        held.clear()
+
     for path in files:
-        if path == STDIN or not is_plain_file(path):
-            for task in plan_chunks(
-                [path],
-                out_dir,
-                seen=seen,
-                options=options,
-                stats=stats,
-                chunk_games=chunk_games,
-                chunk_bytes=chunk_bytes,
-                batch=batch,
-            ):
-                yield replace(task, index=index)
-                index += 1
+        if path == STDIN or not is_plain_file(path) or small_file(path, chunk_bytes):
+            held.append(path)  # planned together: small files share chunks as plan_chunks has them
             continue
+        yield from chunks()
         for ranged in _plan_file(path, out_dir, index, seen, options, stats, chunk_games, chunk_bytes, batch):
             yield ranged
             index += 1
+    yield from chunks()
 
 
 def _plan_file(
@@ -182,9 +184,9 @@ def _plan_file(
     def close(current: _OpenRange, io_error: str | None = None) -> RangeTask:
         return RangeTask(
             index=index,
-            source_file=path.name,
+            source_file=display_path(path.name),
             path=where,
-            name=str(path),
+            name=display_path(str(path)),
             start=current.start,
             end=current.end,
             number=current.number,

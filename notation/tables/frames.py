@@ -7,7 +7,8 @@ illegal or ambiguous move. The columns and their dtypes are :mod:`notation.table
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,10 @@ def to_frames(
     reading stopped, is appended to ``problems`` (pass a list to hear of it).
     """
     from notation.pgn.reader import split_games, unreadable_game
+    from notation.pgn.sources import require_existing
     from notation.tables.rows import game_id, raw_text, source_name, tabulate_raw
+
+    require_existing(source)  # a wrong argument raises (FileNotFoundError, TypeError, ValueError)
 
     def readable() -> Iterator[tuple[int, Any]]:
         for raw in split_games(source):
@@ -46,6 +50,29 @@ def to_frames(
     return games, plies
 
 
+def files_to_frames(
+    sources: Iterable[Any], *, moves: bool = True, problems: list[Diagnostic] | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """:func:`to_frames` of several sources at once, one table for all (each game keeps its own
+    file's name): a folder of 2,000 one-game files costs one table build, not 2,000."""
+    from notation.pgn.reader import split_games, unreadable_game
+    from notation.pgn.sources import require_existing
+    from notation.tables.rows import game_id, raw_text, tabulate_raw
+
+    def readable() -> Iterator[tuple[int, Any]]:
+        for source in sources:
+            require_existing(source)
+            for raw in split_games(source):
+                if raw.size == -1:
+                    if problems is not None:
+                        problems.extend(unreadable_game(raw).diagnostics)
+                    continue
+                yield game_id(raw_text(raw)), raw
+
+    games, plies, _ = tabulate_raw(readable(), moves=moves)
+    return games, plies
+
+
 def scan(dataset_dir: str | Path) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """Lazy ``(games, moves)`` over a dataset written by ``notation import``.
 
@@ -55,6 +82,10 @@ def scan(dataset_dir: str | Path) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """
     from notation.tables.dataset import committed_parts
 
+    if not isinstance(dataset_dir, (str, os.PathLike)):
+        raise TypeError(f"a dataset is a directory path (str or os.PathLike), not {type(dataset_dir).__name__}")
+    if not Path(dataset_dir).is_dir():
+        raise FileNotFoundError(2, "No such dataset directory", str(dataset_dir))
     games_parts, moves_parts = committed_parts(Path(dataset_dir))
     games = (
         pl.scan_parquet([str(p) for p in games_parts], schema=GAMES_SCHEMA, missing_columns="insert")

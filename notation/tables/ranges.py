@@ -18,7 +18,8 @@ batch of plies: ``[%clk]``, ``[%eval]``, move times, search depths, move numbers
 diagnostic). The builders check the per-game FEN move number and NAGs in Python, with
 :func:`fits`.
 Dates are not checked here: a date that is not a calendar date is validation's
-``tags.bad-date`` (and ``date_text`` keeps it as written).
+``tags.bad-date`` (and ``date_text`` keeps it as written); :func:`in_calendar` keeps such a
+date (year 0, a negative year) out of the typed columns.
 """
 
 from __future__ import annotations
@@ -58,6 +59,13 @@ def in_range(expr: pl.Expr, dtype: pl.DataType | type[pl.DataType]) -> pl.Expr:
     """True where ``expr`` (any numeric dtype) fits the integer ``dtype`` (NaN and inf do not)."""
     low, high = int_range(dtype)
     return expr.cast(pl.Float64).is_between(float(low), float(high))
+
+
+def in_calendar(value: pl.Expr) -> pl.Expr:
+    """A ``Date``/``Datetime`` expression made null where its year is outside 1-9999: Polars
+    parses ``0000.01.01`` and ``-5.01.01``, but no reader of the table (Python's dates, the
+    tables printed from it) can hold them; validation reports them (``tags.bad-date``)."""
+    return pl.when(value.dt.year().is_between(1, 9999)).then(value)
 
 
 #: Games columns checked per batch: (typed column, raw text column(s), the pattern of text that
@@ -101,8 +109,8 @@ def game_problems(raw: pl.DataFrame, typed: pl.DataFrame) -> list[tuple[int, str
 
 def _utc_flag(raw: pl.DataFrame, typed: pl.DataFrame) -> pl.Series:
     """A valid ``UTCDate`` with a ``UTCTime`` of digits that is not a time of day (``25:61:00``)."""
-    date = raw.get_column("utc_date").str.strip_chars()
-    valid_date = date.str.strptime(pl.Date, "%Y.%m.%d", strict=False).is_not_null()
+    valid_date = raw.select(in_calendar(pl.col("utc_date").str.strip_chars().str.strptime(
+        pl.Date, "%Y.%m.%d", strict=False))).to_series().is_not_null()
     digits = raw.get_column("utc_time").str.contains(r"^\d{1,2}:\d{1,2}:\d{1,2}$").fill_null(False)
     return (valid_date & digits & typed.get_column("utc_datetime").is_null()).alias("utc_datetime")
 

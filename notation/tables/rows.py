@@ -329,7 +329,7 @@ def _type_games(raw: pl.DataFrame) -> pl.DataFrame:
         pl.col("game_number").cast(s["game_number"], strict=False),
         pl.col("event").cast(s["event"]),
         pl.col("site"),
-        date_text.str.strptime(pl.Date, "%Y.%m.%d", strict=False).alias("date"),
+        ranges.in_calendar(date_text.str.strptime(pl.Date, "%Y.%m.%d", strict=False)).alias("date"),
         date_text.alias("date_text"),
         pl.col("round"),
         pl.col("white"),
@@ -351,7 +351,7 @@ def _type_games(raw: pl.DataFrame) -> pl.DataFrame:
         .cast(pl.Int16, strict=False)
         .alias("increment_seconds"),
         pl.col("termination").cast(s["termination"]),
-        utc.str.strptime(pl.Datetime("us"), "%Y.%m.%d %H:%M:%S", strict=False)
+        ranges.in_calendar(utc.str.strptime(pl.Datetime("us"), "%Y.%m.%d %H:%M:%S", strict=False))
         .dt.replace_time_zone("UTC")
         .alias("utc_datetime"),
         pl.col("variant").cast(s["variant"]),
@@ -481,13 +481,16 @@ def raw_text(raw: RawGame) -> str | bytes:
 
 
 def source_name(source: Any) -> str | None:
-    """The display name of a source: a path's file name, a handle's ``name``, else None."""
+    """The display name of a source: a path's file name, a handle's ``name``, else None (as
+    text that can be written: :func:`notation.pgn.sources.display_path`)."""
     import os
 
+    from notation.pgn.sources import display_path
+
     if isinstance(source, (str, os.PathLike)):
-        return os.path.basename(os.fspath(source))
+        return display_path(os.path.basename(os.fsdecode(source)))
     name = getattr(source, "name", None)
-    return os.path.basename(name) if isinstance(name, str) else None
+    return display_path(os.path.basename(name)) if isinstance(name, str) else None
 
 
 def tabulate_raw(
@@ -518,4 +521,6 @@ def tabulate_source(source: Any, *, moves: bool = True) -> tuple[pl.DataFrame, p
 def _basename(path: str | None) -> str | None:
     import os
 
-    return os.path.basename(path) if path else None
+    from notation.pgn.sources import display_path
+
+    return display_path(os.path.basename(path)) if path else None

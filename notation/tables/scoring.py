@@ -17,6 +17,7 @@ from typing import Final, TypeAlias, overload
 
 import polars as pl
 
+from notation.tables.ranges import in_calendar
 from notation.tables.schema import BLACK_WINS, DRAW, UNKNOWN_VALUES, WHITE_WINS
 
 GamesInput: TypeAlias = pl.DataFrame | pl.LazyFrame
@@ -69,7 +70,7 @@ def as_lazy(games: GamesInput, columns: list[str]) -> pl.LazyFrame:
                     expr = expr.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
                 expr = expr.dt.cast_time_unit("us")
             elif name == "date" and dtype == pl.String:
-                expr = expr.str.replace_all(r"\.", "-").str.to_date("%Y-%m-%d", strict=False)
+                expr = in_calendar(expr.str.replace_all(r"\.", "-").str.to_date("%Y-%m-%d", strict=False))
             exprs.append(expr.alias(name))
         else:
             fill_dtype = OPTIONAL_COLUMNS.get(name, pl.String)
@@ -79,11 +80,11 @@ def as_lazy(games: GamesInput, columns: list[str]) -> pl.LazyFrame:
 
 def _parse_datetime(expr: pl.Expr) -> pl.Expr:
     text = expr.str.strip_chars().str.replace_all(r"\.", "-").str.replace("T", " ")
-    return pl.coalesce(
+    return in_calendar(pl.coalesce(
         text.str.to_datetime("%Y-%m-%d %H:%M:%S", strict=False, time_unit="us"),
         text.str.to_datetime("%Y-%m-%d %H:%M", strict=False, time_unit="us"),
         text.str.to_datetime("%Y-%m-%d", strict=False, time_unit="us"),
-    )
+    ))
 
 
 def white_score() -> pl.Expr:

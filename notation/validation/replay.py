@@ -148,7 +148,44 @@ def start_position(tags: dict[str, str]) -> tuple[Position | None, list[Diagnost
     except Exception as exc:  # noqa: BLE001 - bad input never crashes
         diag = Diagnostic.make("fen.invalid", f"invalid FEN: {exc}: {fen!r}", fen=fen)
         return None, [diag], None, chess960
+    if pos.chess960 and not chess960 and _standard_letters(fen):
+        # standard castling letters (KQkq) that fit only Chess960, without a Variant tag: the
+        # game is standard chess (Shredder file letters, ``GAga``, are Chess960's own notation)
+        return _standard_rights(fen.strip(), pos)
     return pos, [], None, bool(pos.chess960)
+
+
+def _standard_letters(fen: str) -> bool:
+    fields = fen.split()
+    return len(fields) > 2 and set(fields[2]) <= set("KQkq-")
+
+
+def _standard_rights(fen: str, read: Position) -> tuple[Position | None, list[Diagnostic], str | None, bool]:
+    """The position of a standard game's FEN whose castling rights (``KQkq`` letters) fit only
+    Chess960 (``KQ`` with the king on d1): those rights are dropped, with a warning naming
+    them; the rights standard chess has are kept. Chess960 needs its ``Variant`` tag."""
+    fields = fen.split()
+    kept = []
+    for right in fields[2] if len(fields) > 2 else "":
+        trial = " ".join([*fields[:2], right, *fields[3:]])
+        try:
+            if not Position.from_fen(trial, chess960=False).chess960:
+                kept.append(right)
+        except Exception:  # noqa: BLE001 - a right standard chess does not have
+            continue
+    fields[2] = "".join(kept) or "-"
+    dropped = "".join(right for right in read.fen().split()[2] if right not in kept)
+    try:
+        pos = Position.from_fen(" ".join(fields), chess960=False)
+    except Exception as exc:  # noqa: BLE001 - bad input never crashes
+        return None, [Diagnostic.make("fen.invalid", f"invalid FEN: {exc}: {fen!r}", fen=fen)], None, False
+    diag = Diagnostic.make(
+        "fen.chess960-castling",
+        f"castling rights {dropped!r} need Chess960 rules (king or rook off its standard square) and the game has "
+        f'no [Variant "Chess960"] tag: read as standard chess without them',
+        fen=fen,
+    )
+    return pos, [diag], None, False
 
 
 class _Replayer:
@@ -420,6 +457,9 @@ def replay(game: Game, *, variations: bool = True, notes: bool = True) -> Replay
     result.final = final
     result.stopped_at = stopped
     result.diagnostics = _unreported(replayer.diagnostics, game)
+    if diagnostics:  # a start position read with a warning (fen.chess960-castling)
+        fen_line = _tag_location(game, "FEN")
+        result.diagnostics[:0] = [d.located(line=fen_line[0], column=fen_line[1]) for d in diagnostics]
     result.variation_plies = replayer.variation_plies
     return result
 

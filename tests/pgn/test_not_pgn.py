@@ -147,8 +147,10 @@ def _located(raws: list[RawGame]) -> list[tuple[bytes | str, int, int, int, int]
 def test_real_pgn_and_bare_move_lists_read_as_before() -> None:
     bare = "1. e4 e5 2. Nf3 *\n\n1. d4 d5 *\n"
     assert _located(_chunks(bare)) == _unwrapped(bare)
-    [game] = read_games(io.StringIO(bare))  # one chunk, as the reader always read it
-    assert game.mainline()[:3] == ["e4", "e5", "Nf3"]
+    # text after a finished game (its marker, then a blank line) is located on its own: here
+    # a second bare move list, read as a second game (it was ignored text after the first)
+    first, second = read_games(io.StringIO(bare))
+    assert first.mainline()[:3] == ["e4", "e5", "Nf3"] and second.mainline() == ["d4", "d5"]
     assert _located(_chunks(GAMES)) == _unwrapped(GAMES)
 
 

@@ -205,15 +205,38 @@ def test_is_plain_file(files: dict[str, Path], tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------- planning
+@pytest.fixture(autouse=True)
+def _ranges_for_every_plain_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about byte ranges: no file is small enough to share a chunk (except in
+    the test of sharing itself, which sets the size back)."""
+    monkeypatch.setattr(dataset, "SMALL_FILE_BYTES", -1)
+
+
 def _plan(planner: Any, paths: list[Path], out: Path, **kwargs: Any) -> tuple[list[Any], PlanStats, set[int]]:
     stats, seen = PlanStats(), set(kwargs.pop("seen", set()))
     tasks = list(planner(paths, out, seen=seen, options=WriteOptions(), stats=stats, batch=3, **kwargs))
     return tasks, stats, seen
 
 
+def test_small_files_share_chunks_in_both_plans(
+    files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of small files is a few parts, not one per file; both planners agree."""
+    monkeypatch.setattr(dataset, "SMALL_FILE_BYTES", 1 << 20)
+    order = ["lf", "gz", "crlf", "blank", "tagless", "no_final_newline", "bom"]
+    paths = [files[name] for name in order]
+    chunks, _, _ = _plan(plan_chunks, paths, tmp_path, chunk_games=7)
+    ranges, _, _ = _plan(plan_ranges, paths, tmp_path, chunk_games=7)
+    assert [(t.index, t.source_file, t.part_name, t.nbytes) for t in ranges] == [
+        (t.index, t.source_file, t.part_name, t.nbytes) for t in chunks
+    ]
+    assert all(len(task.items) == 7 for task in chunks[:-1])  # full chunks across the files
+    assert any(task.source_file is None for task in chunks)  # a chunk of games of several files
+
+
 @pytest.mark.parametrize(("chunk_games", "chunk_bytes"), [(7, 1 << 20), (2000, 1500), (1, 1 << 20), (2000, 8 << 20)])
 def test_plan_ranges_is_the_chunk_plan(
-    files: dict[str, Path], tmp_path: Path, chunk_games: int, chunk_bytes: int
+    files: dict[str, Path], tmp_path: Path, chunk_games: int, chunk_bytes: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     order = ["lf", "gz", "crlf", "blank", "lf", "tagless", "bz2_misnamed", "no_final_newline", "bom"]
     paths = [files[name] for name in order]
