@@ -15,11 +15,12 @@ Charts carry no timestamps or random ids: the same data gives the same SVG.
 
 from __future__ import annotations
 
-from typing import Any, Final
-
-import polars as pl
+from typing import TYPE_CHECKING, Any, Final
 
 from notation.pictures.extras import INSTALL_HINT, ChartsUnavailable, available, require
+
+if TYPE_CHECKING:  # pragma: no cover - Polars is imported when a chart is drawn, not with the CLI
+    import polars as pl
 
 __all__ = ["FORMATS", "INSTALL_HINT", "KINDS", "ChartsUnavailable", "available", "chart", "render", "require", "spec"]
 
@@ -118,6 +119,8 @@ def _length(by: str) -> Any:
 
 
 def _player(alt: Any, data: pl.DataFrame) -> Any:
+    import polars as pl
+
     x = alt.X("date:T", title="Date", axis=alt.Axis(format="%Y-%m-%d", labelAngle=-30))
     rating = alt.Chart(data.filter(pl.col("rating").is_not_null()), name="rating").mark_line(
         point=False, color="#1f5fa8").encode(x=x, y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)))
@@ -143,6 +146,8 @@ def _clock(alt: Any, data: pl.DataFrame) -> Any:
 
 
 def _eval(alt: Any, data: pl.DataFrame) -> Any:
+    import polars as pl
+
     from notation.pictures.chart_data import EVAL_CAP
 
     x = alt.X("ply:Q", title="Ply", axis=alt.Axis(tickMinStep=1, format="d"))
