@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, error
 from notation.cli.table_output import diagnostic_text
 from notation.pictures.charts import FORMATS, KINDS
 
@@ -114,7 +114,7 @@ def plot_stats(out: Path, sections: Sequence[str], games: Any) -> None:
         raise typer.Exit(failure.code) from None
 
 
-def _tables(paths: Sequence[Path], game: int | None, problems: list[Any]) -> tuple[Any, Any]:
+def _tables(paths: Sequence[Path], game: int | None, problems: list[Any], jobs: int = 1) -> tuple[Any, Any]:
     """Games and moves over all inputs (lazily for datasets; :func:`notation.cli.inputs.load_tables`,
     whose I/O findings are appended to ``problems``), restricted to the ``game``-th game
     (1-based, input order) when given."""
@@ -122,7 +122,7 @@ def _tables(paths: Sequence[Path], game: int | None, problems: list[Any]) -> tup
 
     from notation.cli.inputs import load_tables
 
-    all_games, all_moves, found = load_tables([str(p) for p in paths], moves=True)
+    all_games, all_moves, found = load_tables([str(p) for p in paths], moves=True, jobs=jobs)
     problems.extend(found)
     if all_games is None or all_moves is None:
         raise ChartFailure("no input could be read", EXIT_USAGE)
@@ -157,6 +157,7 @@ def chart_command(
         int, typer.Option("--limit", metavar="N", min=0, help="results-*/length-*: the N most frequent groups (0 = all).")
     ] = 20,
     title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Chart title (default: the kind).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
 ) -> None:
     """Draw a chart of games."""
     from notation.cli.inputs import READ_ERRORS, computed
@@ -171,7 +172,7 @@ def chart_command(
             raise ChartFailure("--kind player needs --player NAME", EXIT_USAGE)
         check_charts()
         try:
-            games, moves = _tables(paths, game or 1 if name == "eval" else game, problems)
+            games, moves = _tables(paths, game or 1 if name == "eval" else game, problems, jobs)
             # a dataset part damaged inside its data shows when the query runs: named, exit 2
             table = computed([str(p) for p in paths], lambda: table_for(name, games, moves, player=player, limit=limit))
         except OSError as exc:

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from notation.cli.render import error
+from notation.cli.render import JOBS_HELP, error
 from notation.cli.table_output import csv_text, diagnostic_text, json_rows, rich_table
 
 LEDGER_HELP = (
@@ -63,6 +63,7 @@ def ledger_command(
     exact: Annotated[
         bool, typer.Option("--exact", help="Show every decimal of the exact points (they can run to thousands).")
     ] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
 ) -> None:
     """Apply every decisive and drawn game, in date order, to the club level-and-points ledger."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
@@ -87,7 +88,8 @@ def ledger_command(
         start = dict(values)
 
     result, io_problems = load_and_compute(
-        paths, lambda games: ledger(games, initial=start, history=history), description="computing the ledger"
+        paths, lambda games: ledger(games, initial=start, history=history), description="computing the ledger",
+        jobs=jobs,
     )
     diags: list[Diagnostic] = result.diagnostics
     for diag in diags:

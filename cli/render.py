@@ -17,6 +17,9 @@ EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
 
+#: the help of ``--jobs`` in every command that reads games (:mod:`notation.parallel`)
+JOBS_HELP = "Worker processes (0 = one per CPU; at most the CPUs available); the output is identical."
+
 
 #: Characters a terminal may act on instead of showing: C0 controls (tab and line ends too: a
 #: diagnostic or a cell is one line), DEL, C1 controls (8-bit CSI/OSC), and the Unicode line,

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from notation.cli.render import error
+from notation.cli.render import JOBS_HELP, error
 from notation.cli.table_output import csv_text, diagnostic_text, json_object, rich_table
 
 STANDINGS_HELP = (
@@ -57,6 +57,7 @@ def standings_command(
         list[TiebreakName] | None,
         typer.Option("--tiebreak", help="Tie-break order (repeat the option); default: all three in this order."),
     ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
 ) -> None:
     """The final table of a tournament."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
@@ -69,6 +70,7 @@ def standings_command(
         paths,
         lambda games: standings(games, event=event, tiebreaks=order),  # type: ignore[arg-type]
         description="computing standings",
+        jobs=jobs,
     )
     for diag in result.diagnostics:
         error(diagnostic_text(diag))

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from notation.cli.render import error
+from notation.cli.render import JOBS_HELP, error
 from notation.cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
 from notation.cli.atomic import write_text_atomic, write_with_atomic
 
@@ -113,6 +113,7 @@ def stats_command(
                      "score by rating difference, the default; eco, opening, length, time-control) to FILE.svg, .png or "
                      ".html (needs notation\\[charts])."),
     ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
 ) -> None:
     """Statistics over games."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
@@ -145,7 +146,8 @@ def stats_command(
         raise typer.Exit(EXIT_USAGE)
 
     (games, tables), io_problems = load_and_compute(
-        paths, lambda games: (games, stats(games, by=wanted, where=where)), description="computing statistics"
+        paths, lambda games: (games, stats(games, by=wanted, where=where)), description="computing statistics",
+        jobs=jobs,
     )
     total = sum(df.height for df in tables.values())
     if limit is None:
