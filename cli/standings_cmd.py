@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -74,6 +74,7 @@ def standings_command(
     )
     for diag in result.diagnostics:
         error(diagnostic_text(diag))
+    _report_invalid(result.invalid, paths)
     if result.unfinished:
         error(f"{result.unfinished} unfinished game(s) not scored")
     if not result.rows or all(r.games == 0 for r in result.rows):
@@ -120,6 +121,21 @@ def standings_command(
         )
     if io_problems:  # the table covers the games that could be read
         raise typer.Exit(EXIT_USAGE)
+
+
+def _report_invalid(invalid: list[Any], paths: list[Path]) -> None:
+    """The scored games that fail validation, on standard error: each game's errors located as
+    ``notation validate`` gives them (its file read again), then what the table did with it."""
+    from notation.cli.render import diagnostic_line, game_context
+    from notation.tables.standings import invalid_games
+
+    for diag, found in zip(invalid, invalid_games(invalid, paths)):
+        if found is not diag:
+            context = game_context(found.game, found.white, found.black)
+            for problem in found.diagnostics:
+                if problem.severity == "error":
+                    error(diagnostic_line(problem, context, found.start_ply))
+        error(diagnostic_text(diag))
 
 
 def register(app: typer.Typer) -> None:
