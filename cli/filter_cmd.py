@@ -14,14 +14,15 @@ import typer
 
 from notation.cli.game_output import GameSink
 from notation.cli.progress import reading_progress
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, error, unread_line
+from notation.cli.render import EXACT_HELP, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, error, unread_line
 from notation.cli.sources import usable_sources
 from notation.diagnostics import STATUSES
 
 FILTER_HELP = (
     "Write the games that match every given criterion (in the PGN export format; --verbatim "
     "copies each game's text as it is).\n\n"
-    "Names, event and site match a part of the tag, ignoring case and accents. Criteria on tags "
+    "Names, event and site match a part of the tag, ignoring case and accents (--exact: the whole "
+    "tag). Criteria on tags "
     "only never read the moves; --moves, --fen, --material and the ending options replay the "
     "mainline. --unique keeps the first of each set of games with the same start position and "
     "mainline moves (tags and comments ignored); --duplicates FILE receives the others.\n\n"
@@ -85,7 +86,7 @@ def _criteria(options: dict[str, Any]) -> Any:
         statuses=statuses, variants=variants,
         moves=parse_moves(options["moves"]) if options["moves"] else (),
         fen=fen, material=parse_material(options["material"]) if options["material"] else None,
-        endings=endings, invert=options["invert"],
+        endings=endings, invert=options["invert"], exact=options["exact"],
     )
 
 
@@ -185,6 +186,7 @@ def filter_command(
     duplicates: Annotated[str | None, typer.Option(help="Write the duplicates (all but the first of each set) to FILE.", metavar="FILE")] = None,
     verbatim: Annotated[bool, typer.Option("--verbatim", help="Copy each game's text as read.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
+    exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
 ) -> None:
     options = dict(locals())
     del options["paths"]

@@ -154,13 +154,36 @@ def computed(paths: Sequence[str | Path], compute: Callable[[], T]) -> T:
         raise typer.Exit(EXIT_USAGE) from None
 
 
+def read_aliases_option(path: Path | None) -> dict[str, str] | None:
+    """The ``--aliases FILE`` of a command (:func:`notation.tables.players.read_aliases`); a
+    file that cannot be read or has a bad row is named on standard error and ends the command
+    (exit 2) before any work."""
+    if path is None:
+        return None
+    import typer
+
+    from notation.cli.render import EXIT_USAGE, error
+    from notation.cli.table_output import diagnostic_text
+    from notation.tables.players import read_aliases
+
+    aliases, problems = read_aliases(path)
+    for diag in problems:
+        error(diagnostic_text(diag))
+    if problems:
+        raise typer.Exit(EXIT_USAGE)
+    return aliases
+
+
 def load_and_compute(
-    paths: Sequence[str | Path], compute: Callable[[pl.LazyFrame], T], *, description: str, jobs: int = 1
+    paths: Sequence[str | Path], compute: Callable[[pl.LazyFrame], T], *, description: str, jobs: int = 1,
+    aliases: dict[str, str] | None = None, identify: bool = True,
 ) -> tuple[T, list[Diagnostic]]:
     """``compute(games)`` over the games of ``paths`` (:func:`load_games`, then :func:`computed`)
     with the progress display of the reading commands; returns the result and the inputs' I/O
     findings, which are printed on standard error. Nothing readable at all ends the command
-    (exit 2). ``jobs``: worker processes for the PGN inputs."""
+    (exit 2). ``jobs``: worker processes for the PGN inputs. Players are identified first
+    (FIDE ids, then ``aliases``: :func:`notation.tables.players.identified`) unless not to
+    ``identify``."""
     import typer
 
     from notation.cli.progress import reading_progress
@@ -173,5 +196,7 @@ def load_and_compute(
             error(diagnostic_text(diag))
         if games is None:  # nothing could be read (an input read only in part still counts)
             raise typer.Exit(EXIT_USAGE)
-        loaded = games
+        from notation.tables.players import identified
+
+        loaded = identified(games, aliases) if identify else games
         return computed(paths, lambda: compute(loaded)), problems

@@ -23,6 +23,7 @@ from notation.cli import (
     filter_cmd,
     import_cmd,
     ledger_cmd,
+    players_cmd,
     scoresheet_cmd,
     standings_cmd,
     stats_cmd,
@@ -70,7 +71,7 @@ def _main(
 
 
 for _module in (
-    validate_cmd, import_cmd, stats_cmd, standings_cmd, ledger_cmd, scoresheet_cmd,
+    validate_cmd, import_cmd, stats_cmd, standings_cmd, ledger_cmd, players_cmd, scoresheet_cmd,
     filter_cmd, convert_cmd, tree_cmd,
     chart_cmd, board_cmd,  # pictures: charts and board diagrams
 ):

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from notation.cli.render import JOBS_HELP, error
+from notation.cli.render import ALIASES_HELP, EXACT_HELP, JOBS_HELP, error
 from notation.cli.table_output import csv_text, diagnostic_text, json_object, rich_table
 
 STANDINGS_HELP = (
@@ -50,7 +50,8 @@ def standings_command(
         typer.Argument(help="PGN files, folders of PGN files, or datasets written by `notation import`."),
     ],
     event: Annotated[
-        str | None, typer.Option("--event", help="Only games whose Event tag is exactly NAME.", metavar="NAME")
+        str | None, typer.Option("--event", help="Only games whose Event tag contains NAME (any case, accents "
+                                 "ignored; with --exact: is NAME).", metavar="NAME")
     ] = None,
     fmt: Annotated[StandingsFormat, typer.Option("--format", help="Output format.")] = StandingsFormat.table,
     tiebreak: Annotated[
@@ -58,6 +59,8 @@ def standings_command(
         typer.Option("--tiebreak", help="Tie-break order (repeat the option); default: all three in this order."),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
+    aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP)] = None,
+    exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
 ) -> None:
     """The final table of a tournament."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
@@ -66,11 +69,14 @@ def standings_command(
     from notation.tables.standings import CROSSTABLE_MAX_PLAYERS, DEFAULT_TIEBREAKS, standings
 
     order = tuple(t.value for t in tiebreak) if tiebreak else DEFAULT_TIEBREAKS
+    from notation.cli.inputs import read_aliases_option
+
+    names = read_aliases_option(aliases)
     result, io_problems = load_and_compute(
         paths,
-        lambda games: standings(games, event=event, tiebreaks=order),  # type: ignore[arg-type]
+        lambda games: standings(games, event=event, tiebreaks=order, exact=exact),  # type: ignore[arg-type]
         description="computing standings",
-        jobs=jobs,
+        jobs=jobs, aliases=names,
     )
     for diag in result.diagnostics:
         error(diagnostic_text(diag))
@@ -78,7 +84,7 @@ def standings_command(
     if result.unfinished:
         error(f"{result.unfinished} unfinished game(s) not scored")
     if not result.rows or all(r.games == 0 for r in result.rows):
-        if event is not None and event.strip() not in result.events:
+        if event is not None and not result.games:
             error(f"no games of event {event!r}; events found: " + (", ".join(repr(e) for e in result.events) or "none"))
         else:
             error("no finished game between two named players")

@@ -123,6 +123,18 @@ def length_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
     return _ordered(table, base, by).sort("order").collect()
 
 
+def matching_players(games: GamesInput, player: str, *, exact: bool = False) -> list[str]:
+    """The names (as written, blanks trimmed) of the players ``player`` matches, sorted: a part
+    of the name, any case, accents ignored; with ``exact`` the whole name
+    (:func:`notation.tables.selection.text_matches`)."""
+    from notation.tables.selection import text_matches
+
+    names = as_lazy(games, ["white", "black"]).select(
+        pl.concat([pl.col("white"), pl.col("black")]).alias("name")).select(clean_name(pl.col("name")).alias("name"))
+    found = names.filter(text_matches("name", player, exact=exact).fill_null(False)).unique().collect()
+    return sorted(found.get_column("name").to_list())
+
+
 def player_history(games: GamesInput, player: str) -> pl.DataFrame:
     """The dated, finished games of ``player`` (name as written, case and spacing ignored) in
     date order: ``date``, ``rating`` (the player's own, null when not given), ``score`` (1,

@@ -56,6 +56,15 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
+def name_matches(wanted: str, value: str, *, exact: bool = False) -> bool:
+    """The one matching rule for names and events: ``wanted`` is a part of ``value``, any case,
+    accents ignored; with ``exact`` the whole of it (case, accents and runs of blanks still
+    ignored). :func:`notation.tables.selection.text_matches` is the same rule over a column."""
+    if exact:
+        return " ".join(fold(wanted).split()) == " ".join(fold(value).split())
+    return fold(wanted) in fold(value)
+
+
 def _day(year: int, month: int, day: int) -> int:
     return year * 10_000 + month * 100 + day
 
@@ -140,6 +149,7 @@ class Criteria:
     material: MaterialPattern | None = None
     endings: frozenset[str] = field(default_factory=frozenset)
     invert: bool = False
+    exact: bool = False  # names, event and site match as a whole (:func:`name_matches`)
 
     # -- what a criterion needs ------------------------------------------------------------
     @property
@@ -177,6 +187,8 @@ class Criteria:
     def needles(self) -> tuple[bytes, ...]:
         """The name/event/site texts as lower-case ASCII bytes, for :meth:`rejects_header`
         (empty when a text is not plain ASCII: then no header can be rejected unread)."""
+        if self.exact:  # a whole name may be spaced otherwise in the tags: read every header
+            return ()
         texts = [t for t in (self.white, self.black, self.player, self.event, self.site) if t is not None]
         folded = [fold(t) for t in texts]
         if not all(f.isascii() and '"' not in f and "\\" not in f for f in folded):
@@ -198,10 +210,8 @@ class Criteria:
         for wanted, names in ((self.white, ("White",)), (self.black, ("Black",)),
                               (self.player, ("White", "Black")), (self.event, ("Event",)),
                               (self.site, ("Site",))):
-            if wanted is not None:
-                needle = fold(wanted)
-                if not any(needle in fold(get(name, "")) for name in names):
-                    return False
+            if wanted is not None and not any(name_matches(wanted, get(name, ""), exact=self.exact) for name in names):
+                return False
         if self.results and get("Result", "*").strip() not in self.results:
             return False
         if (self.date_from is not None or self.date_to is not None) and not self._date(get("Date", "")):

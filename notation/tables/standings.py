@@ -178,8 +178,11 @@ def standings(
     *,
     event: str | None = None,
     tiebreaks: tuple[Tiebreak, ...] | list[Tiebreak] = DEFAULT_TIEBREAKS,
+    exact: bool = False,
 ) -> StandingsResult:
-    """The final table of `event` (all games when None) from a games table."""
+    """The final table of `event` (all games when None) from a games table: the games whose
+    event contains ``event`` (any case, accents ignored; with ``exact`` the whole name:
+    :func:`notation.tables.selection.text_matches`)."""
     tiebreaks = tuple(tiebreaks)
     diagnostics: list[Diagnostic] = []
     lazy = as_lazy(games, _NEEDED).with_columns(
@@ -190,7 +193,19 @@ def standings(
     frame = lazy.collect()
     events = sorted({e for e in frame.get_column("event").to_list() if e not in (None, "", "?")})
     if event is not None:
-        frame = frame.filter(pl.col("event") == event.strip())
+        from notation.tables.selection import text_matches
+
+        frame = frame.filter(text_matches("event", event, exact=exact).fill_null(False))
+        chosen = sorted({e for e in frame.get_column("event").to_list() if e not in (None, "", "?")})
+        if len(chosen) == 1:
+            event = chosen[0]
+        elif len(chosen) > 1:
+            diagnostics.append(Diagnostic.make(
+                "standings.mixed-events",
+                f"{len(chosen)} events match {event!r} and are combined into one table (give more of the name, "
+                "or --exact): " + ", ".join(repr(e) for e in chosen[:5]) + (", ..." if len(chosen) > 5 else ""),
+            ))
+            event = None
     elif len(events) > 1:
         diagnostics.append(
             Diagnostic.make(
