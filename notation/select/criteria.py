@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from notation.select.material import MaterialPattern
 
@@ -330,6 +330,9 @@ def _reaches(subject: Subject, fen: str) -> bool:
     rights, legal en passant; move counters ignored). The walk stops once fewer pieces are left
     than the position has (a game never gains pieces)."""
     key, placement, turn, castling, ep, pieces = _target(fen)
+    walked = subject.core_walk()
+    if walked is not None and key not in walked.keys:
+        return False  # (a key that is there is confirmed below, position by position)
 
     def same(pos: Position) -> bool:
         return (pos.key() == key and pos.turn == turn and pos.board_fen() == placement
@@ -350,6 +353,9 @@ def _reaches(subject: Subject, fen: str) -> bool:
 def _has_material(subject: Subject, pattern: MaterialPattern) -> bool:
     """Some mainline position has the make-up (checked at the start and after each capture or
     promotion; the walk stops once fewer pieces are left than the pattern needs)."""
+    walked = subject.core_walk()
+    if walked is not None:
+        return any(pattern.matches(counts) for _, counts in walked.material)
     start = subject.start
     assert start is not None
     if pattern.matches_position(start):
@@ -364,6 +370,17 @@ def _has_material(subject: Subject, pattern: MaterialPattern) -> bool:
     return False
 
 
+class CoreWalk(NamedTuple):
+    """A mainline walked by the compiled core (:meth:`Subject.core_walk`): every move (the
+    whole mainline is legal), the repetition key of the start and after each move, and
+    ``(ply, (white counts, black counts))`` (pawn to king) at the start and after each capture
+    or promotion."""
+
+    moves: list[Move]
+    keys: list[int]
+    material: list[tuple[int, tuple[tuple[int, ...], tuple[int, ...]]]]
+
+
 class Subject:
     """One game as the criteria see it: tags at once, the rest read on first use.
 
@@ -372,7 +389,7 @@ class Subject:
     the parsed game, ``report`` the validation report. Each is computed at most once.
     """
 
-    __slots__ = ("_game", "_report", "_sans", "_start", "_steps", "_walker", "name", "raw", "tags")
+    __slots__ = ("_core_walk", "_game", "_report", "_sans", "_start", "_steps", "_walker", "name", "raw", "tags")
 
     def __init__(self, raw: RawGame, tags: dict[str, str], name: str | None = None) -> None:
         self.raw = raw
@@ -384,6 +401,7 @@ class Subject:
         self._sans: list[str] | None = None
         self._steps: list[tuple[Position, Move, Position]] = []
         self._walker: Iterator[tuple[Position, Move, Position]] | None = None
+        self._core_walk: tuple[CoreWalk | None] | None = None
 
     @property
     def game(self) -> Game:
@@ -462,10 +480,41 @@ class Subject:
             yield pos, move, after
             pos = after
 
+    def core_walk(self) -> CoreWalk | None:
+        """The mainline walked by the compiled core (``notation._core.walk_mainline``): its
+        moves, the repetition key of every position and the material at the start and after
+        each capture or promotion; None when the core is off or declines (a move it does not
+        resolve plainly, an illegal one): the criteria then walk the Python way."""
+        if self._core_walk is None:
+            self._core_walk = (self._walk_in_core(),)
+        return self._core_walk[0]
+
+    def _walk_in_core(self) -> CoreWalk | None:
+        from notation.compiled import core_module
+        from notation.rules.move import Move
+
+        core = core_module()
+        start = self.start
+        if core is None or start is None or getattr(core, "walk_mainline", None) is None:
+            return None
+        tags = self.tags if self._game is None else self._game.tags
+        chess960 = bool(start.chess960)
+        fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in tags or chess960) else None
+        walked = core.walk_mainline(fen, self.sans(), chess960)
+        if walked is None:
+            return None
+        moves, keys, made = walked
+        return CoreWalk([Move(*m) for m in moves], keys,
+                        [(ply, (tuple(c[:6]), tuple(c[6:]))) for ply, c in made])
+
     def identity(self) -> bytes:
         """The game's duplicate identity (:func:`notation.select.duplicates.game_identity`)."""
         from notation.select.duplicates import game_identity
 
+        walked = self.core_walk()
+        if walked is not None:
+            tags = self.tags if self._game is None else self._game.tags
+            return game_identity(self.start, tags, walked.moves, [])
         moves = [move for _, move, _ in self.walk()]
         sans = self.sans()
         tags = self.tags if self._game is None else self._game.tags
