@@ -21,7 +21,6 @@ from notation.validation.checks import (
     tag_diagnostics,
 )
 from notation.diagnostics import PEDANTIC_CODES, SEVERITY_RANK, Diagnostic, worst_severity
-from notation.validation.replay import replay
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
@@ -121,6 +120,8 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
     if game.unread:  # the reader's stand-in for a source that could not be read, or no PGN
         return _report(game, name, "error", 0, None, Outcome(), Claims(), list(game.diagnostics), 0, 0)
     if rep is None:
+        from notation.validation.replay import replay  # (imports the rules tables when a game is read)
+
         rep = replay(game)
     if rep.superseded:
         gone = {id(d) for d in rep.superseded}

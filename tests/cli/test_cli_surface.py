@@ -153,12 +153,12 @@ RULES = ("notation.rules.attacks", "notation.rules.position")
 
 
 @pytest.mark.parametrize(("args", "modules"), [
-    (["--help"], TABLES_AND_CHARTS + RULES),
+    (["--help"], TABLES_AND_CHARTS + RULES + ("lark",)),
     (["-h"], TABLES_AND_CHARTS + RULES),
     (["--version"], TABLES_AND_CHARTS + RULES),
     (["validate", "--help"], TABLES_AND_CHARTS + RULES),
     (["chart", "--help"], TABLES_AND_CHARTS + RULES),
-    (["validate", "EMPTY"], TABLES_AND_CHARTS),
+    (["validate", "EMPTY"], TABLES_AND_CHARTS + RULES + ("lark",)),  # nothing to parse or replay
     (["validate", str(ROUND_ROBIN)], TABLES_AND_CHARTS),
 ])
 def test_start_up_imports_no_table_or_chart_library(args: list[str], modules: tuple[str, ...],
@@ -170,3 +170,14 @@ def test_start_up_imports_no_table_or_chart_library(args: list[str], modules: tu
                          capture_output=True, text=True, timeout=120)
     line = next(text for text in run.stderr.splitlines() if text.startswith("IMPORTED "))
     assert json.loads(line.removeprefix("IMPORTED ")) == [], run.stderr
+
+
+def test_the_readme_says_what_pipes_jobs_identity_and_matching_do() -> None:
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Every command", 1)[1].split("\n## ", 1)[0]
+    for words in ("A closed pipe", "exit code 0", "progress line is cleared", "`--jobs N`", "never more than the CPUs",
+                  "identical to `--jobs 1`", "Names and events match one way everywhere", "accents ignored",
+                  "`--exact`", "Player identity", "FIDE id", "`--aliases FILE`", "`notation players"):
+        assert words in section, words
