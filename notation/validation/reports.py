@@ -116,12 +116,18 @@ def _failed(game: Game, name: str, exc: Exception) -> GameReport:
     return _report(game, name, "error", 0, None, Outcome(), Claims(), [*game.diagnostics, diag], 0, 0)
 
 
+def replay(game: Game) -> Replay:
+    """:func:`notation.validation.replay.replay` of ``game``, imported with the first game
+    checked (so that a command with nothing to check loads neither Lark nor the rules tables)."""
+    from notation.validation.replay import replay as replayed
+
+    return replayed(game)
+
+
 def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
     if game.unread:  # the reader's stand-in for a source that could not be read, or no PGN
         return _report(game, name, "error", 0, None, Outcome(), Claims(), list(game.diagnostics), 0, 0)
     if rep is None:
-        from notation.validation.replay import replay  # (imports the rules tables when a game is read)
-
         rep = replay(game)
     if rep.superseded:
         gone = {id(d) for d in rep.superseded}
