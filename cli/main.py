@@ -13,6 +13,7 @@ import sys
 from typing import Any, NoReturn, TextIO
 
 import typer
+from typer.core import TyperGroup
 
 from notation.cli.render import EXIT_OK, EXIT_USAGE
 from notation.cli import (
@@ -33,7 +34,23 @@ from notation.cli import (
 
 help_types.install()
 
+
+class _Commands(TyperGroup):
+    """The top-level group: ``notation --help`` is laid out as plain text (the command list and
+    the options), which needs neither rich's help renderer nor its Markdown support, so the
+    help of the whole tool shows at once; every command's own ``--help`` keeps the rich panels."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        markup = self.rich_markup_mode
+        self.rich_markup_mode = None
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.rich_markup_mode = markup
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="notation",
     help="Chess game scores: validate PGN against the FIDE Laws, import to Polars/Parquet, "
     "compute standings and the club ledger, reconstruct scoresheets.",

@@ -142,7 +142,10 @@ def board_svg(
                          f'text-anchor="middle" fill="#333333" font-family="{FONT}">{file_name}</text>')
             parts.append(f'<text class="coordinate rank" x="{margin / 2:.1f}" y="{y:.1f}" font-size="11" '
                          f'text-anchor="middle" fill="#333333" font-family="{FONT}">{rank_name}</text>')
-    if lines:  # one text element, a line per tspan (its text: the caption as given)
+    if len(lines) == 1 and len(lines[0]) * CAPTION_CHAR <= size - 2 * CAPTION_PAD:
+        parts.append(f'<text class="caption" x="{size / 2:.1f}" y="{size + 17}" font-size="13" '
+                     f'text-anchor="middle" fill="#000000" font-family="{FONT}">{escape(caption or "")}</text>')
+    elif lines:  # one text element, a line per tspan (its text: the caption as given)
         spans = []
         for index, line in enumerate(lines):
             # a line still wider than the picture (one long word) is squeezed to fit, never clipped

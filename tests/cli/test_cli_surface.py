@@ -153,8 +153,8 @@ RULES = ("notation.rules.attacks", "notation.rules.position")
 
 
 @pytest.mark.parametrize(("args", "modules"), [
-    (["--help"], TABLES_AND_CHARTS + RULES + ("lark",)),
-    (["-h"], TABLES_AND_CHARTS + RULES),
+    (["--help"], TABLES_AND_CHARTS + RULES + ("lark", "markdown_it")),  # plain text: no rich help renderer
+    (["-h"], TABLES_AND_CHARTS + RULES + ("lark", "markdown_it")),
     (["--version"], TABLES_AND_CHARTS + RULES),
     (["validate", "--help"], TABLES_AND_CHARTS + RULES),
     (["chart", "--help"], TABLES_AND_CHARTS + RULES),
