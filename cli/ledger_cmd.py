@@ -91,6 +91,8 @@ def ledger_command(
     from notation.cli.inputs import read_aliases_option
 
     names = read_aliases_option(aliases)
+    if names:  # the initial points of a name listed in the aliases are its canonical name's
+        start = {names.get(player, player): points for player, points in start.items()}
     result, io_problems = load_and_compute(
         paths, lambda games: ledger(games, initial=start, history=history), description="computing the ledger",
         jobs=jobs, aliases=names,

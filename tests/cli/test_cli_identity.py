@@ -88,6 +88,11 @@ def test_aliases_join_the_rest_in_stats_standings_and_ledger(games: Path, aliase
 
     assert sorted(row[0] for row in list(csv.reader(io.StringIO(ledger.stdout)))[1:]) == [
         "Hou Yifan", "Kramnik, Vladimir", "Lékó, Péter"]
+    initial = aliases.parent / "initial.csv"
+    initial.write_text('"Hou,Y",500\n', encoding="utf-8")  # the points of a name the aliases rename
+    started = run_cli("ledger", games, "--format", "csv", "--aliases", aliases, "--initial", initial)
+    points = {row[0]: float(row[1]) for row in list(csv.reader(io.StringIO(started.stdout)))[1:]}
+    assert points["Hou Yifan"] >= 500
 
 
 def test_a_bad_aliases_row_is_located_and_exits_2(games: Path, tmp_path: Path) -> None:
