@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error
+from notation.cli.render import ALIASES_HELP, EXACT_HELP, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, error
 from notation.cli.table_output import diagnostic_text
 from notation.pictures.charts import FORMATS, KINDS
 
@@ -114,7 +114,8 @@ def plot_stats(out: Path, sections: Sequence[str], games: Any) -> None:
         raise typer.Exit(failure.code) from None
 
 
-def _tables(paths: Sequence[Path], game: int | None, problems: list[Any]) -> tuple[Any, Any]:
+def _tables(paths: Sequence[Path], game: int | None, problems: list[Any], jobs: int = 1,
+            aliases: dict[str, str] | None = None) -> tuple[Any, Any]:
     """Games and moves over all inputs (lazily for datasets; :func:`notation.cli.inputs.load_tables`,
     whose I/O findings are appended to ``problems``), restricted to the ``game``-th game
     (1-based, input order) when given."""
@@ -122,10 +123,13 @@ def _tables(paths: Sequence[Path], game: int | None, problems: list[Any]) -> tup
 
     from notation.cli.inputs import load_tables
 
-    all_games, all_moves, found = load_tables([str(p) for p in paths], moves=True)
+    all_games, all_moves, found = load_tables([str(p) for p in paths], moves=True, jobs=jobs)
     problems.extend(found)
     if all_games is None or all_moves is None:
         raise ChartFailure("no input could be read", EXIT_USAGE)
+    from notation.tables.players import identified
+
+    all_games = identified(all_games, aliases)
     if game is not None:
         chosen = all_games.slice(game - 1, 1).collect()
         if chosen.height == 0:
@@ -138,6 +142,20 @@ def _tables(paths: Sequence[Path], game: int | None, problems: list[Any]) -> tup
     return all_games, all_moves
 
 
+def _one_player(games: Any, player: str, exact: bool) -> str:
+    """The one player's name that ``player`` matches; none or several is a usage error."""
+    from notation.pictures.chart_data import matching_players
+
+    found = matching_players(games, player, exact=exact)
+    if not found:
+        raise ChartFailure(f"error[picture.no-data]: no player's name matches {player!r}", EXIT_PROBLEMS)
+    if len(found) > 1:
+        shown = ", ".join(repr(n) for n in found[:8]) + (", ..." if len(found) > 8 else "")
+        raise ChartFailure(f"{player!r} matches {len(found)} players: {shown}; give more of the name, or --exact",
+                           EXIT_USAGE)
+    return str(found[0])
+
+
 def chart_command(
     paths: Annotated[
         list[Path],
@@ -146,7 +164,8 @@ def chart_command(
     kind: Annotated[ChartKind, typer.Option("--kind", metavar="KIND", help="What to draw (see above).")],
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Output file: FILE.svg, FILE.png or FILE.html.")],
     player: Annotated[
-        str | None, typer.Option("--player", metavar="NAME", help="For --kind player: the player's name as written.")
+        str | None, typer.Option("--player", metavar="NAME", help="For --kind player: a part of the player's name "
+                                 "(any case, accents ignored; with --exact the whole name); it must name one player.")
     ] = None,
     game: Annotated[
         int | None,
@@ -157,9 +176,12 @@ def chart_command(
         int, typer.Option("--limit", metavar="N", min=0, help="results-*/length-*: the N most frequent groups (0 = all).")
     ] = 20,
     title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Chart title (default: the kind).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
+    aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP)] = None,
+    exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
 ) -> None:
     """Draw a chart of games."""
-    from notation.cli.inputs import READ_ERRORS, computed
+    from notation.cli.inputs import READ_ERRORS, computed, read_aliases_option
     from notation.cli.sources import output_over_input
     from notation.pictures.chart_data import table_for
 
@@ -175,7 +197,10 @@ def chart_command(
             raise ChartFailure("--kind player needs --player NAME", EXIT_USAGE)
         check_charts()
         try:
-            games, moves = _tables(paths, game or 1 if name == "eval" else game, problems)
+            names = read_aliases_option(aliases)
+            games, moves = _tables(paths, game or 1 if name == "eval" else game, problems, jobs, names)
+            if name == "player" and player:
+                player = _one_player(games, player, exact)
             # a dataset part damaged inside its data shows when the query runs: named, exit 2
             table = computed([str(p) for p in paths], lambda: table_for(name, games, moves, player=player, limit=limit))
         except OSError as exc:

@@ -17,7 +17,7 @@ import typer
 
 from notation.cli.game_output import GameSink
 from notation.cli.progress import reading_progress
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error, unread_line
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, error, unread_line
 from notation.cli.sources import usable_sources
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,7 +29,9 @@ CONVERT_HELP = (
     "position, or one JSON object per game (tags, and SAN, UCI and FEN for every move).\n\n"
     "--strip comments,variations,nags,clocks removes those parts; --add-tags plycount,final-fen,"
     "hashcode,eco adds PlyCount, FinalFEN, HashCode (the Polyglot key of the final position, hex) "
-    "and ECO/Opening.\n\n"
+    "and ECO/Opening; a tag the game already has stays as written unless --replace-tags.\n\n"
+    "FEN and EPD output: a blank line between games, and each line names its game (FILE:N): after "
+    "a tab on a FEN line, in the c1 opcode of an EPD line (c0: players, event, date).\n\n"
     "Exit status: 0 all games converted, 1 some game was not converted whole (a move that could "
     "not be played: the mainline stops before it; a bad FEN; a variant other than chess and "
     "Chess960), 2 usage error or unreadable input."
@@ -53,26 +55,29 @@ def _names(text: str | None, allowed: tuple[str, ...], option: str) -> list[str]
     return names
 
 
-def _run(sources: list[tuple[Any, str]], options: ConvertOptions, out: str, split: int) -> tuple[GameSink, int]:
+def _run(sources: list[tuple[Any, str]], options: ConvertOptions, out: str, split: int,
+         jobs: int = 1) -> tuple[GameSink, int]:
     """Convert and write every game; returns the closed output and the number of games not
     converted whole."""
-    from notation.convert.render import EXTENSIONS, convert_game, separator
-    from notation.pgn.reader import parse_raw_game, split_games
+    from notation.convert.render import EXTENSIONS, convert_chunk, separator
+    from notation.parallel import chunks, ordered_map, worker_pool
+    from notation.pgn.reader import split_games
 
     sink = GameSink(out, separator=separator(options.to), split=split, extension=EXTENSIONS[options.to])
     incomplete = 0
+    tasks = ((chunk, options, name) for source, name in sources for chunk in chunks(split_games(source)))
     try:
-        for source, name in sources:
-            for raw in split_games(source):
-                if raw.size == -1 or raw.io_error is not None:
-                    sink.io_failure = True
-                    error(unread_line(raw, name))
-                    if raw.size == -1:
+        with worker_pool(jobs) as executor:
+            for name, results in ordered_map(convert_chunk, tasks, executor):
+                for text, whole, failed in results:
+                    if failed is not None:
+                        sink.io_failure = True
+                        error(unread_line(failed, name))
+                    if text is None:
                         continue
-                text, whole = convert_game(parse_raw_game(raw), options)
-                if not whole:
-                    incomplete += 1
-                sink.write(text)
+                    if not whole:
+                        incomplete += 1
+                    sink.write(text)
     except BaseException:
         sink.abort()
         raise
@@ -81,7 +86,8 @@ def _run(sources: list[tuple[Any, str]], options: ConvertOptions, out: str, spli
 
 
 def run_convert(
-    paths: list[str], out: str, to: str, strip: str | None, add_tags: str | None, split: int, columns: int | None
+    paths: list[str], out: str, to: str, strip: str | None, add_tags: str | None, split: int, columns: int | None,
+    *, replace_tags: bool = False, jobs: int = 1,
 ) -> int:
     """The whole command: returns the exit code."""
     from notation.convert.normalise import ADDED_TAGS, STRIPPABLE
@@ -102,10 +108,10 @@ def run_convert(
     sources = usable_sources(paths, [out], folders=bool(split))
     if sources is None:
         return EXIT_USAGE
-    options = ConvertOptions(to=to, strip=stripped, add_tags=added, columns=columns)
+    options = ConvertOptions(to=to, strip=stripped, add_tags=added, columns=columns, replace_tags=replace_tags)
     try:
         with reading_progress("converting", paths):
-            sink, incomplete = _run(sources, options, out, split)
+            sink, incomplete = _run(sources, options, out, split, jobs)
     except OSError as exc:
         error(f"cannot write the output: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
         return EXIT_USAGE
@@ -128,8 +134,11 @@ def convert_command(
     add_tags: Annotated[str | None, typer.Option(help="Add tags: plycount,final-fen,hashcode,eco.", metavar="TAGS")] = None,
     split: Annotated[int, typer.Option(help="Files of N games each (1.pgn, 2.pgn ... in --out DIR).", metavar="N")] = 0,
     columns: Annotated[int | None, typer.Option(help="Movetext lines at most N characters (0: one line).", metavar="N")] = None,
+    replace_tags: Annotated[bool, typer.Option("--replace-tags", help="--add-tags replaces a tag the game already has (by default the game's own stays).")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
 ) -> None:
-    raise typer.Exit(run_convert(paths, out, to.value, strip, add_tags, split, columns))
+    raise typer.Exit(run_convert(paths, out, to.value, strip, add_tags, split, columns, replace_tags=replace_tags,
+                                 jobs=jobs))
 
 
 def register(app: typer.Typer) -> None:

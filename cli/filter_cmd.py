@@ -8,23 +8,21 @@ games written in the export format (or verbatim) -> exit code: 0 at least one ga
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from notation.cli.game_output import GameSink
 from notation.cli.progress import reading_progress
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, error, unread_line
+from notation.cli.render import EXACT_HELP, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, error, unread_line
 from notation.cli.sources import usable_sources
 from notation.diagnostics import STATUSES
-
-if TYPE_CHECKING:  # pragma: no cover
-    from notation.select.run import Selected
 
 FILTER_HELP = (
     "Write the games that match every given criterion (in the PGN export format; --verbatim "
     "copies each game's text as it is).\n\n"
-    "Names, event and site match a part of the tag, ignoring case and accents. Criteria on tags "
+    "Names, event and site match a part of the tag, ignoring case and accents (--exact: the whole "
+    "tag). Criteria on tags "
     "only never read the moves; --moves, --fen, --material and the ending options replay the "
     "mainline. --unique keeps the first of each set of games with the same start position and "
     "mainline moves (tags and comments ignored); --duplicates FILE receives the others.\n\n"
@@ -88,44 +86,35 @@ def _criteria(options: dict[str, Any]) -> Any:
         statuses=statuses, variants=variants,
         moves=parse_moves(options["moves"]) if options["moves"] else (),
         fen=fen, material=parse_material(options["material"]) if options["material"] else None,
-        endings=endings, invert=options["invert"],
+        endings=endings, invert=options["invert"], exact=options["exact"],
     )
-
-
-def game_text(item: Selected, verbatim: bool) -> str:
-    """A selected game as written out: its text as read, or the export format."""
-    from notation.pgn.writer import write_game
-
-    if verbatim:
-        text: str = item.raw.text.replace("\r\n", "\n").strip("\n")
-        return text + "\n"
-    return write_game(item.game)
 
 
 def _run(sources: list[tuple[Any, str]], criteria: Any, options: dict[str, Any]) -> tuple[GameSink, GameSink | None]:
     """Select and write; returns the closed outputs (their ``count``; ``io_failure`` set on the
     main one when an input could not be read)."""
-    from notation.select.run import select
+    from notation.parallel import worker_pool
+    from notation.select.run import select_written
 
     out = GameSink(options["out"])
     dupes: GameSink | None = None
-    verbatim = options["verbatim"]
     try:
         if options["duplicates"]:
             dupes = GameSink(options["duplicates"])
-        for item in select(sources, criteria, unique=options["unique"] or dupes is not None):
-            if item.io_failure:
-                out.io_failure = True
-                error(unread_line(item.raw, item.raw.file))
-                if item.raw.size == -1:
+        unique = options["unique"] or dupes is not None
+        with worker_pool(options["jobs"]) as executor:
+            for item in select_written(sources, criteria, unique=unique, verbatim=options["verbatim"],
+                                       executor=executor):
+                if item.failed is not None:
+                    out.io_failure = True
+                    error(unread_line(item.failed, item.failed.file))
+                if not item.selected or item.text is None:
                     continue
-            if not item.selected:
-                continue
-            if item.duplicate:
-                if dupes is not None:
-                    dupes.write(game_text(item, verbatim))
-                continue
-            out.write(game_text(item, verbatim))
+                if item.duplicate:
+                    if dupes is not None:
+                        dupes.write(item.text)
+                    continue
+                out.write(item.text)
     except BaseException:
         out.abort()
         if dupes is not None:
@@ -197,6 +186,8 @@ def filter_command(
     unique: Annotated[bool, typer.Option("--unique", help="Keep only the first of duplicate games.")] = False,
     duplicates: Annotated[str | None, typer.Option(help="Write the duplicates (all but the first of each set) to FILE.", metavar="FILE")] = None,
     verbatim: Annotated[bool, typer.Option("--verbatim", help="Copy each game's text as read.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
+    exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
 ) -> None:
     options = dict(locals())
     del options["paths"]

@@ -38,7 +38,9 @@ def import_command(
     ],
     out: Annotated[Path, typer.Option("--out", "-o", help="Dataset directory (created if needed).")],
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Worker processes (local) or workers (dask).")
+        int,
+        typer.Option("--jobs", "-j", min=0, help="Worker processes (local: 0 = one per CPU, at most the CPUs "
+                     "available) or workers (dask: 0 = as many as this machine has CPUs)."),
     ] = 1,
     no_moves: Annotated[bool, typer.Option("--no-moves", help="Write the games table only.")] = False,
     no_position_key: Annotated[
@@ -105,8 +107,12 @@ def import_command(
     if scheduler is not None and engine != "dask":
         err("error: --scheduler needs --engine dask", err=True)
         raise typer.Exit(EXIT_USAGE)
+    from notation.parallel import available_cpus, worker_count
+
     if engine == "dask":
         from notation.tables.distributed import EngineUnavailable, dask_executor
+
+        jobs = jobs or available_cpus()  # a cluster's workers are not this machine's CPUs
 
         try:
             executor = dask_executor(
@@ -115,8 +121,8 @@ def import_command(
         except EngineUnavailable as exc:
             err(f"error: {exc}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
-    elif jobs > 1:
-        executor = run_processes(jobs)
+    elif worker_count(jobs) > 1:
+        executor = run_processes(worker_count(jobs))
     else:
         executor = run_local
     options = WriteOptions(moves=not no_moves, position_key=not no_position_key)

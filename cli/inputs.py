@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from typing import TypeVar
 from pathlib import Path
 
@@ -41,63 +42,74 @@ def _strings(lazy: pl.LazyFrame) -> pl.LazyFrame:
 
 
 
-def load_games(paths: Sequence[str | Path]) -> tuple[pl.LazyFrame | None, list[Diagnostic]]:
+def load_games(paths: Sequence[str | Path], *, jobs: int = 1) -> tuple[pl.LazyFrame | None, list[Diagnostic]]:
     """A lazy games table over all `paths` (None when no input could be read) and I/O findings.
 
     Every unreadable input becomes a ``pgn.io`` diagnostic; the others are still read. So does
     an input that cannot be read to the end (a truncated ``.gz``; a folder or file below a folder
     argument that cannot be read), located where reading stopped: the games read whole before
     it are in the table. Commands print the diagnostics, do their work on what was read, and
-    exit 2.
+    exit 2. ``jobs``: worker processes for the PGN inputs (:mod:`notation.parallel`).
     """
-    games, _, diagnostics = load_tables(paths, moves=False)
+    games, _, diagnostics = load_tables(paths, moves=False, jobs=jobs)
     return games, diagnostics
 
 
 def load_tables(
-    paths: Sequence[str | Path], *, moves: bool = True
+    paths: Sequence[str | Path], *, moves: bool = True, jobs: int = 1
 ) -> tuple[pl.LazyFrame | None, pl.LazyFrame | None, list[Diagnostic]]:
     """:func:`load_games` with the moves table too (one row per legal mainline ply; empty with
     ``moves=False``): ``(games, moves, diagnostics)``, both tables None when no input could be
     read. ``notation chart`` draws from both."""
+    from contextlib import ExitStack
+
+    from notation.parallel import worker_pool
     from notation.tables.dataset import check_parts
     from notation.tables.frames import files_to_frames, scan, to_frames
 
     parts: list[tuple[pl.LazyFrame, pl.LazyFrame]] = []
     diagnostics: list[Diagnostic] = []
+    pool = ExitStack()
+    workers: list[Executor | None] = []  # started with the first PGN input (none for datasets)
 
     def read(source: object) -> None:
-        g, m = to_frames(source, moves=moves, problems=diagnostics)
+        if not workers:
+            workers.append(pool.enter_context(worker_pool(jobs)))
+        g, m = to_frames(source, moves=moves, problems=diagnostics, executor=workers[0])
         parts.append((_strings(g.lazy()), _strings(m.lazy())))
 
-    for given in paths:
-        path = Path(given)
-        try:
-            if str(given) == "-":
-                read(sys.stdin.buffer)
-            elif not path.exists():
-                diagnostics.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(given)))
-            elif is_dataset(path):
-                bad = check_parts(path)
-                diagnostics.extend(bad)
-                if not bad:
-                    g, m = scan(path)
-                    parts.append((_strings(g), _strings(m)))
-            elif path.is_dir():
-                unreadable: list[Diagnostic] = []  # folders and files the search could not read
-                files = find_pgn_files(path, unreadable)
-                diagnostics.extend(unreadable)
-                if not files and not unreadable:
-                    diagnostics.append(
-                        Diagnostic.make("pgn.io", "neither a dataset nor a folder with PGN files", file=str(given))
-                    )
-                if files:  # one table build for the whole folder
-                    folder_games, folder_moves = files_to_frames(files, moves=moves, problems=diagnostics)
-                    parts.append((_strings(folder_games.lazy()), _strings(folder_moves.lazy())))
-            else:
-                read(path)
-        except OSError as exc:
-            diagnostics.append(Diagnostic.make("pgn.io", f"cannot read: {exc.strerror or exc}", file=str(given)))
+    with pool:
+        for given in paths:
+            path = Path(given)
+            try:
+                if str(given) == "-":
+                    read(sys.stdin.buffer)
+                elif not path.exists():
+                    diagnostics.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(given)))
+                elif is_dataset(path):
+                    bad = check_parts(path)
+                    diagnostics.extend(bad)
+                    if not bad:
+                        g, m = scan(path)
+                        parts.append((_strings(g), _strings(m)))
+                elif path.is_dir():
+                    unreadable: list[Diagnostic] = []  # folders and files the search could not read
+                    files = find_pgn_files(path, unreadable)
+                    diagnostics.extend(unreadable)
+                    if not files and not unreadable:
+                        diagnostics.append(
+                            Diagnostic.make("pgn.io", "neither a dataset nor a folder with PGN files", file=str(given))
+                        )
+                    if jobs == 1:  # one table build for the whole folder
+                        folder_games, folder_moves = files_to_frames(files, moves=moves, problems=diagnostics)
+                        parts.append((_strings(folder_games.lazy()), _strings(folder_moves.lazy())))
+                    else:
+                        for file in files:
+                            read(file)
+                else:
+                    read(path)
+            except OSError as exc:
+                diagnostics.append(Diagnostic.make("pgn.io", f"cannot read: {exc.strerror or exc}", file=str(given)))
     if not parts:
         return None, None, diagnostics
     if len(parts) == 1:
@@ -146,13 +158,36 @@ def computed(paths: Sequence[str | Path], compute: Callable[[], T]) -> T:
         raise typer.Exit(EXIT_USAGE) from None
 
 
+def read_aliases_option(path: Path | None) -> dict[str, str] | None:
+    """The ``--aliases FILE`` of a command (:func:`notation.tables.players.read_aliases`); a
+    file that cannot be read or has a bad row is named on standard error and ends the command
+    (exit 2) before any work."""
+    if path is None:
+        return None
+    import typer
+
+    from notation.cli.render import EXIT_USAGE, error
+    from notation.cli.table_output import diagnostic_text
+    from notation.tables.players import read_aliases
+
+    aliases, problems = read_aliases(path)
+    for diag in problems:
+        error(diagnostic_text(diag))
+    if problems:
+        raise typer.Exit(EXIT_USAGE)
+    return aliases
+
+
 def load_and_compute(
-    paths: Sequence[str | Path], compute: Callable[[pl.LazyFrame], T], *, description: str
+    paths: Sequence[str | Path], compute: Callable[[pl.LazyFrame], T], *, description: str, jobs: int = 1,
+    aliases: dict[str, str] | None = None, identify: bool = True,
 ) -> tuple[T, list[Diagnostic]]:
     """``compute(games)`` over the games of ``paths`` (:func:`load_games`, then :func:`computed`)
     with the progress display of the reading commands; returns the result and the inputs' I/O
     findings, which are printed on standard error. Nothing readable at all ends the command
-    (exit 2)."""
+    (exit 2). ``jobs``: worker processes for the PGN inputs. Players are identified first
+    (FIDE ids, then ``aliases``: :func:`notation.tables.players.identified`) unless not to
+    ``identify``."""
     import typer
 
     from notation.cli.progress import reading_progress
@@ -160,10 +195,12 @@ def load_and_compute(
     from notation.cli.table_output import diagnostic_text
 
     with reading_progress(description, paths):
-        games, problems = load_games(paths)
+        games, problems = load_games(paths, jobs=jobs)
         for diag in problems:
             error(diagnostic_text(diag))
         if games is None:  # nothing could be read (an input read only in part still counts)
             raise typer.Exit(EXIT_USAGE)
-        loaded = games
+        from notation.tables.players import identified
+
+        loaded = identified(games, aliases) if identify else games
         return computed(paths, lambda: compute(loaded)), problems

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from notation.cli.render import error
+from notation.cli.render import ALIASES_HELP, JOBS_HELP, error
 from notation.cli.table_output import csv_text, diagnostic_text, json_rows, rich_table
 
 LEDGER_HELP = (
@@ -63,6 +63,8 @@ def ledger_command(
     exact: Annotated[
         bool, typer.Option("--exact", help="Show every decimal of the exact points (they can run to thousands).")
     ] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
+    aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP)] = None,
 ) -> None:
     """Apply every decisive and drawn game, in date order, to the club level-and-points ledger."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
@@ -86,8 +88,14 @@ def ledger_command(
             raise typer.Exit(EXIT_USAGE)
         start = dict(values)
 
+    from notation.cli.inputs import read_aliases_option
+
+    names = read_aliases_option(aliases)
+    if names:  # the initial points of a name listed in the aliases are its canonical name's
+        start = {names.get(player, player): points for player, points in start.items()}
     result, io_problems = load_and_compute(
-        paths, lambda games: ledger(games, initial=start, history=history), description="computing the ledger"
+        paths, lambda games: ledger(games, initial=start, history=history), description="computing the ledger",
+        jobs=jobs, aliases=names,
     )
     diags: list[Diagnostic] = result.diagnostics
     for diag in diags:

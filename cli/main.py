@@ -13,8 +13,9 @@ import sys
 from typing import Any, NoReturn, TextIO
 
 import typer
+from typer.core import TyperGroup
 
-from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
+from notation.cli.render import EXIT_OK, EXIT_USAGE
 from notation.cli import (
     board_cmd,
     chart_cmd,
@@ -24,6 +25,7 @@ from notation.cli import (
     import_cmd,
     integers,
     ledger_cmd,
+    players_cmd,
     scoresheet_cmd,
     standings_cmd,
     stats_cmd,
@@ -34,17 +36,61 @@ from notation.cli import (
 help_types.install()
 integers.install()
 
+
+class _Commands(TyperGroup):
+    """The top-level group: ``notation --help`` is laid out as plain text (the command list and
+    the options), which needs neither rich's help renderer nor its Markdown support, so the
+    help of the whole tool shows at once; every command's own ``--help`` keeps the rich panels."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        markup = self.rich_markup_mode
+        self.rich_markup_mode = None
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.rich_markup_mode = markup
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="notation",
     help="Chess game scores: validate PGN against the FIDE Laws, import to Polars/Parquet, "
     "compute standings and the club ledger, reconstruct scoresheets.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+
+def _version() -> str:
+    """The installed distribution's version (read from its metadata: nothing else is imported)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("notation")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree without metadata
+        return "unknown"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"notation {_version()}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(
+        False, "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
+    ),
+) -> None:
+    """Chess game scores: validate PGN against the FIDE Laws, import to Polars/Parquet, compute
+    standings and the club ledger, reconstruct scoresheets."""
+
+
 for _module in (
-    validate_cmd, import_cmd, stats_cmd, standings_cmd, ledger_cmd, scoresheet_cmd,
+    validate_cmd, import_cmd, stats_cmd, standings_cmd, ledger_cmd, players_cmd, scoresheet_cmd,
     filter_cmd, convert_cmd, tree_cmd,
     chart_cmd, board_cmd,  # pictures: charts and board diagrams
 ):
@@ -54,17 +100,22 @@ for _module in (
 class OutputGuard:
     """Standard output as the commands see it: a write that fails (a full disk, a device error)
     ends the command with ``cannot write output`` and exit code 2, wherever it happens, instead
-    of a traceback or of being mistaken for an input error. A closed pipe is left to
-    :func:`run`, which stops quietly."""
+    of a traceback or of being mistaken for an input error. A closed pipe ends it quietly with
+    exit code 0 (:func:`_pipe_closed`)."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self._piped = _piped(stream)
 
     def write(self, text: str) -> int:
+        if self._piped and text:
+            progress = sys.modules.get("notation.cli.progress")  # a progress line on the terminal
+            if progress is not None:
+                progress.output_starts()
         try:
             return self._stream.write(text)
         except BrokenPipeError:
-            raise
+            _pipe_closed()
         except OSError as exc:
             _output_failed(exc)
 
@@ -72,12 +123,24 @@ class OutputGuard:
         try:
             self._stream.flush()
         except BrokenPipeError:
-            raise
+            _pipe_closed()
         except OSError as exc:
             _output_failed(exc)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+def _piped(stream: TextIO) -> bool:
+    """Whether ``stream`` goes to another program (a pipe, a socket) rather than to a terminal or
+    a file: what that program prints may land on the terminal that shows the progress line."""
+    import stat
+
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (AttributeError, OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def _discard_stdout() -> None:
@@ -89,6 +152,14 @@ def _discard_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError):
         pass
+
+
+def _pipe_closed() -> NoReturn:
+    """The reader of standard output went away (``| head -1``): it took what it wanted, so the
+    command ends here, quietly, with exit code 0 (raised as SystemExit so that no command's own
+    error handling, nor the command-line framework's exit 1 for a closed pipe, can intervene)."""
+    _discard_stdout()
+    raise SystemExit(EXIT_OK)
 
 
 def _output_failed(exc: OSError) -> NoReturn:
@@ -105,8 +176,8 @@ def run() -> None:
     the library itself never changes process-wide settings.
 
     Standard output goes through :class:`OutputGuard`. When the reader of a pipe goes away
-    (``notation validate big.pgn | head``) the command stops quietly with exit code 1: what it
-    would have concluded is unknown, so it neither claims success nor prints a traceback.
+    (``notation convert big.pgn | head -1``) the command stops quietly, without a message, with
+    exit code 0: the reader took what it wanted.
     """
     gc.set_threshold(100_000, 50, 100)
     sys.stdout = OutputGuard(sys.stdout)
@@ -116,8 +187,7 @@ def run() -> None:
         finally:
             sys.stdout.flush()
     except BrokenPipeError:
-        _discard_stdout()
-        raise SystemExit(EXIT_PROBLEMS) from None
+        _pipe_closed()
 
 
 if __name__ == "__main__":  # pragma: no cover

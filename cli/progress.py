@@ -24,6 +24,20 @@ from notation.pgn.sources import ReadMeter, metered_reads
 #: how often the display redraws (per second)
 REFRESH_PER_SECOND = 4
 
+#: the displays on the screen now (their ``stop``): cleared for good when output starts
+_showing: list[Any] = []
+
+
+def output_starts() -> None:
+    """Clear the progress display for good before the command writes to standard output.
+
+    Called by the console script's standard output before each write that goes to a pipe or a
+    file (a terminal on standard output is handled by rich, which prints above the display): the
+    reader of a pipe (``| head``) may print to the terminal that shows the display, and its first
+    line must not be glued to the progress line. Nothing is shown again after that."""
+    while _showing:
+        _showing.pop()()
+
 
 def input_bytes(paths: Sequence[str | Path]) -> int | None:
     """The stored size of the PGN inputs among ``paths`` (files, and PGN files below folders that
@@ -139,4 +153,9 @@ def _display(description: str, meter: ReadMeter, total: int | None) -> Iterator[
     )
     with bar:
         bar.add_task(description, total=total, status=status_text(meter, total, 0.0))
-        yield
+        _showing.append(bar.stop)
+        try:
+            yield
+        finally:
+            if bar.stop in _showing:
+                _showing.remove(bar.stop)

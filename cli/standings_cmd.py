@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from notation.cli.render import error
+from notation.cli.render import ALIASES_HELP, EXACT_HELP, JOBS_HELP, error
 from notation.cli.table_output import csv_text, diagnostic_text, json_object, rich_table
 
 STANDINGS_HELP = (
@@ -50,13 +50,17 @@ def standings_command(
         typer.Argument(help="PGN files, folders of PGN files, or datasets written by `notation import`."),
     ],
     event: Annotated[
-        str | None, typer.Option("--event", help="Only games whose Event tag is exactly NAME.", metavar="NAME")
+        str | None, typer.Option("--event", help="Only games whose Event tag contains NAME (any case, accents "
+                                 "ignored; with --exact: is NAME).", metavar="NAME")
     ] = None,
     fmt: Annotated[StandingsFormat, typer.Option("--format", help="Output format.")] = StandingsFormat.table,
     tiebreak: Annotated[
         list[TiebreakName] | None,
         typer.Option("--tiebreak", help="Tie-break order (repeat the option); default: all three in this order."),
     ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
+    aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP)] = None,
+    exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
 ) -> None:
     """The final table of a tournament."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
@@ -65,17 +69,22 @@ def standings_command(
     from notation.tables.standings import CROSSTABLE_MAX_PLAYERS, DEFAULT_TIEBREAKS, standings
 
     order = tuple(t.value for t in tiebreak) if tiebreak else DEFAULT_TIEBREAKS
+    from notation.cli.inputs import read_aliases_option
+
+    names = read_aliases_option(aliases)
     result, io_problems = load_and_compute(
         paths,
-        lambda games: standings(games, event=event, tiebreaks=order),  # type: ignore[arg-type]
+        lambda games: standings(games, event=event, tiebreaks=order, exact=exact),  # type: ignore[arg-type]
         description="computing standings",
+        jobs=jobs, aliases=names,
     )
     for diag in result.diagnostics:
         error(diagnostic_text(diag))
+    _report_invalid(result.invalid, paths)
     if result.unfinished:
         error(f"{result.unfinished} unfinished game(s) not scored")
     if not result.rows or all(r.games == 0 for r in result.rows):
-        if event is not None and event.strip() not in result.events:
+        if event is not None and not result.games:
             error(f"no games of event {event!r}; events found: " + (", ".join(repr(e) for e in result.events) or "none"))
         else:
             error("no finished game between two named players")
@@ -118,6 +127,21 @@ def standings_command(
         )
     if io_problems:  # the table covers the games that could be read
         raise typer.Exit(EXIT_USAGE)
+
+
+def _report_invalid(invalid: list[Any], paths: list[Path]) -> None:
+    """The scored games that fail validation, on standard error: each game's errors located as
+    ``notation validate`` gives them (its file read again), then what the table did with it."""
+    from notation.cli.render import diagnostic_line, game_context
+    from notation.tables.standings import invalid_games
+
+    for diag, found in zip(invalid, invalid_games(invalid, paths)):
+        if found is not diag:
+            context = game_context(found.game, found.white, found.black)
+            for problem in found.diagnostics:
+                if problem.severity == "error":
+                    error(diagnostic_line(problem, context, found.start_ply))
+        error(diagnostic_text(diag))
 
 
 def register(app: typer.Typer) -> None:

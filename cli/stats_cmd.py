@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from notation.cli.render import error
+from notation.cli.render import ALIASES_HELP, EXACT_HELP, JOBS_HELP, error
 from notation.cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
 from notation.cli.atomic import write_text_atomic, write_with_atomic
 
@@ -113,6 +113,9 @@ def stats_command(
                      "score by rating difference, the default; eco, opening, length, time-control) to FILE.svg, .png or "
                      ".html (needs notation\\[charts])."),
     ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
+    aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP)] = None,
+    exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
 ) -> None:
     """Statistics over games."""
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE
@@ -126,7 +129,7 @@ def stats_command(
         where = Selection(
             player=player, color=color.value if color else None,
             since=parse_day(since) if since else None, until=parse_day(until, end=True) if until else None,
-            event=event, time_control=time_control.value if time_control else None,
+            event=event, time_control=time_control.value if time_control else None, exact=exact,
         )
     except ValueError as exc:
         error(f"notation stats: error: {exc}")
@@ -149,8 +152,12 @@ def stats_command(
         error("CSV holds one table: choose one section with --by, or give --out DIR for one file per section")
         raise typer.Exit(EXIT_USAGE)
 
+    from notation.cli.inputs import read_aliases_option
+
+    names = read_aliases_option(aliases)
     (games, tables), io_problems = load_and_compute(
-        paths, lambda games: (games, stats(games, by=wanted, where=where)), description="computing statistics"
+        paths, lambda games: (games, stats(games, by=wanted, where=where)), description="computing statistics",
+        jobs=jobs, aliases=names,
     )
     total = sum(df.height for df in tables.values())
     if limit is None:

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from notation.cli.render import JOBS_HELP
 from notation.cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
 
 TREE_HELP = (
@@ -50,6 +51,7 @@ def tree_command(
     depth: Annotated[int, typer.Option("--depth", min=1, help="Plies of continuation to show.")] = 1,
     min_games: Annotated[int, typer.Option("--min-games", min=1, help="Hide lines played in fewer games.")] = 1,
     fmt: Annotated[TreeFormat, typer.Option("--format", help="Output format.")] = TreeFormat.table,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
 ) -> None:
     """The opening explorer."""
     import polars as pl
@@ -57,7 +59,7 @@ def tree_command(
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE, dumps
     from notation.openings.tree import opening_tree
 
-    tree = opening_tree(path, moves=moves, fen=fen, depth=depth, min_games=min_games)
+    tree = opening_tree(path, moves=moves, fen=fen, depth=depth, min_games=min_games, jobs=jobs)
     for diag in tree.diagnostics:
         typer.echo(diagnostic_text(diag), err=True)
     if tree.fen is None or any(d.severity == "error" for d in tree.diagnostics):

@@ -150,15 +150,15 @@ def run_validate(
 ) -> int:
     """The command body; returns the exit code."""
     from notation.validation.reports import pedantic as pedantic_report
-    from notation.validation.run import default_jobs, process_pool, validate_sources
+    from notation.parallel import worker_count
+    from notation.validation.run import process_pool, validate_sources
 
     sources, problems = pgn_sources(paths)
     if problems:
         for problem in problems:
             typer.echo(f"notation validate: error: {problem}", err=True)
         return EXIT_USAGE
-    if jobs <= 0:
-        jobs = default_jobs()
+    jobs = worker_count(jobs)  # 0: one per CPU; never more than the CPUs available
     summary = Summary()
     collected: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -246,7 +246,7 @@ def register(app: typer.Typer) -> None:
             "jsonl (one object per game)."
         ),
         jobs: int = typer.Option(
-            1, "--jobs", "-j", min=0, help="worker processes (0 = one per CPU); output is identical."
+            1, "--jobs", "-j", min=0, help="worker processes (0 = one per CPU; at most the CPUs available); output is identical."
         ),
         strict: bool = typer.Option(False, "--strict", help="exit 1 on warnings too."),
         pedantic: bool = typer.Option(

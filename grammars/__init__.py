@@ -19,11 +19,17 @@ import os
 from functools import lru_cache
 from typing import Any
 
-from lark import Lark
-from lark.load_grammar import FromPackageLoader, load_grammar
+from typing import TYPE_CHECKING
 
-#: Resolves ``%import tokens (...)`` (and any other grammar of this package) from package data.
-LOADER = FromPackageLoader(__name__, ("",))
+if TYPE_CHECKING:  # pragma: no cover - Lark is imported when a grammar is loaded, not before
+    from lark import Lark
+
+@lru_cache(maxsize=1)
+def loader() -> Any:
+    """Resolves ``%import tokens (...)`` (and any other grammar of this package) from package data."""
+    from lark.load_grammar import FromPackageLoader
+
+    return FromPackageLoader(__name__, ("",))
 
 
 @lru_cache(maxsize=None)
@@ -52,13 +58,15 @@ def build_parser(name: str, *, text: str | None = None, use_cython: bool | None 
     piece letters). Callers cache the result since building costs milliseconds.
     """
     options.setdefault("parser", "lalr")
-    options.setdefault("import_paths", [LOADER])
+    options.setdefault("import_paths", [loader()])
     if use_cython is None:
         use_cython = lark_cython_available()
     if use_cython and options["parser"] == "lalr":
         import lark_cython
 
         options["_plugins"] = lark_cython.plugins
+    from lark import Lark
+
     return Lark(grammar_text(name) if text is None else text, **options)
 
 
@@ -68,7 +76,9 @@ def terminal_patterns(name: str) -> dict[str, str]:
     imported terminal are in ``terminal_patterns("tokens")``) as the regular expression Lark
     compiles it to: the way Python code builds a regex from the grammar instead of writing the
     syntax out again."""
-    grammar, _ = load_grammar(grammar_text(name), f"{name}.lark", [LOADER], False)  # type: ignore[no-untyped-call]
+    from lark.load_grammar import load_grammar
+
+    grammar, _ = load_grammar(grammar_text(name), f"{name}.lark", [loader()], False)  # type: ignore[no-untyped-call]
     terminals, _, _ = grammar.compile([], "*")  # every terminal, whatever the rules use
     out: dict[str, str] = {}
     for terminal in terminals:

@@ -92,6 +92,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "standings.self-game": (WARNING, "a player paired with himself; the game is left out of the table"),
     "standings.unfinished": (INFO, "an unfinished game ('*') left out of scores and tie-breaks"),
     "standings.forfeit": (INFO, "a decisive game without moves scored as a forfeit"),
+    "standings.invalid-game": (WARNING, "a game scored in the table fails validation (as `notation validate` says)"),
+    "players.bad-alias": (ERROR, "a row of the --aliases CSV that is not 'name,canonical name'"),
     "tree.no-position-keys": (ERROR, "a dataset without moves or position keys: the opening explorer cannot find positions in it"),
     # --- pictures: board diagrams and charts ---
     "picture.no-such-game": (ERROR, "a game number beyond the games of the input"),

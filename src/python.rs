@@ -494,6 +494,82 @@ fn lex_game(
     Some(out)
 }
 
+/// One mainline walked for `notation filter` (see `walk_mainline`).
+type Walk = (Vec<(u8, u8, Option<u8>)>, Vec<u64>, Vec<(u32, [u8; 12])>);
+
+/// (white pawns..kings, black pawns..kings) counts of `board`.
+fn material(board: &Board) -> [u8; 12] {
+    let mut counts = [0u8; 12];
+    for (side, color) in [cozy_chess::Color::White, cozy_chess::Color::Black]
+        .into_iter()
+        .enumerate()
+    {
+        for (index, piece) in cozy_chess::Piece::ALL.into_iter().enumerate() {
+            counts[side * 6 + index] = (board.colors(color) & board.pieces(piece)).len() as u8;
+        }
+    }
+    counts
+}
+
+fn walk_inner(fen_text: Option<&str>, sans: &[String], chess960: bool) -> Option<Walk> {
+    let mut pos = start(fen_text, 0, 1)?;
+    let mut moves = Vec::with_capacity(sans.len());
+    let mut keys = vec![crate::polyglot::key(&pos.board)];
+    let mut made = vec![(0, material(&pos.board))];
+    for (index, text) in sans.iter().enumerate() {
+        let bytes = text.trim_end_matches(['+', '#']).as_bytes();
+        let (san, used) = crate::san::parse(bytes)?;
+        if used != bytes.len() {
+            return None;
+        }
+        let mv = replay::resolve(&pos.board, &san).ok()?;
+        let (next, _, captured, castle, _) = replay::play(&pos, mv);
+        let mut to = mv.to;
+        if castle && !chess960 {
+            let file = if to.file() > mv.from.file() {
+                cozy_chess::File::G
+            } else {
+                cozy_chess::File::C
+            };
+            to = cozy_chess::Square::new(file, mv.from.rank());
+        }
+        moves.push((mv.from as u8, to as u8, mv.promotion.map(|p| p as u8 + 1)));
+        keys.push(crate::polyglot::key(&next.board));
+        if captured.is_some() || mv.promotion.is_some() {
+            made.push((index as u32 + 1, material(&next.board)));
+        }
+        pos = next;
+    }
+    Some((moves, keys, made))
+}
+
+/// Walk a mainline given as standard SAN (`+`/`#` suffixes allowed) from `fen` (Shredder-FEN;
+/// None for the standard start), for the play criteria of `notation filter` and its
+/// `--unique`. Returns `(moves, keys, material)`: each move as `(from, to, promotion)` in the
+/// Python engine's encoding (a1 = 0; castling the king's move to its destination unless
+/// `chess960`; promotion 2..5 for N, B, R, Q), the repetition key of the start and of the
+/// position after each move, and `(ply, counts)` for the start and after each capture or
+/// promotion (counts: White's pawns..king then Black's). None when a move is not a plain
+/// legal SAN the core resolves (the Python walk then decides), or the start is not read.
+#[pyfunction]
+#[pyo3(signature = (fen, sans, chess960 = false))]
+fn walk_mainline(
+    py: Python<'_>,
+    fen: Option<&str>,
+    sans: Vec<String>,
+    chess960: bool,
+) -> PyResult<Py<PyAny>> {
+    let fen_owned = fen.map(str::to_owned);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        walk_inner(fen_owned.as_deref(), &sans, chess960)
+    }));
+    match outcome {
+        Ok(Some(walk)) => Ok(walk.into_pyobject(py)?.into_any().unbind()),
+        Ok(None) => Ok(py.None()),
+        Err(payload) => Err(CorePanic::new_err(panic_message(payload))),
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
@@ -509,5 +585,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dead_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(position_key, m)?)?;
     m.add_function(wrap_pyfunction!(split_run, m)?)?;
+    m.add_function(wrap_pyfunction!(walk_mainline, m)?)?;
     Ok(())
 }

@@ -49,6 +49,12 @@ def test_a_fresh_environment_imports_the_package_and_its_cli(wheel: Path, tmp_pa
     env_dir = tmp_path / "venv"
     venv.create(env_dir, system_site_packages=True, with_pip=False)
     python = env_dir / "bin" / "python"
+    # A venv is made from the base interpreter, whatever runs the tests: when that is itself a
+    # virtual environment (the user's), its packages (typer, lark, ...) are not the base's. The
+    # new environment sees them through a .pth file, as the README's test command needs.
+    (site_dir,) = env_dir.glob("lib/python*/site-packages")
+    seen = [p for p in sys.path if p.endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
+    (site_dir / "outer-environment.pth").write_text("\n".join(seen) + "\n", encoding="utf-8")
     target = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(target)
@@ -62,6 +68,14 @@ def test_a_fresh_environment_imports_the_package_and_its_cli(wheel: Path, tmp_pa
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[0].startswith(str(target))
+    # the test command's first step there: pytest finds the tests and imports what they need
+    collect = subprocess.run(
+        [str(python), "-P", "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         str(ROOT / "tests" / "cli" / "test_cli_surface.py")],
+        capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "PYTHONPATH": str(target)},
+    )
+    assert collect.returncode == 0, collect.stdout[-2000:] + collect.stderr[-2000:]
+    assert "test_version_and_short_help" in collect.stdout
 
 
 def test_library_never_imports_cli_frameworks_or_python_chess() -> None:

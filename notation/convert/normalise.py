@@ -82,9 +82,11 @@ def normalise(
     *,
     strip: frozenset[str] | set[str] = frozenset(),
     add_tags: tuple[str, ...] = (),
+    replace_tags: bool = False,
 ) -> tuple[Game, Mainline]:
     """``game`` re-spelled in canonical SAN with ``strip``'s parts removed and ``add_tags``'s
-    tags added (see the module docstring); also its mainline. Never raises on bad input."""
+    tags added (see the module docstring); also its mainline. An added tag the game already has
+    keeps its value unless ``replace_tags``. Never raises on bad input."""
     keep_comments = "comments" not in strip
     keep_variations = "variations" not in strip
     keep_nags = "nags" not in strip
@@ -129,24 +131,28 @@ def normalise(
         game, tags=dict(game.tags), moves=moves,
         intro_comments=_clean(game.intro_comments, clocks) if keep_comments else [],
     )
-    _add_tags(result, game, mainline, add_tags)
+    _add_tags(result, game, mainline, add_tags, replace_tags)
     return result, mainline
 
 
-def _add_tags(result: Game, original: Game, mainline: Mainline, add_tags: tuple[str, ...]) -> None:
+def _add_tags(result: Game, original: Game, mainline: Mainline, add_tags: tuple[str, ...], replace_tags: bool) -> None:
     tags = result.tags
     final = mainline.final
+    added: dict[str, str] = {}
     for name in add_tags:
         if name == "plycount":
-            tags["PlyCount"] = str(len(mainline.moves))
+            added["PlyCount"] = str(len(mainline.moves))
         elif name == "final-fen" and final is not None:
-            tags["FinalFEN"] = final.fen()
+            added["FinalFEN"] = final.fen()
         elif name == "hashcode" and final is not None:
-            tags["HashCode"] = f"{polyglot_key(final):016x}"
-        elif name == "eco":
+            added["HashCode"] = f"{polyglot_key(final):016x}"
+        elif name == "eco" and (replace_tags or "ECO" not in tags or "Opening" not in tags):
             from notation.openings.eco import classify_played
 
             opening = classify_played(original, mainline.start, (pos.key() for pos in mainline.positions))
             if opening is not None:
-                tags["ECO"] = opening.eco
-                tags["Opening"] = opening.name
+                added["ECO"] = opening.eco
+                added["Opening"] = opening.name
+    for tag, value in added.items():
+        if replace_tags or tag not in tags:  # a tag as written (a Lichess Opening) stays
+            tags[tag] = value

@@ -5,8 +5,10 @@
 - ``uci`` / ``lan``: the tags, then the mainline's legal moves in that notation (``e2e4`` ...;
   ``1. e2-e4 e7-e5`` ...), then the termination marker; comments, NAGs and variations are not
   written (they are SAN text about SAN moves).
-- ``fen`` / ``epd``: one line per mainline position, the start position first; EPD lines carry
-  the four position fields and the ``hmvc`` / ``fmvn`` opcodes.
+- ``fen`` / ``epd``: one line per mainline position, the start position first, a blank line
+  between games; each line names its game (``FILE:N``): after a tab on a FEN line, in the
+  ``c1`` opcode of an EPD line, which carries the four position fields, ``hmvc`` / ``fmvn`` and
+  ``c0`` (players, event, date).
 - ``jsonl``: one JSON object per game: ``file``, ``game``, ``tags``, ``start_fen``, ``result``,
   ``moves`` [{``ply``, ``san``, ``uci``, ``fen``}], ``complete`` (False when a mainline move could
   not be played: the moves stop before it).
@@ -17,6 +19,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,6 +30,7 @@ from notation.pgn.writer import escape_tag_value, write_game
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
+    from notation.pgn.reader import RawGame
     from notation.pgn.sources import Source
 
 #: The output formats.
@@ -38,12 +42,14 @@ EXTENSIONS: dict[str, str] = {"pgn": "pgn", "uci": "pgn", "lan": "pgn", "fen": "
 @dataclass(frozen=True, slots=True)
 class ConvertOptions:
     """How to convert: output format, parts to strip, tags to add, line width (None: the
-    writer's default, lines under 80 characters; 0: no wrapping)."""
+    writer's default, lines under 80 characters; 0: no wrapping), whether an added tag replaces
+    one the game already has (by default the game's own stays)."""
 
     to: str = "pgn"
     strip: frozenset[str] = frozenset()
     add_tags: tuple[str, ...] = ()
     columns: int | None = None
+    replace_tags: bool = False
 
 
 def wrap(text: str, columns: int) -> str:
@@ -126,17 +132,34 @@ def _moves_text(game: Game, line: Mainline, notation: str, columns: int | None) 
     return ("\n".join(tags) + "\n\n" if tags else "") + body + "\n"
 
 
-def _positions(line: Mainline, epd: bool) -> str:
+def game_label(game: Game) -> str:
+    """The game's id on each FEN/EPD line: ``FILE:N`` (its number in the file, from 1)."""
+    return f"{game.file or '<stdin>'}:{game.number}"
+
+
+def _quoted(text: str) -> str:
+    """An EPD string operand: no double quote or line end inside."""
+    return '"' + re.sub(r'["\\\r\n\t]+', " ", text).strip() + '"'
+
+
+def _positions(game: Game, line: Mainline, epd: bool) -> str:
+    """One line per position, the start first: FEN lines with the game's id after a tab; EPD
+    lines with ``hmvc``/``fmvn`` and, as pgn-extract's ``-Wepd`` does, the game in comment
+    opcodes: ``c0`` its players, event and date, ``c1`` its id and the ply."""
     if line.start is None:
         return ""
+    label = game_label(game)
+    tags = game.tags
+    who = f"{tags.get('White', '?')} - {tags.get('Black', '?')}, {tags.get('Event', '?')}, {tags.get('Date', '?')}"
     out = []
-    for pos in [line.start, *line.positions]:
+    for ply, pos in enumerate([line.start, *line.positions]):
         fen = pos.fen()
         if epd:
             fields = fen.split(" ")
-            out.append(" ".join(fields[:4]) + f" hmvc {fields[4]}; fmvn {fields[5]};")
+            out.append(" ".join(fields[:4]) + f" hmvc {fields[4]}; fmvn {fields[5]};"
+                       f" c0 {_quoted(who)}; c1 {_quoted(f'{label} ply {ply}')};")
         else:
-            out.append(fen)
+            out.append(f"{fen}\t{label}")
     return "\n".join(out) + "\n"
 
 
@@ -165,7 +188,7 @@ def render(game: Game, line: Mainline, options: ConvertOptions) -> str:
     if to in ("uci", "lan"):
         return _moves_text(game, line, to, options.columns)
     if to in ("fen", "epd"):
-        return _positions(line, to == "epd")
+        return _positions(game, line, to == "epd")
     if to == "jsonl":
         return _jsonl(game, line)
     raise ValueError(f"unknown format {to!r}; expected one of {', '.join(FORMATS)}")
@@ -174,13 +197,36 @@ def render(game: Game, line: Mainline, options: ConvertOptions) -> str:
 def convert_game(game: Game, options: ConvertOptions | None = None) -> tuple[str, bool]:
     """(text of ``game`` converted, whether its whole mainline could be played)."""
     options = options if options is not None else ConvertOptions()
-    new, line = normalise(game, strip=options.strip, add_tags=options.add_tags)
+    new, line = normalise(game, strip=options.strip, add_tags=options.add_tags, replace_tags=options.replace_tags)
     return render(new, line, options), line.complete and line.start is not None
 
 
 def separator(to: str) -> str:
-    """What goes between two games' texts in one output file."""
-    return "\n" if to in ("pgn", "uci", "lan") else ""
+    """What goes between two games' texts in one output file: a blank line (the games of a FEN
+    or EPD file too), nothing between JSON lines."""
+    return "" if to == "jsonl" else "\n"
+
+
+def convert_chunk(
+    task: tuple[list[RawGame], ConvertOptions, str | None],
+) -> tuple[str | None, list[tuple[str | None, bool, RawGame | None]]]:
+    """One chunk of a source's raw games converted (in a worker with ``--jobs``): the task is
+    ``(raw games, options, the source's display name)``; the result that name and, per game,
+    ``(text, converted whole, the chunk when its source could not be read)``, without a text
+    for a read failure."""
+    from notation.pgn.reader import parse_raw_game
+
+    raws, options, name = task
+    out: list[tuple[str | None, bool, RawGame | None]] = []
+    for raw in raws:
+        failed = raw if raw.size == -1 or raw.io_error is not None else None
+        if raw.size == -1:
+            out.append((None, True, failed))
+            continue
+        text, whole = convert_game(parse_raw_game(raw), options)
+        out.append((text, whole, failed))
+    return name, out
+
 
 
 def convert(sources: Source | Iterable[Source], options: ConvertOptions | None = None) -> Iterator[str]:

@@ -26,9 +26,8 @@ the moves table's ``position_key`` finds the games, only the plies that follow a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import islice
 from pathlib import Path
 from typing import Any, Final
 
@@ -147,10 +146,12 @@ def opening_tree(
     fen: str | None = None,
     depth: int = 1,
     min_games: int = 1,
+    jobs: int = 1,
 ) -> OpeningTree:
     """The explorer rows for the position after ``moves`` from ``fen`` (default: the initial
     position) in ``source``: a PGN file, a folder of PGN files, ``"-"`` (standard input) or a
-    dataset directory written by ``notation import``. Never raises on bad input."""
+    dataset directory written by ``notation import``. Never raises on bad input. ``jobs``:
+    worker processes for PGN input (:mod:`notation.parallel`; the same rows)."""
     root, problems = root_position(moves, fen)
     if root is None:
         return OpeningTree(_empty(), None, problems)
@@ -160,7 +161,7 @@ def opening_tree(
     if str(source) != "-" and path.is_dir() and (path / "games").is_dir():
         hits = _dataset_hits(path, root, depth, diagnostics)
     else:
-        hits = _pgn_hits(path, root, depth, diagnostics)
+        hits = _pgn_hits(path, root, depth, diagnostics, jobs)
     frame = _tree(hits, root, depth, min_games) if hits is not None else _empty()
     return OpeningTree(frame, root.fen(), diagnostics)
 
@@ -191,9 +192,9 @@ def _dataset_hits(path: Path, root: Position, depth: int, diagnostics: list[Diag
     return None
 
 
-def _pgn_hits(path: Path, root: Position, depth: int, diagnostics: list[Diagnostic]) -> pl.DataFrame:
+def _pgn_hits(path: Path, root: Position, depth: int, diagnostics: list[Diagnostic], jobs: int = 1) -> pl.DataFrame:
+    from notation.parallel import chunks, ordered_map, worker_pool
     from notation.tables.dataset import PlanStats, expand_inputs, planned_games
-    from notation.tables.rows import tabulate_raw
 
     files, problems = expand_inputs([path])
     diagnostics.extend(problems)
@@ -201,14 +202,27 @@ def _pgn_hits(path: Path, root: Position, depth: int, diagnostics: list[Diagnost
         diagnostics.append(Diagnostic.make("pgn.io", "no PGN files found", file=str(path)))
     seen: set[int] = set()
     stats = PlanStats()
-    parts: list[pl.DataFrame] = []
-    for file in files:
-        new = ((gid, raw) for gid, raw, fresh in planned_games(file, seen, stats) if fresh)
-        while chunk := list(islice(new, CHUNK_GAMES)):
-            games, plies, _ = tabulate_raw(chunk, moves=True)
-            parts.append(hits(games.lazy(), plies.lazy(), root, depth))
+
+    def tasks() -> Iterator[tuple[list[tuple[int, Any]], str, int]]:
+        for file in files:
+            new = ((gid, raw) for gid, raw, fresh in planned_games(file, seen, stats) if fresh)
+            for chunk in chunks(new, CHUNK_GAMES):
+                yield chunk, root.fen(), depth
+
+    with worker_pool(jobs) as executor:
+        parts = list(ordered_map(chunk_hits, tasks(), executor))
     diagnostics.extend(stats.diagnostics)
     return pl.concat(parts, how="vertical") if parts else _empty_hits()
+
+
+def chunk_hits(task: tuple[list[tuple[int, Any]], str, int]) -> pl.DataFrame:
+    """:func:`hits` of one chunk of ``(game id, raw game)`` pairs: ``(chunk, root FEN, depth)``
+    (run in a worker with ``jobs``)."""
+    from notation.tables.rows import tabulate_raw
+
+    chunk, fen, depth = task
+    games, plies, _ = tabulate_raw(chunk, moves=True)
+    return hits(games.lazy(), plies.lazy(), Position.from_fen(fen), depth)
 
 
 def hits(games: pl.LazyFrame, moves: pl.LazyFrame, root: Position, depth: int) -> pl.DataFrame:

@@ -52,6 +52,25 @@ class Overlay:
     arrows: tuple[tuple[int, int, str], ...] = ()
 
 
+#: caption text: line height, the widest a character of the 13-pixel font is taken to be (a
+#: generous estimate for sans-serif text), and the space kept free at each side
+CAPTION_LINE = 16
+CAPTION_CHAR = 7.5
+CAPTION_PAD = 4
+
+
+def caption_lines(caption: str, size: int) -> list[str]:
+    """``caption`` broken at spaces into lines that fit ``size`` pixels (as many as needed)."""
+    room = max(1, int((size - 2 * CAPTION_PAD) // CAPTION_CHAR))
+    lines: list[str] = []
+    for word in caption.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [caption]
+
+
 def board_svg(
     placement: Mapping[int, tuple[bool, int]],
     *,
@@ -68,7 +87,8 @@ def board_svg(
     """
     margin = 16 if coordinates else 0
     cell = (size - 2 * margin) / 8
-    height = size + (24 if caption else 0)
+    lines = caption_lines(caption, size) if caption else []
+    height = size + (8 + CAPTION_LINE * len(lines) if lines else 0)
     label = escape(caption or "chess diagram", {'"': "&quot;"})
 
     def corner(sq: int) -> tuple[float, float]:
@@ -124,9 +144,20 @@ def board_svg(
                          f'text-anchor="middle" fill="#333333" font-family="{FONT}">{file_name}</text>')
             parts.append(f'<text class="coordinate rank" x="{margin / 2:.1f}" y="{y:.1f}" font-size="11" '
                          f'text-anchor="middle" fill="#333333" font-family="{FONT}">{rank_name}</text>')
-    if caption:
+    if len(lines) == 1 and len(lines[0]) * CAPTION_CHAR <= size - 2 * CAPTION_PAD:
         parts.append(f'<text class="caption" x="{size / 2:.1f}" y="{size + 17}" font-size="13" '
-                     f'text-anchor="middle" fill="#000000" font-family="{FONT}">{escape(caption)}</text>')
+                     f'text-anchor="middle" fill="#000000" font-family="{FONT}">{escape(caption or "")}</text>')
+    elif lines:  # one text element, a line per tspan (its text: the caption as given)
+        spans = []
+        for index, line in enumerate(lines):
+            # a line still wider than the picture (one long word) is squeezed to fit, never clipped
+            fit = (f' textLength="{size - 2 * CAPTION_PAD}" lengthAdjust="spacingAndGlyphs"'
+                   if len(line) * CAPTION_CHAR > size - 2 * CAPTION_PAD else "")
+            gap = " " if index < len(lines) - 1 else ""
+            spans.append(f'<tspan x="{size / 2:.1f}" y="{size + 17 + index * CAPTION_LINE}"{fit}>'
+                         f'{escape(line)}{gap}</tspan>')
+        parts.append(f'<text class="caption" font-size="13" text-anchor="middle" fill="#000000" '
+                     f'font-family="{FONT}">{"".join(spans)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -208,9 +239,10 @@ def position_svg(
                      overlay=overlay, caption=caption)
 
 
-def svg_to_png(svg: str, *, scale: float = 2.0) -> bytes:
-    """PNG bytes of an SVG picture (through ``vl-convert``, the ``notation[charts]`` extra;
-    raises :class:`notation.pictures.extras.ChartsUnavailable` without it)."""
+def svg_to_png(svg: str, *, scale: float = 1.0) -> bytes:
+    """PNG bytes of an SVG picture, ``scale`` pixels per SVG unit (1: the picture's own size;
+    through ``vl-convert``, the ``notation[charts]`` extra; raises
+    :class:`notation.pictures.extras.ChartsUnavailable` without it)."""
     from notation.pictures.extras import require
 
     return bytes(require("vl_convert").svg_to_png(svg, scale=scale))

@@ -60,7 +60,8 @@ def score_by_rating(games: GamesInput) -> pl.DataFrame:
 
 def _group(games: GamesInput, by: str, limit: int) -> tuple[pl.LazyFrame, str]:
     column = GROUP_COLUMNS[by]
-    base = as_lazy(games, [column, "result", "plies"]).with_columns(
+    wanted = [column, "result", "plies"] + (["base_seconds", "increment_seconds"] if by == "time-control" else [])
+    base = as_lazy(games, wanted).with_columns(
         pl.col(column).fill_null("?").alias("group"), white_score().alias("_ws"))
     top = base.group_by("group").agg(pl.len().alias("_n")).sort(["_n", "group"], descending=[True, False])
     if limit:
@@ -68,38 +69,70 @@ def _group(games: GamesInput, by: str, limit: int) -> tuple[pl.LazyFrame, str]:
     return base.join(top.select("group"), on="group", how="semi"), column
 
 
+def _ordered(table: pl.LazyFrame, base: pl.LazyFrame, by: str) -> pl.LazyFrame:
+    """``table`` (one or more rows per group) with ``order`` (the groups' drawing order: ECO
+    codes alphabetically, time controls by speed, base + 40 x increment as Lichess classes them,
+    the unknown last) and ``label`` (the group with its number of games: ``180+0 (1,234)``)."""
+    counts = base.group_by("group").agg(pl.len().alias("_all"))
+    if by == "time-control":
+        speed = (pl.col("base_seconds").cast(pl.Float64) + 40.0 * pl.col("increment_seconds").cast(pl.Float64)
+                 .fill_null(0.0))
+        counts = counts.join(base.group_by("group").agg(speed.min().alias("_speed")), on="group", how="left")
+        key = [pl.col("_speed").is_null(), pl.col("_speed"), pl.col("group")]
+    else:
+        key = [pl.col("group") == "?", pl.col("group")]
+    counts = counts.sort(key).with_columns(pl.int_range(0, pl.len(), dtype=pl.Int32).alias("order"))
+    labelled = counts.select(
+        "group", "order",
+        pl.format("{} ({})", pl.col("group"), pl.col("_all").map_elements(lambda n: f"{n:,}", return_dtype=pl.String))
+        .alias("label"),
+    )
+    return table.join(labelled, on="group", how="left")
+
+
 def results_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
     """Finished games by ``by`` (``eco`` or ``time-control``; the ``limit`` most frequent
     values, ``?`` for missing): one row per value and outcome that occurred, with ``games`` and
-    ``share`` (of the value's finished games)."""
+    ``share`` (of the value's finished games), in drawing order (``order``, ``label``: see
+    :func:`_ordered`)."""
     base, _ = _group(games, by, limit)
     outcome = (pl.when(pl.col("_ws") == 1.0).then(pl.lit("white wins"))
                .when(pl.col("_ws") == 0.5).then(pl.lit("draw")).otherwise(pl.lit("black wins")))
     order = pl.col("outcome").replace_strict({o: i for i, o in enumerate(OUTCOME_ORDER)}, return_dtype=pl.Int8)
-    return (
+    table = (
         base.filter(pl.col("_ws").is_not_null())
         .group_by("group", outcome.alias("outcome"))
         .agg(pl.len().cast(pl.Int64).alias("games"))
         .with_columns((pl.col("games") / pl.col("games").sum().over("group")).alias("share"),
                       order.alias("outcome_order"))
-        .sort(["group", "outcome_order"])
-        .collect()
     )
+    return _ordered(table, base, by).sort(["order", "outcome_order"]).collect()
 
 
 def length_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
     """Game length in full moves by ``by`` (``eco`` or ``time-control``): one row per value with
-    ``games``, ``mean_moves``, ``median_moves``."""
+    ``games``, ``mean_moves``, ``median_moves``, in drawing order (``order``, ``label``)."""
     base, _ = _group(games, by, limit)
     moves = (pl.col("plies") + 1) // 2
-    return (
+    table = (
         base.filter(pl.col("plies").is_not_null())
         .group_by("group")
         .agg(pl.len().cast(pl.Int64).alias("games"), moves.mean().round(1).alias("mean_moves"),
              moves.median().alias("median_moves"))
-        .sort("group")
-        .collect()
     )
+    return _ordered(table, base, by).sort("order").collect()
+
+
+def matching_players(games: GamesInput, player: str, *, exact: bool = False) -> list[str]:
+    """The names (as written, blanks trimmed) of the players ``player`` matches, sorted: a part
+    of the name, any case, accents ignored; with ``exact`` the whole name
+    (:func:`notation.tables.selection.text_matches`)."""
+    from notation.tables.selection import text_matches
+
+    names = as_lazy(games, ["white", "black"]).select(
+        pl.concat([pl.col("white"), pl.col("black")]).alias("name")).select(clean_name(pl.col("name")).alias("name"))
+    found = names.filter(text_matches("name", player, exact=exact).fill_null(False)).unique().collect()
+    return sorted(found.get_column("name").to_list())
 
 
 def player_history(games: GamesInput, player: str) -> pl.DataFrame:
@@ -127,10 +160,26 @@ def player_history(games: GamesInput, player: str) -> pl.DataFrame:
     )
 
 
+#: The most points a chart draws per series: a longer history is thinned (:func:`thinned`).
+MAX_POINTS: Final = 2000
+
+
+def thinned(history: pl.DataFrame, limit: int = MAX_POINTS) -> pl.DataFrame:
+    """A player's history (:func:`player_history`) with at most ``limit`` rows: every k-th game
+    and the last one (each row keeps its running count and score, so the curve is the same
+    curve, drawn with fewer points). Shorter histories are returned as they are."""
+    if history.height <= limit:
+        return history
+    step = -(-history.height // limit)
+    keep = (pl.int_range(0, pl.len()) % step == step - 1) | (pl.int_range(0, pl.len()) == pl.len() - 1)
+    return history.filter(keep)
+
+
 def clock_use(games: GamesInput, moves: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """Mean thinking time by move number and colour, from the ``[%clk]`` clocks: a move's time
     is the mover's previous clock (the base time before the first move) minus the clock after
-    it plus the increment. Rows: ``move_number``, ``color``, ``mean_seconds``, ``moves``."""
+    it plus the increment. Rows: ``move_number``, ``color``, ``mean_seconds``, ``moves`` (the
+    sample behind the mean) and ``thin`` (fewer than :data:`THIN_SAMPLE` moves)."""
     timing = as_lazy(games, ["game_id", "base_seconds", "increment_seconds"])
     lazy = moves.lazy() if isinstance(moves, pl.DataFrame) else moves
     clocks = (
@@ -146,9 +195,14 @@ def clock_use(games: GamesInput, moves: pl.DataFrame | pl.LazyFrame) -> pl.DataF
     return (
         clocks.group_by("move_number", "color")
         .agg(pl.col("_spent").mean().round(2).alias("mean_seconds"), pl.len().cast(pl.Int64).alias("moves"))
+        .with_columns((pl.col("moves") < THIN_SAMPLE).alias("thin"))
         .sort(["move_number", "color"], descending=[False, True])
         .collect()
     )
+
+
+#: Fewer moves than this behind a mean is a thin sample: the clock chart draws it faded.
+THIN_SAMPLE: Final = 30
 
 
 def _pawns(value: Eval | None) -> float | None:
@@ -161,18 +215,26 @@ def _pawns(value: Eval | None) -> float | None:
 
 
 def evals_from_moves(moves: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
-    """One game's evaluations from its moves rows (``eval_cp``/``eval_mate``): see :func:`game_evals`."""
+    """One game's evaluations from its moves rows (``eval_cp``/``eval_mate``): see :func:`game_evals`;
+    ``series`` is ``white``/``black`` (the engine that moved) when the comments carry a search
+    depth (an engine game: each engine's own evaluation), else ``analysis``."""
     lazy = moves.lazy() if isinstance(moves, pl.DataFrame) else moves
     pawns = (pl.when(pl.col("eval_mate").is_not_null())
              .then(pl.when(pl.col("eval_mate") > 0).then(EVAL_CAP).otherwise(-EVAL_CAP))
              .otherwise((pl.col("eval_cp").cast(pl.Float64) / 100.0).clip(-EVAL_CAP, EVAL_CAP)))
-    return (
+    evals = (
         lazy.sort("ply")
         .select(pl.col("ply").cast(pl.Int32), "san", pawns.alias("eval_pawns"),
-                pl.col("eval_mate").cast(pl.Int32).alias("mate"))
+                pl.col("eval_mate").cast(pl.Int32).alias("mate"), pl.col("depth").is_not_null().alias("_engine"),
+                pl.col("color").cast(pl.String).alias("_mover"))
         .filter(pl.col("eval_pawns").is_not_null())
         .collect()
     )
+    # an engine game's comments are each engine's own search (they carry its depth): one
+    # series per side; an annotation ([%eval] without depth) is one analysis: one series
+    engines = evals.height > 0 and bool(evals.get_column("_engine").any())
+    series = pl.col("_mover") if engines else pl.lit("analysis")
+    return evals.with_columns(series.alias("series")).drop("_engine", "_mover")
 
 
 def game_evals(game: Game) -> pl.DataFrame:
@@ -211,7 +273,7 @@ def table_for(
     if kind == "player":
         if player is None:
             raise ValueError("the player chart needs a player name")
-        return player_history(games, player)
+        return thinned(player_history(games, player))
     if kind in ("clock", "eval"):
         if moves is None:
             raise ValueError(f"the {kind} chart needs the moves table")

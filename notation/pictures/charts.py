@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Final
-
-import polars as pl
+from typing import TYPE_CHECKING, Any, Final
 
 from notation.pictures.extras import INSTALL_HINT, ChartsUnavailable, available, require
+
+if TYPE_CHECKING:  # pragma: no cover - Polars is imported when a chart is drawn, not with the CLI
+    import polars as pl
 
 __all__ = ["FORMATS", "INSTALL_HINT", "KINDS", "ChartsUnavailable", "available", "chart", "render", "require", "spec"]
 
@@ -48,13 +49,44 @@ def chart(kind: str, data: pl.DataFrame, *, title: str | None = None) -> Any:
     builder = _BUILDERS[kind]
     made = builder(alt, data)
     text = title or KINDS[kind].split(" (")[0]
-    return made.properties(title=text[:1].upper() + text[1:])
+    text = text[:1].upper() + text[1:]
+    note = _note(kind, data)
+    return made.properties(title=alt.TitleParams(text, subtitle=note) if note else text)
+
+
+def _note(kind: str, data: pl.DataFrame) -> str | None:
+    """What the chart says of its sample under the title: a thinned history, means drawn from
+    few moves, one series per engine."""
+    if kind == "player" and data.height:
+        total = int(data.get_column("games").max())  # type: ignore[arg-type]
+        if total > data.height:
+            return f"{total:,} games: {data.height:,} points drawn (every {-(-total // data.height)}th game and the last)"
+    if kind == "clock" and "thin" in data.columns and bool(data.get_column("thin").any()):
+        from notation.pictures.chart_data import THIN_SAMPLE
+
+        return f"faded: a mean of fewer than {THIN_SAMPLE} moves (few games last that long)"
+    if kind == "eval" and "series" in data.columns and set(data.get_column("series")) & {"white", "black"}:
+        return "one series per engine: each side's own evaluations, in White's view"
+    return None
 
 
 def spec(kind: str, data: pl.DataFrame, *, title: str | None = None) -> dict[str, Any]:
-    """The Vega-Lite specification (a JSON-able dict) of :func:`chart`."""
-    result: dict[str, Any] = chart(kind, data, title=title).to_dict()
+    """The Vega-Lite specification (a JSON-able dict) of :func:`chart`. Altair's 5,000-row
+    limit on inline data is lifted here, deliberately: every chart's table is aggregated (one
+    row per mark) or thinned to :data:`~notation.pictures.chart_data.MAX_POINTS` points."""
+    alt = require("altair")
+    with alt.data_transformers.enable("default", max_rows=None):
+        result: dict[str, Any] = chart(kind, data, title=title).to_dict()
     return result
+
+
+def _groups(alt: Any, data: pl.DataFrame, title: str) -> Any:
+    """The y axis of a chart by group: the groups with their game counts, in drawing order
+    (:func:`notation.pictures.chart_data.results_by`), else the groups alphabetically."""
+    if "label" in data.columns and "order" in data.columns:
+        labels = data.unique("order", keep="first").sort("order").get_column("label").to_list()
+        return alt.Y("label:N", title=title, sort=labels)
+    return alt.Y("group:N", title=title, sort="ascending")
 
 
 def render(vega_lite: dict[str, Any], fmt: str, *, scale: float = 2.0) -> str | bytes:
@@ -136,7 +168,7 @@ def _results(by: str) -> Any:
     def build(alt: Any, data: pl.DataFrame) -> Any:
         label = "ECO" if by == "eco" else "Time control"
         return alt.Chart(data, name="outcomes").mark_bar(stroke="#000000", strokeWidth=0.5).encode(
-            y=alt.Y("group:N", title=label, sort="ascending"),
+            y=_groups(alt, data, label),
             x=alt.X("share:Q", title="Share of finished games", stack="normalize", axis=alt.Axis(format="%")),
             color=alt.Color("outcome:N", title="Outcome", sort=["white wins", "draw", "black wins"],
                             scale=alt.Scale(domain=["white wins", "draw", "black wins"], range=list(OUTCOME_COLOURS))),
@@ -150,7 +182,7 @@ def _length(by: str) -> Any:
     def build(alt: Any, data: pl.DataFrame) -> Any:
         label = "ECO" if by == "eco" else "Time control"
         return alt.Chart(data, name="lengths").mark_bar(color="#1f5fa8").encode(
-            y=alt.Y("group:N", title=label, sort="ascending"),
+            y=_groups(alt, data, label),
             x=alt.X("mean_moves:Q", title="Mean length (moves)"),
             tooltip=["group", "games", "mean_moves", "median_moves"],
         ).properties(width=WIDTH)
@@ -158,6 +190,8 @@ def _length(by: str) -> Any:
 
 
 def _player(alt: Any, data: pl.DataFrame) -> Any:
+    import polars as pl
+
     x = alt.X("date:T", title="Date", axis=alt.Axis(format="%Y-%m-%d", labelAngle=-30))
     rating = alt.Chart(data.filter(pl.col("rating").is_not_null()), name="rating").mark_line(
         point=False, color="#1f5fa8").encode(x=x, y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)))
@@ -177,20 +211,32 @@ def _clock(alt: Any, data: pl.DataFrame) -> Any:
     x = alt.X("move_number:Q", title="Move number", axis=alt.Axis(tickMinStep=1, format="d"))
     y = alt.Y("mean_seconds:Q", title="Mean time per move (s)")
     line = alt.Chart(data, name="clock_lines").mark_line().encode(x=x, y=y, color=colour)
+    faded = (alt.condition("datum.thin", alt.value(0.25), alt.value(1.0)) if "thin" in data.columns
+             else alt.value(1.0))
     points = alt.Chart(data, name="clock_points").mark_circle(size=30).encode(
-        x=x, y=y, color=colour, tooltip=["move_number", "color", "mean_seconds", "moves"])
+        x=x, y=y, color=colour, opacity=faded, tooltip=["move_number", "color", "mean_seconds", "moves"])
     return _size(alt.layer(line, points))
 
 
 def _eval(alt: Any, data: pl.DataFrame) -> Any:
+    import polars as pl
+
     from notation.pictures.chart_data import EVAL_CAP
 
     x = alt.X("ply:Q", title="Ply", axis=alt.Axis(tickMinStep=1, format="d"))
     y = alt.Y("eval_pawns:Q", title="Evaluation (pawns, White's view)", scale=alt.Scale(domain=[-EVAL_CAP, EVAL_CAP]))
+    zero = alt.Chart(pl.DataFrame({"y": [0.0]}), name="zero").mark_rule(color="#888888").encode(y="y:Q")
+    if "series" in data.columns and set(data.get_column("series")) & {"white", "black"}:
+        # an engine game: each engine's evaluations are its own series (never one zig-zag)
+        colour = alt.Color("series:N", title="Engine of", sort=["white", "black"],
+                           scale=alt.Scale(domain=["white", "black"], range=["#c9a227", "#303030"]))
+        lines = alt.Chart(data, name="eval_lines").mark_line().encode(x=x, y=y, color=colour)
+        points = alt.Chart(data, name="evals").mark_circle(size=20).encode(
+            x=x, y=y, color=colour, tooltip=["ply", "san", "series", "eval_pawns", "mate"])
+        return _size(alt.layer(zero, lines, points))
     area = alt.Chart(data, name="eval_area").mark_area(color="#d0d0d0", opacity=0.6).encode(x=x, y=y)
     points = alt.Chart(data, name="evals").mark_circle(color="#303030", size=20).encode(
         x=x, y=y, tooltip=["ply", "san", "eval_pawns", "mate"])
-    zero = alt.Chart(pl.DataFrame({"y": [0.0]}), name="zero").mark_rule(color="#888888").encode(y="y:Q")
     return _size(alt.layer(area, zero, points))
 
 

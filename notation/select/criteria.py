@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from notation.select.material import MaterialPattern
 
@@ -54,6 +54,15 @@ def fold(text: str) -> str:
     """``text`` lower-cased with accents removed (for substring matching of names)."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def name_matches(wanted: str, value: str, *, exact: bool = False) -> bool:
+    """The one matching rule for names and events: ``wanted`` is a part of ``value``, any case,
+    accents ignored; with ``exact`` the whole of it (case, accents and runs of blanks still
+    ignored). :func:`notation.tables.selection.text_matches` is the same rule over a column."""
+    if exact:
+        return " ".join(fold(wanted).split()) == " ".join(fold(value).split())
+    return fold(wanted) in fold(value)
 
 
 def _day(year: int, month: int, day: int) -> int:
@@ -140,6 +149,7 @@ class Criteria:
     material: MaterialPattern | None = None
     endings: frozenset[str] = field(default_factory=frozenset)
     invert: bool = False
+    exact: bool = False  # names, event and site match as a whole (:func:`name_matches`)
 
     # -- what a criterion needs ------------------------------------------------------------
     @property
@@ -179,6 +189,8 @@ class Criteria:
     def needles(self) -> tuple[bytes, ...]:
         """The name/event/site texts as lower-case ASCII bytes, for :meth:`rejects_header`
         (empty when a text is not plain ASCII: then no header can be rejected unread)."""
+        if self.exact:  # a whole name may be spaced otherwise in the tags: read every header
+            return ()
         texts = [t for t in (self.white, self.black, self.player, self.event, self.site) if t is not None]
         folded = [fold(t) for t in texts]
         if not all(f.isascii() and '"' not in f and "\\" not in f for f in folded):
@@ -200,10 +212,8 @@ class Criteria:
         for wanted, names in ((self.white, ("White",)), (self.black, ("Black",)),
                               (self.player, ("White", "Black")), (self.event, ("Event",)),
                               (self.site, ("Site",))):
-            if wanted is not None:
-                needle = fold(wanted)
-                if not any(needle in fold(get(name, "")) for name in names):
-                    return False
+            if wanted is not None and not any(name_matches(wanted, get(name, ""), exact=self.exact) for name in names):
+                return False
         if self.results and get("Result", "*").strip() not in self.results:
             return False
         if (self.date_from is not None or self.date_to is not None) and not self._date(get("Date", "")):
@@ -333,6 +343,9 @@ def _reaches(subject: Subject, fen: str) -> bool:
     rights, legal en passant; move counters ignored). The walk stops once fewer pieces are left
     than the position has (a game never gains pieces)."""
     key, placement, turn, castling, ep, pieces = _target(fen)
+    walked = subject.core_walk()
+    if walked is not None and key not in walked.keys:
+        return False  # (a key that is there is confirmed below, position by position)
 
     def same(pos: Position) -> bool:
         return (pos.key() == key and pos.turn == turn and pos.board_fen() == placement
@@ -353,6 +366,9 @@ def _reaches(subject: Subject, fen: str) -> bool:
 def _has_material(subject: Subject, pattern: MaterialPattern) -> bool:
     """Some mainline position has the make-up (checked at the start and after each capture or
     promotion; the walk stops once fewer pieces are left than the pattern needs)."""
+    walked = subject.core_walk()
+    if walked is not None:
+        return any(pattern.matches(counts) for _, counts in walked.material)
     start = subject.start
     assert start is not None
     if pattern.matches_position(start):
@@ -367,6 +383,17 @@ def _has_material(subject: Subject, pattern: MaterialPattern) -> bool:
     return False
 
 
+class CoreWalk(NamedTuple):
+    """A mainline walked by the compiled core (:meth:`Subject.core_walk`): every move (the
+    whole mainline is legal), the repetition key of the start and after each move, and
+    ``(ply, (white counts, black counts))`` (pawn to king) at the start and after each capture
+    or promotion."""
+
+    moves: list[Move]
+    keys: list[int]
+    material: list[tuple[int, tuple[tuple[int, ...], tuple[int, ...]]]]
+
+
 class Subject:
     """One game as the criteria see it: tags at once, the rest read on first use.
 
@@ -375,7 +402,7 @@ class Subject:
     the parsed game, ``report`` the validation report. Each is computed at most once.
     """
 
-    __slots__ = ("_game", "_report", "_sans", "_start", "_steps", "_walker", "name", "raw", "tags")
+    __slots__ = ("_core_walk", "_game", "_report", "_sans", "_start", "_steps", "_walker", "name", "raw", "tags")
 
     def __init__(self, raw: RawGame, tags: dict[str, str], name: str | None = None) -> None:
         self.raw = raw
@@ -387,6 +414,7 @@ class Subject:
         self._sans: list[str] | None = None
         self._steps: list[tuple[Position, Move, Position]] = []
         self._walker: Iterator[tuple[Position, Move, Position]] | None = None
+        self._core_walk: tuple[CoreWalk | None] | None = None
 
     @property
     def game(self) -> Game:
@@ -465,10 +493,41 @@ class Subject:
             yield pos, move, after
             pos = after
 
+    def core_walk(self) -> CoreWalk | None:
+        """The mainline walked by the compiled core (``notation._core.walk_mainline``): its
+        moves, the repetition key of every position and the material at the start and after
+        each capture or promotion; None when the core is off or declines (a move it does not
+        resolve plainly, an illegal one): the criteria then walk the Python way."""
+        if self._core_walk is None:
+            self._core_walk = (self._walk_in_core(),)
+        return self._core_walk[0]
+
+    def _walk_in_core(self) -> CoreWalk | None:
+        from notation.compiled import core_module
+        from notation.rules.move import Move
+
+        core = core_module()
+        start = self.start
+        if core is None or start is None or getattr(core, "walk_mainline", None) is None:
+            return None
+        tags = self.tags if self._game is None else self._game.tags
+        chess960 = bool(start.chess960)
+        fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in tags or chess960) else None
+        walked = core.walk_mainline(fen, self.sans(), chess960)
+        if walked is None:
+            return None
+        moves, keys, made = walked
+        return CoreWalk([Move(*m) for m in moves], keys,
+                        [(ply, (tuple(c[:6]), tuple(c[6:]))) for ply, c in made])
+
     def identity(self) -> bytes:
         """The game's duplicate identity (:func:`notation.select.duplicates.game_identity`)."""
         from notation.select.duplicates import game_identity
 
+        walked = self.core_walk()
+        if walked is not None:
+            tags = self.tags if self._game is None else self._game.tags
+            return game_identity(self.start, tags, walked.moves, [])
         moves = [move for _, move, _ in self.walk()]
         sans = self.sans()
         tags = self.tags if self._game is None else self._game.tags

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
@@ -96,22 +97,94 @@ def select(
         source, name = item if isinstance(item, tuple) else (item, None)
         display = name if name is not None else source_name(source)
         for raw in split_games(source):
-            if raw.size == -1:
-                yield Selected(Subject(raw, {}, display), False)
-                continue
-            head = raw_header(raw)
-            if needles and isinstance(head, bytes) and Criteria.rejects_header(head, needles):
-                # a name/event/site text occurs nowhere in the tags: no match, tags left unread
-                # (read for --invert, which keeps the game)
-                subject = Subject(raw, header_tags(head) if criteria.invert else {}, display)
-                chosen = criteria.invert
-            else:
-                subject = Subject(raw, header_tags(head), display)
-                chosen = criteria.matches(subject)
-            duplicate = False
-            if chosen and index is not None:
-                duplicate = index.seen(subject.identity())
-            yield Selected(subject, chosen, duplicate)
+            selected = _judge(raw, display, criteria, needles)
+            if selected.selected and index is not None:
+                selected.duplicate = index.seen(selected.subject.identity())
+            yield selected
+
+
+def _judge(raw: RawGame, display: str | None, criteria: Criteria, needles: Any) -> Selected:
+    """One game read, selected or not (never a duplicate: that takes the games before it)."""
+    if raw.size == -1:
+        return Selected(Subject(raw, {}, display), False)
+    head = raw_header(raw)
+    if needles and isinstance(head, bytes) and Criteria.rejects_header(head, needles):
+        # a name/event/site text occurs nowhere in the tags: no match, tags left unread
+        # (read for --invert, which keeps the game)
+        subject = Subject(raw, header_tags(head) if criteria.invert else {}, display)
+        return Selected(subject, criteria.invert)
+    subject = Subject(raw, header_tags(head), display)
+    return Selected(subject, criteria.matches(subject))
+
+
+def written_text(item: Selected, verbatim: bool) -> str:
+    """A selected game as written out: its text as read (``verbatim``), or the export format."""
+    from notation.pgn.writer import write_game
+
+    if verbatim:
+        text: str = item.raw.text.replace("\r\n", "\n").strip("\n")
+        return text + "\n"
+    return write_game(item.game)
+
+
+@dataclass(slots=True)
+class Written:
+    """One game read, as :func:`select_written` gives it: ``text`` is the game as written out
+    when it is ``selected``; ``failed`` the reader's chunk when the source (or the rest of it)
+    could not be read (the game, if any, is still judged)."""
+
+    selected: bool
+    duplicate: bool = False
+    text: str | None = None
+    failed: RawGame | None = None
+    identity: bytes | None = None
+
+
+def select_written(
+    sources: Iterable[tuple[Source, str]],
+    criteria: Criteria,
+    *,
+    unique: bool = False,
+    verbatim: bool = False,
+    executor: Executor | None = None,
+) -> Iterator[Written]:
+    """:func:`select` with each selected game's text (:func:`written_text`), the games judged
+    chunk by chunk, in the workers of ``executor`` when given (:mod:`notation.parallel`):
+    the same games, texts and duplicates in the same order either way."""
+    from notation.parallel import chunks, ordered_map
+
+    def tasks() -> Iterator[tuple[list[RawGame], str, Criteria, bool, bool]]:
+        for source, display in sources:
+            for chunk in chunks(split_games(source)):
+                yield chunk, display, criteria, unique, verbatim
+
+    index = DuplicateIndex() if unique else None
+    for results in ordered_map(judge_chunk, tasks(), executor):
+        for written in results:
+            if written.selected and index is not None and written.identity is not None:
+                written.duplicate = index.seen(written.identity)
+                written.identity = None
+            yield written
+
+
+def judge_chunk(task: tuple[list[RawGame], str, Criteria, bool, bool]) -> list[Written]:
+    """The :class:`Written` of each game of one chunk: ``(raw games, display name, criteria,
+    unique, verbatim)``; with ``unique`` a selected game carries its duplicate identity."""
+    raws, display, criteria, unique, verbatim = task
+    needles = criteria.needles()
+    out: list[Written] = []
+    for raw in raws:
+        item = _judge(raw, display, criteria, needles)
+        failed = raw if item.io_failure else None
+        if raw.size == -1:
+            out.append(Written(False, failed=failed))
+            continue
+        if not item.selected:
+            out.append(Written(False, failed=failed))
+            continue
+        identity = item.subject.identity() if unique else None
+        out.append(Written(True, text=written_text(item, verbatim), failed=failed, identity=identity))
+    return out
 
 
 def source_list(sources: Source | Iterable[Source]) -> list[Source]:

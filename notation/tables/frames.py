@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,11 @@ from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA, empty_games, empt
 
 
 def to_frames(
-    source: Any, *, moves: bool = True, problems: list[Diagnostic] | None = None
+    source: Any,
+    *,
+    moves: bool = True,
+    problems: list[Diagnostic] | None = None,
+    executor: Executor | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Read, replay and tabulate every game of ``source``: ``(games, moves)``.
 
@@ -31,6 +36,9 @@ def to_frames(
     A source that cannot be read (to the end) is never a row: the games read whole before the
     failure are tabulated, and the failure, a ``pgn.io`` diagnostic located at the game where
     reading stopped, is appended to ``problems`` (pass a list to hear of it).
+
+    With an ``executor`` (:func:`notation.parallel.worker_pool`) the games are tabulated in its
+    workers, chunk by chunk (:func:`tabulate_chunk`); the frames are the same, row for row.
     """
     from notation.pgn.reader import split_games, unreadable_game
     from notation.pgn.sources import require_existing
@@ -38,14 +46,28 @@ def to_frames(
 
     require_existing(source)  # a wrong argument raises (FileNotFoundError, TypeError, ValueError)
 
-    def readable() -> Iterator[tuple[int, Any]]:
+    def whole() -> Iterator[Any]:
         for raw in split_games(source):
             if raw.size == -1:
                 if problems is not None:
                     problems.extend(unreadable_game(raw).diagnostics)
                 continue
+            yield raw
+
+    def readable() -> Iterator[tuple[int, Any]]:
+        for raw in whole():
             yield game_id(raw_text(raw)), raw
 
+    if executor is not None:
+        from notation.parallel import chunks, ordered_map
+
+        name = source_name(source)
+        tasks = ((chunk, moves, name) for chunk in chunks(whole()))
+        parts = list(ordered_map(tabulate_chunk, tasks, executor))
+        if parts:
+            return (pl.concat([g for g, _ in parts], how="vertical"),
+                    pl.concat([m for _, m in parts], how="vertical"))
+        return empty_games(), empty_moves()
     games, plies, _ = tabulate_raw(readable(), moves=moves, source_file=source_name(source))
     return games, plies
 
@@ -70,6 +92,16 @@ def files_to_frames(
                 yield game_id(raw_text(raw)), raw
 
     games, plies, _ = tabulate_raw(readable(), moves=moves)
+    return games, plies
+
+
+def tabulate_chunk(task: tuple[list[Any], bool, str | None]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The ``(games, moves)`` frames of one chunk of a source's games: ``(raw games, moves,
+    source name)``, in a worker of :func:`to_frames`."""
+    from notation.tables.rows import game_id, raw_text, tabulate_raw
+
+    raws, moves, name = task
+    games, plies, _ = tabulate_raw(((game_id(raw_text(raw)), raw) for raw in raws), moves=moves, source_file=name)
     return games, plies
 
 

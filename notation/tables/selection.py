@@ -56,6 +56,16 @@ def _folded(column: str) -> pl.Expr:
     return pl.col(column).cast(pl.String).map_elements(fold, return_dtype=pl.String, skip_nulls=True)
 
 
+def text_matches(column: str, text: str, *, exact: bool = False) -> pl.Expr:
+    """The one matching rule for names and events in every command: ``text`` is a part of the
+    column's value, any case, accents ignored (``ljubojevic`` finds ``Ljubojević``); with
+    ``exact``, the whole value (case, accents and runs of blanks still ignored): the rule of
+    :func:`notation.select.criteria.name_matches`, over a column."""
+    if exact:
+        return _folded(column).str.strip_chars().str.replace_all(r"\s+", " ") == " ".join(fold(text).split())
+    return _folded(column).str.contains(fold(text), literal=True)
+
+
 _DATE = re.compile(r"(\d{4})(?:[.\-/](\d{1,2}))?(?:[.\-/](\d{1,2}))?")
 
 
@@ -87,7 +97,8 @@ class Selection:
     (needs ``player``): the games in which that player had this colour; ``since``/``until``: the
     game's date (or UTC date) within the range, both ends included (games without a date are
     left out when either is set); ``event``: a case-insensitive part of the event name;
-    ``time_control``: one of :data:`TIME_CONTROL_CLASSES`.
+    ``time_control``: one of :data:`TIME_CONTROL_CLASSES`; ``exact``: the player and the event
+    match as a whole name (:func:`text_matches`).
     """
 
     player: str | None = None
@@ -96,6 +107,7 @@ class Selection:
     until: dt.date | None = None
     event: str | None = None
     time_control: str | None = None
+    exact: bool = False
 
     def __post_init__(self) -> None:
         if self.color is not None and self.color not in COLORS:
@@ -107,14 +119,14 @@ class Selection:
 
     @property
     def empty(self) -> bool:
-        return all(getattr(self, name) is None for name in self.__slots__)
+        return all(getattr(self, name) is None for name in self.__slots__ if name != "exact")
 
     def player_colour(self) -> pl.Expr:
         """``white``/``black``: the colour the selected player had (null when neither side matches)."""
-        needle = fold(self.player or "")
+        player = self.player or ""
         return (
-            pl.when(_folded("white").str.contains(needle, literal=True)).then(pl.lit("white"))
-            .when(_folded("black").str.contains(needle, literal=True)).then(pl.lit("black"))
+            pl.when(text_matches("white", player, exact=self.exact)).then(pl.lit("white"))
+            .when(text_matches("black", player, exact=self.exact)).then(pl.lit("black"))
             .otherwise(None)
         )
 
@@ -131,7 +143,7 @@ class Selection:
             if self.until is not None:
                 keep.append(day <= self.until)
         if self.event:
-            keep.append(_folded("event").str.contains(fold(self.event), literal=True))
+            keep.append(text_matches("event", self.event, exact=self.exact))
         if self.time_control is not None:
             keep.append(time_control_class() == self.time_control)
         if not keep:

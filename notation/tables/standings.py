@@ -26,8 +26,10 @@ in one cell, in input order (``1 ½``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from pathlib import Path
+from typing import Any, Final, Literal
 
 import polars as pl
 
@@ -54,6 +56,7 @@ CROSSTABLE_MAX_PLAYERS: Final = 64  # wider tables drop the crosstable columns (
 
 _NEEDED: Final = [
     "event", "white", "black", "result", "plies", "error_count", "termination", "source_file", "game_number",
+    "status", "first_error",
 ]
 
 
@@ -90,6 +93,10 @@ class StandingsResult:
     games: int = 0
     unfinished: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: the scored games that fail validation: ``standings.invalid-game`` diagnostics naming the
+    #: file, the game and its first error's code (a command can locate them further, as
+    #: ``notation validate`` does: :func:`notation.tables.standings.invalid_games`)
+    invalid: list[Diagnostic] = field(default_factory=list)
 
     @property
     def has_crosstable_columns(self) -> bool:
@@ -171,8 +178,11 @@ def standings(
     *,
     event: str | None = None,
     tiebreaks: tuple[Tiebreak, ...] | list[Tiebreak] = DEFAULT_TIEBREAKS,
+    exact: bool = False,
 ) -> StandingsResult:
-    """The final table of `event` (all games when None) from a games table."""
+    """The final table of `event` (all games when None) from a games table: the games whose
+    event contains ``event`` (any case, accents ignored; with ``exact`` the whole name:
+    :func:`notation.tables.selection.text_matches`)."""
     tiebreaks = tuple(tiebreaks)
     diagnostics: list[Diagnostic] = []
     lazy = as_lazy(games, _NEEDED).with_columns(
@@ -183,7 +193,19 @@ def standings(
     frame = lazy.collect()
     events = sorted({e for e in frame.get_column("event").to_list() if e not in (None, "", "?")})
     if event is not None:
-        frame = frame.filter(pl.col("event") == event.strip())
+        from notation.tables.selection import text_matches
+
+        frame = frame.filter(text_matches("event", event, exact=exact).fill_null(False))
+        chosen = sorted({e for e in frame.get_column("event").to_list() if e not in (None, "", "?")})
+        if len(chosen) == 1:
+            event = chosen[0]
+        elif len(chosen) > 1:
+            diagnostics.append(Diagnostic.make(
+                "standings.mixed-events",
+                f"{len(chosen)} events match {event!r} and are combined into one table (give more of the name, "
+                "or --exact): " + ", ".join(repr(e) for e in chosen[:5]) + (", ..." if len(chosen) > 5 else ""),
+            ))
+            event = None
     elif len(events) > 1:
         diagnostics.append(
             Diagnostic.make(
@@ -266,6 +288,13 @@ def standings(
         crosstable.setdefault(player, {}).setdefault(opponent, []).append(_cell(points, bool(forfeit)))
 
     n_unfinished = int(frame.select(white_score().is_null().sum()).item()) if frame.height else 0
+    invalid = [
+        Diagnostic.make("standings.invalid-game",
+                        f"scored as its result says, but the game fails validation ({first or 'error'}): "
+                        "`notation validate` explains", file=source_file, game=number)
+        for source_file, number, first in frame.filter(white_score().is_not_null() & (pl.col("status") == "error"))
+        .select("source_file", "game_number", pl.col("first_error").cast(pl.String)).iter_rows()
+    ]
     return StandingsResult(
         event=event.strip() if event is not None else (events[0] if len(events) == 1 else None),
         rows=rows,
@@ -275,6 +304,7 @@ def standings(
         games=frame.height,
         unfinished=n_unfinished,
         diagnostics=diagnostics,
+        invalid=invalid,
     )
 
 
@@ -303,3 +333,47 @@ def describe_score(value: float) -> str:
     return format_half(value)
 
 
+
+
+def invalid_games(invalid: list[Diagnostic], inputs: Sequence[str | Path] = ()) -> list[Any]:
+    """The validation reports (:class:`notation.validation.reports.GameReport`) of the games
+    :attr:`StandingsResult.invalid` names, read again from their files, in the order given.
+
+    The games table names a file as given or by its base name: ``inputs`` (the paths the games
+    were read from: files and folders of PGN files) resolve a base name when exactly one input
+    file has it. A game whose file cannot be found or read again (standard input, a dataset
+    whose PGN has moved, two inputs of one name) stays its ``standings.invalid-game``
+    diagnostic. Each file is read once, up to the last game named."""
+    from notation.pgn.reader import split_games
+    from notation.pgn.sources import find_pgn_files
+    from notation.validation.core import check_raw
+
+    by_name: dict[str, list[Path]] = {}
+    for given in inputs:
+        path = Path(given)
+        try:
+            files = find_pgn_files(path, []) if path.is_dir() else [path] if path.is_file() else []
+        except OSError:
+            continue
+        for file in files:
+            by_name.setdefault(file.name, []).append(file)
+    wanted: dict[str, set[int]] = {}
+    for diag in invalid:
+        if diag.file is not None and diag.game is not None:
+            wanted.setdefault(diag.file, set()).add(diag.game)
+    found: dict[tuple[str, int], Any] = {}
+    for name, numbers in wanted.items():
+        candidates = by_name.get(Path(name).name, [])
+        where = Path(name) if Path(name).is_absolute() and Path(name).is_file() else (
+            candidates[0] if len(candidates) == 1 else None)
+        if where is None:
+            continue
+        try:
+            for raw in split_games(str(where)):
+                if raw.size != -1 and raw.number in numbers:
+                    found[(name, raw.number)] = check_raw(raw, str(where))
+                if raw.number >= max(numbers):
+                    break
+        except OSError:
+            continue
+    return [found.get((d.file or "", d.game or 0), d) for d in invalid]

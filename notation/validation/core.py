@@ -36,7 +36,6 @@ from notation.validation.checks import (
     tag_diagnostics,
 )
 from notation.validation import dead as dead_positions
-from notation.validation.replay import plies_before, start_position
 from notation.validation.reports import GameReport, _report, check_game
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,6 +93,8 @@ def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Positio
     diagnostics = game.diagnostics
     if len(diagnostics) >= MAX_DIAGNOSTICS // 2 or any(d.code == "pgn.syntax" for d in diagnostics):
         return None  # junk may be a move the reference reads; a full cap may hide others
+    from notation.validation.replay import start_position  # (the rules tables: once a game is read)
+
     start, problems, unsupported, chess960 = start_position(game.tags)
     if start is None or problems or unsupported is not None:
         return None
@@ -109,6 +110,8 @@ def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Positio
 
 def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport:
     """The report of a game the core took (the same checks as the reference path)."""
+    from notation.validation.replay import plies_before
+
     diagnostics = list(game.diagnostics)
     diagnostics.extend(tag_diagnostics(game))
     claim = Claims(result.threefold, result.fifty_moves, result.fivefold, result.seventyfive_moves)

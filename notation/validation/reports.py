@@ -24,7 +24,6 @@ from notation.validation.checks import (
 )
 from notation.validation.dead import NO_ANALYSIS, Dead, analyse
 from notation.diagnostics import PEDANTIC_CODES, SEVERITY_RANK, Diagnostic, worst_severity
-from notation.validation.replay import replay
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
@@ -120,6 +119,14 @@ def _failed(game: Game, name: str, exc: Exception) -> GameReport:
         line=game.line,
     )
     return _report(game, name, "error", 0, None, Outcome(), Claims(), [*game.diagnostics, diag], 0, 0)
+
+
+def replay(game: Game) -> Replay:
+    """:func:`notation.validation.replay.replay` of ``game``, imported with the first game
+    checked (so that a command with nothing to check loads neither Lark nor the rules tables)."""
+    from notation.validation.replay import replay as replayed
+
+    return replayed(game)
 
 
 def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:

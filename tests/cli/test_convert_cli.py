@@ -39,7 +39,7 @@ def test_formats_to_stdout() -> None:
     lines = result.stdout.splitlines()
     assert len(lines) == 15 and json.loads(lines[0])["moves"][0]["uci"] == "e2e4"
     result = run_cli("convert", ROUND_ROBIN, "--to", "epd")
-    assert result.stdout.splitlines()[0].endswith("hmvc 0; fmvn 1;")
+    assert "hmvc 0; fmvn 1; c0 " in result.stdout.splitlines()[0]
     result = run_cli("convert", ROUND_ROBIN, "--to", "uci", "--columns", "30")
     assert max(len(x) for x in result.stdout.splitlines() if not x.startswith("[")) <= 30
 
@@ -74,3 +74,41 @@ def test_the_readme_example_is_the_real_output() -> None:
                      "--add-tags", "plycount,hashcode", "--to", "lan", "--columns", "70")
     assert result.exit_code == 0
     assert result.stdout.startswith(shown.removesuffix("...\n"))
+
+
+def test_fen_and_epd_separate_the_games_and_name_each_line() -> None:
+    for to in ("fen", "epd"):
+        result = run_cli("convert", ROUND_ROBIN, "--to", to)
+        assert result.exit_code == 0, result.output
+        blocks = result.stdout.rstrip("\n").split("\n\n")
+        assert len(blocks) == 15  # one block per game, a blank line between them
+        for number, block in enumerate(blocks, 1):
+            label = f"{ROUND_ROBIN}:{number}"
+            for ply, line in enumerate(block.splitlines()):
+                if to == "fen":
+                    fen, _, named = line.partition("\t")
+                    assert named == label and len(fen.split()) == 6
+                else:
+                    assert line.endswith(f'c1 "{label} ply {ply}";'), line
+                    assert ' c0 "' in line
+
+
+def test_add_tags_keeps_the_games_own_tags_unless_replace_tags(tmp_path: Path) -> None:
+    lichess = tmp_path / "lichess.pgn"
+    lichess.write_text('[Event "Rated blitz game"]\n[Site "https://lichess.org/abc"]\n[White "a"]\n'
+                       '[Black "b"]\n[Result "1-0"]\n[ECO "C20"]\n[Opening "King\'s Pawn Game: Lichess name"]\n'
+                       '[PlyCount "99"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n', encoding="utf-8")
+    kept = run_cli("convert", lichess, "--add-tags", "eco,plycount,final-fen")
+    assert kept.exit_code == 0, kept.output
+    (game,) = read_games_text(kept.stdout)
+    assert game["Opening"] == "King's Pawn Game: Lichess name" and game["ECO"] == "C20"
+    assert game["PlyCount"] == "99" and "FinalFEN" in game
+    replaced = run_cli("convert", lichess, "--add-tags", "eco,plycount", "--replace-tags")
+    (game,) = read_games_text(replaced.stdout)
+    assert game["ECO"] == "C70" and game["Opening"].startswith("Ruy Lopez") and game["PlyCount"] == "6"
+
+
+def read_games_text(text: str) -> list[dict[str, str]]:
+    import io
+
+    return [g.tags for g in read_games(io.StringIO(text))]

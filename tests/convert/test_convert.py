@@ -123,10 +123,13 @@ def test_fen_epd_jsonl() -> None:
     path = SAMPLE_GAMES / "classics.pgn"
     game = next(read_games(path))
     plies = len(replay(game).plies)
-    fens = convert_game(game, ConvertOptions(to="fen"))[0].splitlines()
+    lines = convert_game(game, ConvertOptions(to="fen"))[0].splitlines()
+    assert all(line.endswith(f"\t{path}:1") for line in lines)  # the game's id on each line
+    fens = [line.split("\t")[0] for line in lines]
     assert len(fens) == plies + 1 and fens[0] == Position.initial().fen()
     epd = convert_game(game, ConvertOptions(to="epd"))[0].splitlines()
-    assert epd[0] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1;"
+    assert epd[0].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1; c0 ")
+    assert epd[0].endswith(f'; c1 "{path}:1 ply 0";') and epd[-1].endswith(f' ply {plies}";')
     record = json.loads(convert_game(game, ConvertOptions(to="jsonl"))[0])
     assert record["tags"] == game.tags and len(record["moves"]) == plies
     assert record["moves"][0] == {"ply": 1, "san": "e4", "uci": "e2e4", "fen": fens[1]}
