@@ -7,7 +7,8 @@ goes), the share of plies right, confident wrong readings (status not needs-huma
 answer), the time per sheet; and the same for the copies read together. With ``--calibration``
 also the calibration table of the per-move and whole-reading confidences.
 
-    python benchmarks/bench_scoresheet_hcs.py [--corpus ../shared/corpus] [--games 001,002] [--jobs 2]
+    python benchmarks/bench_scoresheet_hcs.py [--engine channel|repair] [--corpus ../shared/corpus]
+        [--games 001,002] [--jobs 2] [--calibration] [--verbose]
 """
 
 from __future__ import annotations
@@ -23,15 +24,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "score
 from hcs_support import HcsGame, load_hcs, score_reading  # noqa: E402
 
 
-def _read(texts: list[str]) -> tuple[list[str], str, float, list[float], float]:
-    from notation.scoresheet import reconstruct as _r
-    reconstruct, reconstruct_copies = _r.reconstruct, getattr(_r, "reconstruct_copies", None)
+def _read(task: tuple[str, list[str]]) -> tuple[list[str], str, float, list[float], float]:
+    from notation.scoresheet.copies import reconstruct_copies
+    from notation.scoresheet.reconstruct import reconstruct
 
+    engine, texts = task
     start = time.process_time()
-    rec = reconstruct(texts[0]) if len(texts) == 1 or reconstruct_copies is None else reconstruct_copies(texts)
+    rec = reconstruct(texts[0]) if engine == "repair" else reconstruct_copies(texts)
     took = time.process_time() - start
-    per_move = [m.confidence for m in rec.per_move] if hasattr(rec, "per_move") else []
-    return list(rec.sans), rec.status, took, per_move, getattr(rec, "reading_confidence", 0.0)
+    per_move = [m.confidence for m in rec.per_move]
+    return list(rec.sans), rec.status, took, per_move, rec.reading_confidence or 0.0
 
 
 def main() -> int:
@@ -41,6 +43,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--calibration", action="store_true")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--engine", choices=("channel", "repair"), default="channel",
+                        help="channel: notation.scoresheet.copies (also the copies together); repair: the "
+                             "single-sheet repair search of notation scoresheet")
     args = parser.parse_args()
     games = [g for g in load_hcs(Path(args.corpus) / "scoresheets" / "hcs") if g.answer]
     if args.games:
@@ -49,11 +54,13 @@ def main() -> int:
     singles = [(g, c) for g in games for c in g.copies]
     multi = [g for g in games if len(g.copies) > 1]
     with ProcessPoolExecutor(args.jobs) as pool:
-        single_out = list(pool.map(_read, [[c.text()] for _, c in singles]))
-        multi_out = list(pool.map(_read, [[c.text() for c in g.copies] for g in multi]))
-    report("single sheets", [(g, c.boxes) for g, c in singles], single_out, args)
-    report("copies together (--same-game)", [(g, max((c.boxes for c in g.copies), key=len)) for g in multi],
-           multi_out, args)
+        single_out = list(pool.map(_read, [(args.engine, [c.text()]) for _, c in singles]))
+        multi_out = (list(pool.map(_read, [("channel", [c.text() for c in g.copies]) for g in multi]))
+                     if args.engine == "channel" else [])
+    report(f"single sheets ({args.engine})", [(g, c.boxes) for g, c in singles], single_out, args)
+    if multi_out:
+        report("copies together (--same-game)", [(g, max((c.boxes for c in g.copies), key=len)) for g in multi],
+               multi_out, args)
     return 0
 
 

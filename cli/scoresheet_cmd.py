@@ -25,13 +25,11 @@ name the game (``game 2``); the exit code is the worst of the games'.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line, dumps
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, diagnostic_line, dumps
 from notation.cli.atomic import write_text_atomic
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,29 +39,53 @@ LANGUAGE_CHOICES = ("auto", "en", "zh", "de", "fr", "es", "it", "nl", "ru")
 OUT_SUFFIXES = (".pgn", ".txt", ".html", ".htm", ".svg", ".json")
 
 
+#: The largest scoresheet input read (after decompression): far more than any sheet or
+#: tournament file of sheets, and a bound on memory for anything else.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
 def _read_input(path: str) -> str:
-    if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        data = Path(path).read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+    """The text of ``path`` (``-``: stdin) through the readers every command uses: gzip, bzip2,
+    xz and zstd, UTF-8/16/32 with or without a byte order mark, CR, LF and CRLF line ends, a
+    single-byte fallback. Raises ``OSError`` (unreadable, or over :data:`MAX_INPUT_BYTES`)."""
+    from notation.pgn.sources import decode, open_source
+
+    blocks: list[bytes] = []
+    total = 0
+    with open_source(path) as (read, _):
+        while True:
+            block = read(1 << 16)
+            if not block:
+                break
+            data = block.encode("utf-8") if isinstance(block, str) else bytes(block)
+            total += len(data)
+            if total > MAX_INPUT_BYTES:
+                raise OSError(f"more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB: not a scoresheet input")
+            blocks.append(data)
+        if read.error is not None:
+            raise OSError(read.error)
+    text, _, _ = decode(b"".join(blocks))
+    return text.lstrip("\ufeff")
 
 
 def scoresheet(
-    input: str = typer.Argument(..., help="Scoresheet text file (.txt, .csv; '-' for stdin), or a PGN file."),
+    inputs: list[str] = typer.Argument(..., help="Scoresheet text file (.txt, .csv; '-' for stdin), or a PGN file; "
+                                       "with --same-game, every copy of one game's sheet."),
+    same_game: bool = typer.Option(False, "--same-game", help="The inputs are copies of one game's sheet (the two "
+                                   "players' sheets, say): read them together as independent witnesses."),
     lang: str = typer.Option("auto", "--lang", help="Piece-letter language: " + "|".join(LANGUAGE_CHOICES) + "."),
     fen: str | None = typer.Option(None, "--fen", help="Starting position (FEN) when not the initial one."),
     tags: str | None = typer.Option(None, "--tags", help='Tags, e.g. "White=Anna,Black=Bernd,Event=Club ch".'),
     out: list[str] = typer.Option([], "--out", "-o", help="Write .pgn/.txt/.html/.svg/.json (repeatable)."),
-    max_cost: float = typer.Option(12.0, "--max-cost", min=0.0, help="Largest total edit cost accepted."),
+    max_cost: float | None = typer.Option(None, "--max-cost", min=0.0, help="Largest total edit cost accepted "
+                                          "(default 12; with --same-game, the largest cost of a reading that may "
+                                          "exit 0, default 60: a costlier best reading is still given)."),
     diagram: list[str] = typer.Option([], "--diagram", help="Diagram after a move, e.g. 24w or 24b (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list corrections on stderr."),
     format: str = typer.Option("pgn", "--format", help="What goes to stdout without --out: pgn or json "
                                "(the reconstruction with its readings ranked, each with moves, cost, "
                                "probability and corrections)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=0, help="A PGN input: " + JOBS_HELP),
     game: int | None = typer.Option(None, "--game", min=1, help="A PGN input: only its N-th game (1-based; "
                                     "default: every game, one sheet each)."),
 ) -> None:
@@ -81,11 +103,18 @@ def scoresheet(
         if not target.lower().endswith(OUT_SUFFIXES):
             typer.echo(f"error: --out {target}: use one of {', '.join(OUT_SUFFIXES)}", err=True)
             raise typer.Exit(EXIT_USAGE)
-    try:
-        text = _read_input(input)
-    except OSError as exc:
-        typer.echo(f"error: {input}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+    if len(inputs) > 1 and not same_game:
+        typer.echo("error: several inputs are read as copies of one game: add --same-game", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    texts: list[str] = []
+    for one in inputs:
+        try:
+            texts.append(_read_input(one))
+        except OSError as exc:
+            typer.echo(f"error: {one}: {exc.strerror or exc}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+    text = texts[0]
+    input = inputs[0] if len(inputs) == 1 else " + ".join(inputs)
     if tags is not None:
         from notation.scoresheet.reconstruct import parse_tags
 
@@ -104,7 +133,23 @@ def scoresheet(
             typer.echo(f"error: --fen: {exc.message}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
 
-    games = list(read_scoresheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost))
+    if same_game:
+        from notation.scoresheet.pgn_input import SheetGame, has_pgn_structure
+        from notation.scoresheet.copies import MAX_COST as COPIES_MAX_COST
+        from notation.scoresheet.copies import reconstruct_copies
+
+        if any(has_pgn_structure(t) for t in texts):
+            typer.echo("error: --same-game reads sheets typed as move lists, not PGN files", err=True)
+            raise typer.Exit(EXIT_USAGE)
+        games = [SheetGame(number=1, line=1, reconstruction=reconstruct_copies(
+            texts, lang=lang, fen=fen, tags=tags, max_cost=COPIES_MAX_COST if max_cost is None else max_cost))]
+    else:
+        from notation.parallel import worker_pool
+        from notation.scoresheet.search import MAX_COST
+
+        with worker_pool(jobs) as executor:
+            games = list(read_scoresheets(text, lang=lang, fen=fen, tags=tags, executor=executor,
+                                          max_cost=MAX_COST if max_cost is None else max_cost))
     pgn_input = any(g.pgn for g in games)
     if game is not None:
         if game > len(games):
@@ -133,7 +178,7 @@ def scoresheet(
     recs = [g.reconstruction for g in games]
     json_text = dumps(recs[0].to_dict() if not pgn_input or game is not None
                       else [dict(g.reconstruction.to_dict(), game=g.number, line=g.line) for g in games], pretty=True)
-    pgn_text = "\n".join(r.pgn() for r in recs if r.sans)
+    pgn_text = "\n".join(r.pgn() for r in recs if r.sans or pgn_input)  # a PGN input's tags-only game too
     try:
         for target in out:
             lower = target.lower()
@@ -172,13 +217,16 @@ def _report(name: str, sheet: SheetGame, pgn_input: bool) -> None:
     summary = {
         "ok": "read as written",
         "corrected": f"reconstructed with {len(rec.corrections)} correction(s)",
-        "needs-human": "NEEDS A HUMAN",
+        "needs-human": "NEEDS A HUMAN (the best reading is given)",
     }[rec.status]
+    if rec.copies > 1:
+        summary += f", {rec.copies} copies read together"
     if sheet.replayed:
         summary = "read as PGN (replays legally)"
     where = f"{name}: game {sheet.number} (line {sheet.line})" if pgn_input else name
     typer.echo(f"{where}: {summary}; {len(rec.sans)} plies, {rec.language} letters, "
-               f"{rec.layout} layout, cost {rec.cost:g}", err=True)
+               f"{rec.layout} layout, cost {rec.cost:g}"
+               + (f", probability {rec.reading_confidence:.2f}" if rec.reading_confidence is not None else ""), err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -103,6 +103,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "sheet.correction": (WARNING, "a written move replaced by the closest legal move"),
     "sheet.unreadable": (ERROR, "a written token that is not a move in any supported notation"),
     "sheet.needs-human": (ERROR, "no confident reconstruction; a human must decide"),
+    "sheet.too-long": (ERROR, "a scoresheet with more boxes than any game has: the rest is not read"),
+    "sheet.blank": (WARNING, "a blank box read as the move the rest of the game needs"),
+    "sheet.after-end": (WARNING, "boxes written after the game ended (mate or stalemate), read as no move"),
     "sheet.bad-tag": (WARNING, "a tag given for a scoresheet that is no Name=value pair with a PGN tag name; ignored"),
 }
 

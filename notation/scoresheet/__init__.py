@@ -1,3 +1,2 @@
-"""Scoresheets: reading paper move lists (tokens, layouts), the noisy channel of a box and the
-beam search over whole readings (one copy or several), and rendering the result as text, HTML
-and SVG."""
+"""Scoresheets: reading paper move lists (tokens, layouts), the least-cost repair search, and
+rendering the result as text, HTML and SVG."""

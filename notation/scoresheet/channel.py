@@ -73,10 +73,10 @@ DEFAULTS: dict[str, float] = {
     "char.replace": 6.0,  # a character replaced by one that makes no other reading
     "box.blank": 4.5,  # a blank box: any move
     "box.unreadable": 10.0,  # any box read as any move at all (the floor of every reading)
-    "sheet.omitted": 7.0,  # a move with no box
-    "sheet.extra": 7.0,  # a box that is no move of the game
-    "sheet.transposed": 7.0,  # the same player's two moves written in swapped order
-    "sheet.swapped": 8.0,  # two neighbouring boxes (one per player) swapped
+    "edit.omitted": 7.0,  # a move with no box
+    "edit.extra": 7.0,  # a box that is no move of the game
+    "edit.transposed": 7.0,  # the same player's two moves written in swapped order
+    "edit.swapped": 8.0,  # two neighbouring boxes (one per player) swapped
     "prior.leave": 1.2,  # a move that leaves the opening table (from a position in it)
     "temperature": 1.0,  # probabilities are exp(-cost / temperature), normalised
 }

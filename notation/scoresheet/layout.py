@@ -12,8 +12,8 @@ Recognised layouts (detected, never configured):
 
 A header block before the moves (PGN tag pairs ``[Event "…"]`` or ``Event: …`` lines) becomes
 tags. A result (``1-0``, ``0-1``, ``1/2-1/2``, ``½-½``, ``*``) ends the move list. Empty cells
-written as ``?``, ``...``/``…``/``—`` are kept as placeholder cells: blank boxes, each standing for a
-move that was played (the reading fills it with the move the rest of the game needs).
+written as ``?``, ``...``/``…``/``—`` are kept as placeholder cells (blank boxes: the repair search
+may skip them; the channel reading of :mod:`notation.scoresheet.copies` fills each with a move).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ RESULT_TOKENS: dict[str, str] = {
     "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2", "1/2": "1/2-1/2",
     "0.5-0.5": "1/2-1/2", "=": "1/2-1/2", "*": "*",
 }
-_PLACEHOLDERS = {"...", "…", "—", "–", "-", "_", "..", "--", "?", "??", "???"}
+_PLACEHOLDERS = {"...", "…", "—", "–", "-", "_", "..", "--", "?"}
 
 _WHITE_HEADERS = {"white", "w", "weiß", "weiss", "blancs", "blanc", "blancas", "blanco", "bianco",
                   "wit", "белые", "白", "白方", "white move"}
@@ -217,7 +217,7 @@ def _text_sheet(lines: list[str], first_line: int) -> Sheet:
             if text in RESULT_TOKENS and not re.fullmatch(r"[O0o]-[O0o]", text):
                 sheet.result = RESULT_TOKENS[text]
                 continue
-            if cells and _SUFFIX_ONLY.fullmatch(text) and not cells[-1].placeholder:
+            if cells and _SUFFIX_ONLY.fullmatch(text) and text not in _PLACEHOLDERS and not cells[-1].placeholder:
                 prev = cells[-1]  # "exd6 e.p.", "Qh5 +": a mark written apart from its move
                 cells[-1] = Cell(prev.text + text, prev.line, prev.column, prev.number, prev.colour)
                 continue

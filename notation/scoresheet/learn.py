@@ -91,8 +91,11 @@ def load_hcs(root: Path) -> list[HcsGame]:
 
 class _Counts:
     def __init__(self) -> None:
-        self.events: Counter[str] = Counter()
+        self.events: dict[str, float] = {}
         self.chances: Counter[str] = Counter()
+
+    def event(self, name: str, weight: float = 1.0) -> None:
+        self.events[name] = self.events.get(name, 0.0) + weight
 
     def chance(self, *names: str) -> None:
         for name in names:
@@ -136,8 +139,8 @@ _AGAINST: dict[str, str] = {
     "mate.missing": "mate", "mate.extra": "check", "promotion.missing": "promotion",
     "promotion.wrong": "promotion", "promotion.extra": "no.promotion", "castle.side": "castle",
     "castle.as_king": "castle", "coordinates": "box", "char.delete": "box", "char.insert": "box",
-    "char.replace": "box", "box.blank": "box", "box.unreadable": "box", "sheet.omitted": "box",
-    "sheet.extra": "box", "sheet.transposed": "box", "sheet.swapped": "box",
+    "char.replace": "box", "box.blank": "box", "box.unreadable": "box", "edit.omitted": "box",
+    "edit.extra": "box", "edit.transposed": "box", "edit.swapped": "box",
 }
 
 
@@ -146,23 +149,23 @@ def _explain(counts: _Counts, pos: Position, move: Move, op: object) -> None:
 
     assert isinstance(op, CopyOp)
     if op.kind == OMIT:
-        counts.events["sheet.omitted"] += 1
+        counts.event("edit.omitted")
         return
     if op.kind not in (MATCH, EXTRA_MATCH, SWAP, TRANSPOSE):
         return
     if op.kind == EXTRA_MATCH:
-        counts.events["sheet.extra"] += 1
+        counts.event("edit.extra")
     if op.kind == TRANSPOSE and op.box is not None:
-        counts.events["sheet.transposed"] += 1 / 3  # the three boxes of one transposition
+        counts.event("edit.transposed", 1 / 3)  # the three boxes of one transposition
     if op.kind == SWAP:
-        counts.events["sheet.swapped"] += 0.5
+        counts.event("edit.swapped", 0.5)
     moves = pos.legal_moves()
     f = move_facts(pos, moves)[moves.index(move)]
     after = pos.play(move)
     check = 0 if not after.is_check() else (2 if not after.has_legal_moves() else 1)
     _chances(counts, f, check)
     if op.reading is None:
-        counts.events["box.blank" if op.cost == channel.cost("box.blank") else "box.unreadable"] += 1
+        counts.event("box.blank" if op.cost == channel.cost("box.blank") else "box.unreadable")
         return
     parts: list[str] = []
     written_cost(op.reading.written, f, parts)
@@ -179,7 +182,7 @@ def _explain(counts: _Counts, pos: Position, move: Move, op: object) -> None:
         else:
             parts.append("mate.missing")
     for part in parts:
-        counts.events[part] += 1
+        counts.event(part)
 
 
 def _align(copies: list[list[str]], answer: tuple[str, ...], lang: str) -> list[tuple[Position, Move, tuple[object, ...]]]:
@@ -222,11 +225,10 @@ def learn_costs(sheets: list[tuple[list[str], tuple[str, ...]]], lang: str = "en
 def _book_leave(games: list[tuple[str, ...]]) -> float:
     """``prior.leave``: how often a move played from a position of the opening table leaves it
     (negative log of the share, over the first plies of ``games``)."""
-    from notation.openings.eco import table
     from notation.rules.position import Position
-    from notation.scoresheet.viterbi import BOOK_PLIES
+    from notation.scoresheet.viterbi import BOOK_PLIES, _book_keys
 
-    known = table()
+    known = _book_keys()
     stay = leave = 0
     for answer in set(games):
         pos = Position.initial()
@@ -268,8 +270,8 @@ def _costs_from(counts: _Counts) -> dict[str, float]:
         out[name] = round(-math.log(per_pair), 3)
         for pair, n in pairs.items():
             actual = pair[-1]
-            base = chances.get(f"{kinds}.{actual}", 0) or against / len(letters)
-            p = (n + per_pair * 5.0) / (base + 5.0)
+            seen = chances.get(f"{kinds}.{actual}", 0) or against / len(letters)
+            p = (n + per_pair * 5.0) / (seen + 5.0)
             out[pair] = round(-math.log(p), 3)
     return out
 

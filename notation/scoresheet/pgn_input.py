@@ -40,16 +40,19 @@ from notation.diagnostics import Diagnostic
 from notation.scoresheet.layout import _header
 from notation.scoresheet.readings import Reading
 from notation.scoresheet.reconstruct import (
-    MAX_COST,
     Reconstruction,
     _implied_result,
     _parse_tags,
     reconstruct,
     roster_tags,
 )
+from notation.scoresheet.search import MAX_COST, MAX_EXPANSIONS
 
 if TYPE_CHECKING:  # pragma: no cover
+    from concurrent.futures import Executor
+
     from notation.pgn.model import Game
+    from notation.pgn.reader import RawGame
 
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _NAG = re.compile(r"\$\d+")
@@ -85,39 +88,52 @@ def has_pgn_structure(text: str) -> bool:
 
 
 def read_scoresheets(text: str, *, lang: str = "auto", fen: str | None = None,
-                     tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST) -> Iterator[SheetGame]:
-    """The games of a scoresheet input: per game of a PGN text (:func:`read_pgn_sheets`), else
-    the one sheet reconstructed. Options as :func:`~notation.scoresheet.reconstruct.reconstruct`."""
+                     tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
+                     max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None) -> Iterator[SheetGame]:
+    """The games of a scoresheet input: per game of a PGN text (:func:`read_pgn_sheets`, in the
+    workers of ``executor`` when given), else the one sheet reconstructed. Options as
+    :func:`~notation.scoresheet.reconstruct.reconstruct`."""
     if has_pgn_structure(text):
-        yield from read_pgn_sheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost)
+        yield from read_pgn_sheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost,
+                                   max_expansions=max_expansions, executor=executor)
         return
-    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost)
+    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost, max_expansions=max_expansions)
     yield SheetGame(number=1, line=1, reconstruction=rec)
 
 
 def read_pgn_sheets(text: str, *, lang: str = "auto", fen: str | None = None,
-                    tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST) -> Iterator[SheetGame]:
-    """One :class:`SheetGame` per game of the PGN ``text`` (streaming; see the module docstring)."""
-    from notation.pgn.reader import parse_raw_game, split_games
+                    tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
+                    max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None) -> Iterator[SheetGame]:
+    """One :class:`SheetGame` per game of the PGN ``text`` (streaming; see the module docstring),
+    in input order; with an ``executor`` (:func:`notation.parallel.worker_pool`) the games are
+    read in its workers, the same sheets."""
+    from notation.parallel import ordered_map
+    from notation.pgn.reader import split_games
 
+    options = (lang, fen, tags, max_cost, max_expansions)
+    yield from ordered_map(_pgn_sheet, ((raw, options) for raw in split_games(io.StringIO(text))), executor)
+
+
+def _pgn_sheet(task: tuple[RawGame, tuple[str, str | None, dict[str, str] | str | None, float, int]]) -> SheetGame:
+    """The sheet of one game of a PGN input (see :func:`read_pgn_sheets`)."""
+    from notation.pgn.reader import parse_raw_game
+
+    raw, (lang, fen, tags, max_cost, max_expansions) = task
     extra, bad = _parse_tags(tags)
     bad_tags = [Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored",
                                 san=entry) for entry in bad]
-    for raw in split_games(io.StringIO(text)):
-        if raw.size == -1 or raw.oversized or not isinstance(raw.data, str):
-            game = parse_raw_game(raw)  # not readable as a game: its diagnostics say why
-            rec = Reconstruction(status="needs-human", tags=roster_tags(game.tags, "*", None), layout="pgn",
-                                 diagnostics=bad_tags + game.diagnostics)
-            yield SheetGame(raw.number, raw.line, rec, pgn=True)
-            continue
-        certain = _certain_reading(parse_raw_game(raw), extra, fen)
-        if certain is not None:
-            certain.diagnostics[:0] = bad_tags
-            yield SheetGame(raw.number, raw.line, certain, pgn=True, replayed=certain.status == "ok")
-            continue
-        rec = reconstruct(mask_movetext(raw.data), lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                          first_line=raw.line)
-        yield SheetGame(raw.number, raw.line, rec, pgn=True)
+    if raw.size == -1 or raw.oversized or not isinstance(raw.data, str):
+        game = parse_raw_game(raw)  # not readable as a game: its diagnostics say why
+        rec = Reconstruction(status="needs-human", tags=roster_tags(game.tags, "*", None), layout="pgn",
+                             diagnostics=bad_tags + game.diagnostics)
+        return SheetGame(raw.number, raw.line, rec, pgn=True)
+    certain = _certain_reading(parse_raw_game(raw), extra, fen)
+    if certain is not None:
+        certain.diagnostics[:0] = bad_tags
+        return SheetGame(raw.number, raw.line, certain, pgn=True, replayed=certain.status == "ok")
+    rec = reconstruct(mask_movetext(raw.data), lang=lang, fen=fen, tags=tags, max_cost=max_cost,
+                      max_expansions=max_expansions, first_line=raw.line)
+    return SheetGame(raw.number, raw.line, rec, pgn=True)
 
 
 def _certain_reading(game: Game, extra: dict[str, str], fen: str | None) -> Reconstruction | None:

@@ -1,19 +1,24 @@
-"""Scoresheet reconstruction: from what players wrote to a checked game score.
+"""Scoresheet reconstruction: from a sloppy or damaged move list to a checked game score.
 
-Pipeline: :func:`notation.scoresheet.layout.read_sheet` (boxes, header tags, result) → the
-noisy channel of :mod:`notation.scoresheet.channel` (how likely each box's text is for each legal
-move: the ways people write moves and the slips they make, learned from real handwritten sheets)
-→ a beam search over the plies of the game (:mod:`notation.scoresheet.viterbi`; one copy of the
-sheet or several, read as independent witnesses) → :class:`Reconstruction`: the best complete
-reading (never empty while the sheet has a box), its corrections, the per-box view (what was
-written, what was read, how sure), the other readings found, and probabilities.
+Pipeline: :func:`notation.scoresheet.layout.read_sheet` (cells, header tags, result) →
+:func:`notation.scoresheet.tokens.parse_token` per cell (language detected or given) → a least-cost
+search over whole-sheet interpretations that replay legally to the end
+(:mod:`notation.scoresheet.search`, with the edit costs of :mod:`notation.scoresheet.costs`) →
+:class:`Reconstruction` (canonical moves, corrections with alternatives and confidence,
+diagnostics, PGN).
 
-The probability of each move and of the reading as a whole come from the search's lattice and
-are calibrated on real sheets: a reading whose probability is below :data:`READING_THRESHOLD`
-(or whose cost is above ``max_cost``) needs a human (exit 1); otherwise it is ``ok`` (read as
-written, notation habits apart) or ``corrected``. A blank box (typed ``?``) stands for a move that
-was played; a box after the end of the game (mate or stalemate) is reported. A sheet that states
-no result gets the one its final position implies (mate, stalemate, dead position).
+The cheapest *different* games the search finds (rivals) set the confidence of the corrections
+they disagree with (gap / ``CONFIDENCE_GAP``, capped at 1; the gap is at most the room left
+below the cost cap, and 0 when the node budget ran out, since rivals there were never searched;
+and 0 when the rival search's beam dropped a state whose completion could cost no more than the
+best reading, see ``_Search._completion_bound``: a pruned tie is no evidence for the reading
+found). A correction below :data:`CONFIDENCE_THRESHOLD` makes the sheet ``needs-human``, and so
+does a rival reading whose likelihood score is within the margin of the best
+(:mod:`notation.scoresheet.readings`: readings ranked by how people err and how chess is played,
+each with a probability; ``Reconstruction.readings``, likeliest first). A sheet that states no
+result gets the one its final position implies (mate, stalemate, dead position). An
+ambiguous written move (``Nd2`` with two knights able to go there) is resolved by whichever
+reading lets the rest of the game replay, and reported.
 """
 
 from __future__ import annotations
@@ -27,25 +32,37 @@ from typing import TYPE_CHECKING, Any
 
 from notation.diagnostics import Diagnostic
 from notation.grammars import terminal_patterns
-from notation.scoresheet.channel import cost, move_facts, written_cost
+from notation.scoresheet.costs import confusions, reading_cost
 from notation.scoresheet.layout import Sheet, read_sheet
-from notation.scoresheet.readings import Edit, Reading
-from notation.scoresheet.tokens import MAX_TOKEN_LENGTH, LANGUAGES, detect_languages, too_long
-from notation.scoresheet.viterbi import OMIT, SWAP, TRANSPOSE, Box, CopyOp, Lattice, read_copies
+from notation.scoresheet.readings import Edit, Reading, confident, rank_readings
+from notation.scoresheet.search import (
+    CONFIDENCE_GAP,
+    MAX_COST,
+    MAX_EXPANSIONS,
+    _best_partial,
+    _moves_of,
+    _path,
+    _Search,
+    _Step,
+)
+from notation.scoresheet.tokens import MAX_TOKEN_LENGTH, LANGUAGES, Written, detect_languages, parse_token, too_long
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.rules.move import Move
     from notation.rules.position import Position
 
-#: Readings listed at most (the cheapest found, distinct games).
+#: Readings listed at most (the cheapest found, then ranked): room for a many-way tie of an
+#: omitted waiting move.
 MAX_READINGS = 10
 
-#: Default cap on the cost of a confident reading (nats: the sum of its boxes' costs).
-MAX_COST = 60.0
-
-#: Corrections below this confidence are marked doubtful (an error in the diagnostics).
+#: Corrections below this confidence make the sheet "needs a human".
 CONFIDENCE_THRESHOLD = 0.6
+
+
+def confidence_of(gap: float) -> float:
+    """Confidence of a correction whose nearest rival reading costs ``gap`` more (0..1)."""
+    return round(min(1.0, gap / CONFIDENCE_GAP), 3)
 
 
 # --- result types -------------------------------------------------------------------------------
@@ -57,12 +74,11 @@ class Correction:
 
     ``kind``: ``correction`` (a written move read as a different legal move), ``ambiguous`` (a
     written move that fits several legal moves, resolved by the rest of the game),
-    ``omitted`` (a move missing from the sheet, inserted), ``extra`` (a box dropped),
-    ``transposed`` (two boxes played in swapped order), ``blank`` (a blank box, read as the move
-    the rest of the game needs), ``unreadable`` (a box that spells no move, read as the move
-    the rest of the game needs). ``reasons`` name the slips (``wrong file (c for e)``, ``piece
-    letter missing`` ...). ``alternatives`` are the moves other readings found play there.
-    ``confidence`` is the probability that the move read is right.
+    ``omitted`` (a move missing from the sheet, inserted), ``extra`` (a cell dropped),
+    ``transposed`` (two cells played in swapped order), ``unreadable`` (a cell that is no move in
+    any notation, read as the closest legal move). ``reasons`` name the edits (``wrong piece
+    letter``, ``target square one rank off`` ...). ``alternatives`` are the other moves that
+    were considered for the cell, best first.
     """
 
     kind: str
@@ -93,8 +109,6 @@ class Correction:
             text = f"written {written} in the wrong order: played {self.chosen}"
         elif self.kind == "unreadable":
             text = f"written {written} is unreadable: read as {self.chosen}"
-        elif self.kind == "blank":
-            text = f"blank box: read as {self.chosen}"
         else:
             text = f"written {written} read as {self.chosen}"
         if self.reasons:
@@ -104,7 +118,7 @@ class Correction:
         return f"{text}; confidence {self.confidence:.2f}"
 
     def to_diagnostic(self) -> Diagnostic:
-        code = {"unreadable": "sheet.unreadable", "blank": "sheet.blank"}.get(self.kind, "sheet.correction")
+        code = "sheet.unreadable" if self.kind == "unreadable" else "sheet.correction"
         severity = None if self.confident else "error"
         return Diagnostic.make(
             code, self.message(), severity=severity, line=self.line, column=self.column,
@@ -119,28 +133,14 @@ class Correction:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class MoveConfidence:
-    """The probability that ply ``ply`` of the reading (``san``) is right."""
-
-    ply: int
-    san: str
-    confidence: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"ply": self.ply, "san": self.san, "confidence": self.confidence}
-
-
 @dataclass(slots=True)
 class Reconstruction:
     """The outcome of :func:`reconstruct`.
 
-    ``status``: ``ok`` (read as written, no correction), ``corrected`` (a confident reading
-    with corrections), ``needs-human`` (the best reading is not confident: see ``corrections``,
-    ``readings`` and ``boxes``). ``sans`` is the best reading in canonical SAN (never empty while
-    the sheet has a box); ``written`` the text of the (first copy's) box behind each ply (None
-    for an inserted move); ``boxes`` every box of every copy as read; ``per_move`` each move's
-    probability; ``reading_confidence`` the reading's.
+    ``status``: ``ok`` (read as written, no correction), ``corrected`` (only confident
+    corrections), ``needs-human`` (no confident reading: see ``corrections`` and
+    ``candidates``). ``sans`` is the game in canonical SAN; ``written`` the cell text behind
+    each ply (None for an inserted move).
     """
 
     status: str
@@ -160,9 +160,11 @@ class Reconstruction:
     readings: list[Reading] = field(default_factory=list)
     start_ply: int = 0  # plies before the first move (fullmove number and turn of the start)
     chess960: bool = False  # castling by Chess960 rules (a PGN game with a Chess960 [Variant])
-    boxes: list[BoxView] = field(default_factory=list)
-    per_move: list[MoveConfidence] = field(default_factory=list)
-    reading_confidence: float = 1.0
+    #: the channel reading's extras (:mod:`notation.scoresheet.copies`): every box of every copy as
+    #: read, each move's probability, the reading's probability, the copies read
+    boxes: list[Any] = field(default_factory=list)
+    per_move: list[Any] = field(default_factory=list)
+    reading_confidence: float | None = None
     copies: int = 1
 
     @property
@@ -171,8 +173,8 @@ class Reconstruction:
 
     @property
     def confidence(self) -> float:
-        """The probability of the whole reading."""
-        return self.reading_confidence
+        """The lowest confidence of any correction (1.0 when none)."""
+        return min((c.confidence for c in self.corrections), default=1.0)
 
     def start_position(self) -> Position:
         from notation.formats.fen import STARTING_FEN
@@ -220,9 +222,9 @@ class Reconstruction:
             "corrections": [c.to_dict() for c in self.corrections],
             "candidates": [{"cost": c, "moves": m} for c, m in self.candidates],
             "readings": [r.to_dict(rank) for rank, r in enumerate(self.readings, 1)],
-            "confidence": self.reading_confidence, "copies": self.copies,
-            "per_move": [m.to_dict() for m in self.per_move],
-            "boxes": [b.to_dict() for b in self.boxes],
+            **({"confidence": self.reading_confidence, "copies": self.copies,
+                "per_move": [m.to_dict() for m in self.per_move], "boxes": [b.to_dict() for b in self.boxes]}
+               if self.reading_confidence is not None else {}),
         }
 
 
@@ -233,12 +235,149 @@ def _comment(fix: Correction) -> str:
         return f'sheet: "{fix.written}" ambiguous, resolved'
     if fix.kind == "transposed":
         return f'sheet: written "{fix.written}", order swapped'
-    if fix.kind == "blank":
-        return "sheet: blank box"
     return f'sheet: written "{fix.written}", corrected'
 
 
-# --- tags and results ---------------------------------------------------------------------------
+# --- reporting ----------------------------------------------------------------------------------
+
+
+def _divergence(best: list[Move], other: list[Move]) -> int:
+    """Index of the first ply where two move lists differ."""
+    for k, (a, b) in enumerate(zip(best, other)):
+        if a != b:
+            return k
+    return min(len(best), len(other))
+
+
+_Found = tuple[float, list["Move"], list[_Step]]
+
+
+def _report(search: _Search, goal: _Step, rivals: list[_Step], start_ply: int) -> tuple[list[Correction], list[_Found], list[str | None], list[Move]]:
+    path = _path(goal)
+    moves = _moves_of(path)
+    # rival readings: other goals, and dominated arrivals at states on the best path (their
+    # steps: the rival's own up to the state, then the best reading's, from the same position)
+    rival_paths: list[tuple[float, list[Move]]] = []
+    rival_steps: list[list[_Step]] = []
+    for r in rivals:
+        rival_paths.append((max(0.0, r.cost - goal.cost), _moves_of(_path(r))))
+        rival_steps.append(_path(r)[1:])
+    for at, step in enumerate(path):
+        key = (step.index, step.pos.key())
+        for rival in search.rivals.get(key, ()):
+            if rival[1] is step:
+                continue
+            prefix = _moves_of(_path(rival[1]))
+            here = _moves_of(_path(step))
+            if prefix != here:
+                rival_paths.append((max(0.0, rival[0] - step.cost), prefix + moves[len(here):]))
+                rival_steps.append(_path(rival[1])[1:] + path[at + 1:])
+    # one correction per costly or ambiguous step
+    corrections: list[Correction] = []
+    written_per_ply: list[str | None] = []
+    ply = 0
+    plies_of_step: list[tuple[int, int]] = []
+    for step in path[1:]:
+        first = ply
+        parent = step.parent
+        assert parent is not None
+        pos = parent.pos
+        for move, cell_index in zip(step.moves, step.cells):
+            ply += 1
+            written_per_ply.append(search.cells[cell_index].text if cell_index >= 0 else None)
+        plies_of_step.append((first, ply))
+        kind: str | None = None
+        reasons: tuple[str, ...] = ()
+        alternatives: list[str] = []
+        chosen: str | None = None
+        cell = search.cells[step.cells[0]] if step.cells and step.cells[0] >= 0 else None
+        if cell is None and step.op == "omitted" and step.index < len(search.cells):
+            cell = search.cells[step.index]  # where the omission shows: the next cell
+        if step.op == "move":
+            move = step.moves[0]
+            w = search.written[step.cells[0]]
+            if step.edit > 0.0:
+                index = step.cells[0]
+                reasons = reading_cost(w, search.cells[index].text, search.variants[index], pos, move)[1]
+                kind = "unreadable" if reasons == ("unreadable",) else "correction"
+                if kind == "unreadable":
+                    reasons = ()
+            elif len(search.exact(parent.index, pos)) > 1:
+                kind = "ambiguous"
+            if kind is not None:
+                scored = search.candidates(parent)
+                chosen = pos.san(move)
+                alternatives = [pos.san(m) for c, m in scored if m != move and c <= step.edit + CONFIDENCE_GAP][:3]
+        elif step.op == "omitted":
+            kind = "omitted"
+            chosen = pos.san(step.moves[0])
+        elif step.op == "extra":
+            kind = "extra"
+        elif step.op == "transposed":
+            kind = "transposed"
+            p = pos
+            sans = []
+            for m in step.moves:
+                sans.append(p.san(m))
+                p = p.play(m)
+            chosen = " ".join(sans)
+        if kind is None:
+            continue
+        # moves that rival readings play here
+        for _extra, other in sorted(rival_paths, key=lambda item: item[0]):
+            if first < len(other) and other[:first] == moves[:first] and other[first] not in step.moves[:1]:
+                alt = pos.san(other[first])  # same prefix: the same position
+                if alt not in alternatives and alt != chosen:
+                    alternatives.insert(0, alt)
+        alternatives = alternatives[:3]
+        # confidence: the cheapest rival reading that disagrees at or after this step's plies
+        gap = math.inf
+        for extra, other in rival_paths:
+            k = _divergence(moves, other)
+            if k <= ply - 1 or (step.op == "extra" and k <= ply):
+                # rival differs at or before this step: it disputes this correction if it does
+                # not agree on the plies this step produced
+                if other[first:ply] != moves[first:ply] or step.op == "extra":
+                    gap = min(gap, extra)
+        # readings above the cost cap are never searched, nor any when the node budget ran out:
+        # a rival may hide there
+        gap = min(gap, max(0.0, search.max_cost - goal.cost))
+        # a state the beam dropped may complete to a reading this cheap
+        if search.pruned <= goal.cost + 1e-9:
+            gap = 0.0
+        if search.truncated:
+            gap = 0.0
+        written_text = " ".join(search.cells[c].text for c in sorted(step.cells) if c >= 0) or None
+        corrections.append(Correction(
+            kind=kind, ply=(first + 1) if step.moves else (first if first > 0 else None),
+            written=written_text, chosen=chosen, alternatives=tuple(alternatives),
+            confidence=confidence_of(gap), cost=round(step.edit, 3), reasons=reasons,
+            line=cell.line if cell else None, column=cell.column if cell else None,
+        ))
+    readings: list[_Found] = [(goal.cost, moves, path[1:])]
+    for (extra, other), steps in sorted(zip(rival_paths, rival_steps), key=lambda item: item[0][0]):
+        if all(other != known for _, known, _ in readings):
+            readings.append((goal.cost + extra, other, steps))
+    return corrections, readings, written_per_ply, moves
+
+
+def _summary(reading: Reading) -> str:
+    """A reading in a few words: its first edits, or ``as written`` when it has none."""
+    parts = [f"{e.kind} '{e.written or ''}' -> {e.chosen or '(dropped)'}" for e in reading.edits]
+    return ", ".join(parts[:3]) or "as written"
+
+
+def _edit_correction(edit: Edit, probability: float) -> Correction:
+    return Correction(kind=edit.kind, ply=edit.ply, written=edit.written, chosen=edit.chosen,
+                      confidence=round(probability, 3), reasons=edit.reasons)
+
+
+def _written_of(search: _Search, found: list[_Found], moves: list[Move]) -> list[str | None]:
+    """The cell text behind each ply of the found reading that plays ``moves``."""
+    for _, other, steps in found:
+        if other == moves:
+            return [search.cells[c].text if c >= 0 else None for s in steps for c in s.cells]
+    return []
 
 
 def _san_list(start: Position, moves: Iterable[Move]) -> list[str]:
@@ -308,171 +447,24 @@ def roster_tags(tags: dict[str, str], result: str, start_fen: str | None) -> dic
     return full
 
 
-# --- reading the sheet ----------------------------------------------------------------------------
-
-#: The whole reading must have at least this probability for the sheet to be read without a
-#: human (exit 0): calibrated on real sheets (``benchmarks/bench_scoresheet_hcs.py``).
-READING_THRESHOLD = 0.99
-
-#: Parts of a reading's cost that are notation habits, not slips: a box written so is read as
-#: written (``Nxf3`` written ``Nf3``, ``dxe5`` written ``dxe``, ``QxQ``, ``Nd7xf6``, a check without
-#: ``+``). A missing disambiguation is reported as ``ambiguous`` where another move fits as well.
-STYLE_PARTS = frozenset({
-    "check.missing", "mate.missing", "check.extra", "mate.extra", "capture.missing", "capture.missing_pawn",
-    "coordinates", "origin.square", "taken", "taken.square", "pawn.files_only", "piece.lowercase",
-    "promotion.missing", "castle.as_king", "origin.extra", "target.file_only", "target.rank_only",
-})
-
-_REASONS = {
-    "piece.dropped": "piece letter missing", "piece.wrong": "wrong piece letter",
-    "piece.on_pawn": "piece letter on a pawn move", "piece.foreign": "no piece letter here",
-    "piece.lower_b": "lower-case b read as the bishop", "file.wrong": "wrong file", "rank.wrong": "wrong rank",
-    "square.both": "file and rank both wrong", "origin.wrong": "origin square disagrees",
-    "pawn.no_file": "pawn capture written as a push", "taken.wrong": "another piece named as taken",
-    "capture.extra": "capture mark on a non-capture", "promotion.wrong": "another promotion piece",
-    "promotion.extra": "promotion on a move that does not promote", "castle.side": "castling to the other side",
-}
+def _search_language(sheet: Sheet, lang: str, start: Position, max_cost: float,
+                     max_expansions: int) -> tuple[_Search, _Step | None, list[_Step]]:
+    cells = sheet.cells
+    written = [None if c.placeholder else _located(parse_token(c.text, lang)) for c in cells]
+    variants = [() if c.placeholder else confusions(c.text, lang) for c in cells]
+    search = _Search(cells, written, start, max_cost, max_expansions, variants)
+    goal, rivals = search.run()
+    return search, goal, rivals
 
 
-def _reason(part: str) -> str:
-    name, _, pair = part.rpartition(".") if part.count(".") == 2 else (part, "", "")
-    text = _REASONS.get(name, name.replace(".", " "))
-    if pair and len(pair) == 2:
-        text += f" ({pair[0]} for {pair[1]})"
-    return text
-
-
-@dataclass(frozen=True, slots=True)
-class BoxView:
-    """One box as the reading used it: what was written, the move read from it (None: the box
-    is no move of the game), at which ply, and how sure (the move's probability)."""
-
-    copy: int
-    box: int
-    written: str
-    read: str | None
-    ply: int | None
-    confidence: float
-    line: int | None = None
-    column: int | None = None
-    kind: str = "read"  # read, corrected, ambiguous, blank, unreadable, extra, transposed, after-end
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"copy": self.copy, "box": self.box, "written": self.written, "read": self.read, "ply": self.ply,
-                "confidence": round(self.confidence, 3), "kind": self.kind, "line": self.line,
-                "column": self.column}
-
-
-def _boxes_of(sheet: Sheet) -> list[Box]:
-    return [Box(c.text, c.line, c.column, blank=c.placeholder or c.text.strip() in ("?", "")) for c in sheet.cells]
-
-
-def _classify(op: CopyOp, pos: Position, move: Move, text: str) -> tuple[str, tuple[str, ...]]:
-    """What a copy's box says of the move read from it: ``read`` (as written, notation habits
-    apart), ``ambiguous`` (a missing disambiguation: another legal move fits the text as well),
-    ``corrected`` (with the slips named), ``blank`` or ``unreadable``."""
-    if op.reading is None:
-        return ("blank" if op.cost == cost("box.blank") else "unreadable"), ()
-    moves = pos.legal_moves()
-    facts = move_facts(pos, moves)
-    f = facts[moves.index(move)]
-    parts: list[str] = []
-    written_cost(op.reading.written, f, parts)
-    slips = [p for p in parts if p.rpartition(".")[0] not in STYLE_PARTS and p not in STYLE_PARTS
-             and p != "origin.missing"]
-    reasons = tuple(_reason(p) for p in slips)
-    if op.reading.what:
-        reasons = (f"handwriting: {op.reading.what}",) + reasons
-        return "corrected", reasons
-    if slips:
-        return "corrected", reasons
-    if "origin.missing" in parts:
-        return "ambiguous", ()
-    return "read", ()
-
-
-def _views(lattice: Lattice, copies: list[list[Box]], start: Position, lang: str) -> list[BoxView]:
-    """The per-box view of the best reading, every box of every copy (in copy and box order)."""
-    found = lattice.readings[0]
-    views: dict[tuple[int, int], BoxView] = {}
-    pos = start
-    for ply, (move, ops) in enumerate(zip(found.moves, found.ops)):
-        san = pos.san(move)
-        p = lattice.move_probability[ply] if ply < len(lattice.move_probability) else 0.0
-        for c, op in enumerate(ops):
-            if op.dropped is not None:
-                box = copies[c][op.dropped]
-                views[(c, op.dropped)] = BoxView(c + 1, op.dropped + 1, box.text, None, None, p, box.line, box.column,
-                                                 "extra")
-            if op.box is None:
-                continue
-            box = copies[c][op.box]
-            kind, _ = _classify(op, pos, move, box.text)
-            if op.kind in (TRANSPOSE, SWAP):
-                kind = "transposed" if kind == "read" else kind
-            views[(c, op.box)] = BoxView(c + 1, op.box + 1, box.text, san, ply + 1, p, box.line, box.column, kind)
-        pos = pos.play(move)
-    for c, boxes in enumerate(copies):
-        for i, box in enumerate(boxes):
-            if (c, i) not in views:
-                views[(c, i)] = BoxView(c + 1, i + 1, box.text, None, None, 1.0, box.line, box.column, "after-end")
-    return [views[k] for k in sorted(views)]
-
-
-def _edits(lattice: Lattice, index: int, copies: list[list[Box]], start: Position) -> list[Edit]:
-    """The edits of reading ``index``: each box it reads otherwise than written, each box it
-    drops, each move it inserts, each pair it reads in swapped order."""
-    found = lattice.readings[index]
-    edits: list[Edit] = []
-    pos = start
-    several = len(copies) > 1
-    for ply, (move, ops) in enumerate(zip(found.moves, found.ops)):
-        san = pos.san(move)
-        for c, op in enumerate(ops):
-            tag = f"copy {c + 1}: " if several else ""
-            if op.dropped is not None:
-                edits.append(Edit("extra", ply if ply > 0 else None, copies[c][op.dropped].text, None,
-                                  (f"{tag}no move of the game",) if several else ()))
-            if op.kind == OMIT:
-                edits.append(Edit("omitted", ply + 1, None, san, (f"{tag}no box",) if several else ()))
-                continue
-            if op.box is None:
-                continue
-            text = copies[c][op.box].text
-            kind, reasons = _classify(op, pos, move, text)
-            if several and reasons:
-                reasons = (tag.rstrip(": "),) + reasons
-            if op.kind in (TRANSPOSE, SWAP) and op.box is not None:
-                edits.append(Edit("transposed", ply + 1, text, san, (tag.rstrip(": "),) if several else ()))
-            elif kind == "corrected":
-                edits.append(Edit("correction", ply + 1, text, san, reasons))
-            elif kind in ("ambiguous", "unreadable", "blank"):
-                edits.append(Edit(kind, ply + 1, text, san, (tag.rstrip(": "),) if several else ()))
-        pos = pos.play(move)
-    return edits
-
-
-def _read_copies(sheets: list[Sheet], lang: str, start: Position) -> tuple[str, Lattice, list[list[Box]]]:
-    copies = [_boxes_of(sheet) for sheet in sheets]
-    if lang != "auto":
-        languages = [lang]
-    else:
-        languages = detect_languages([c.text for sheet in sheets for c in sheet.moves])
-    best: tuple[str, Lattice] | None = None
-    for language in languages:
-        lattice = read_copies(copies, start, language)
-        if best is None or (lattice.readings and (not best[1].readings
-                                                  or lattice.readings[0].cost < best[1].readings[0].cost)):
-            best = (language, lattice)
-    assert best is not None
-    return best[0], best[1], copies
-
-
-def _setup(sheets: list[Sheet], fen: str | None, tags: dict[str, str] | str | None
-           ) -> tuple[dict[str, str], list[Diagnostic], str | None, str]:
+def merge_tags(sheet_tags: list[dict[str, str]], tags: dict[str, str] | str | None, fen: str | None
+               ) -> tuple[dict[str, str], list[Diagnostic], str | None]:
+    """The tags of a game from its sheets' headers (the first copy that has one wins) and the
+    user's ``tags`` over them, the diagnostics of bad ``tags`` entries, and the start FEN (the
+    given one, else a ``FEN`` tag)."""
     merged: dict[str, str] = {}
-    for sheet in sheets:
-        for name, value in sheet.tags.items():
+    for found in sheet_tags:
+        for name, value in found.items():
             merged.setdefault(name, value)
     extra_tags, bad_tags = _parse_tags(tags)
     merged.update(extra_tags)
@@ -481,171 +473,117 @@ def _setup(sheets: list[Sheet], fen: str | None, tags: dict[str, str] | str | No
         for entry in bad_tags]
     if fen is None and merged.get("FEN"):
         fen = merged["FEN"]
-    result = next((s.result for s in sheets if s.result), None) or merged.get("Result") or "*"
-    if result not in ("1-0", "0-1", "1/2-1/2", "*"):
-        result = "*"
-    return merged, diagnostics, fen, result
+    return merged, diagnostics, fen
+
+
+def _located(w: Written | None) -> Written | None:
+    """A written move the search can place: one naming a square or castling (the short forms,
+    ``QxQ``, ``dxe``, ``R6``, go to the spelling distance like an unreadable cell)."""
+    if w is None or w.castle is None and w.to_square is None:
+        return None
+    return w
 
 
 def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
                 tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
-                first_line: int = 1) -> Reconstruction:
+                max_expansions: int = MAX_EXPANSIONS, first_line: int = 1) -> Reconstruction:
     """Reconstruct the game written on a scoresheet (see the module docstring).
 
     ``lang`` is ``auto`` or one of :data:`notation.scoresheet.tokens.LANGUAGES`; ``fen`` a starting
     position; ``tags`` extra tags (a dict or ``"White=…,Black=…"``), overriding the sheet's
-    header block; ``max_cost``: a reading costing more is never confident; ``first_line`` the
-    line number of the text's first line (a game inside a longer file: corrections and
-    diagnostics are located in that file). Never raises on bad input: problems come back as
-    diagnostics and a ``needs-human`` status. A whole PGN file (tag sections) is read game by
-    game with :func:`notation.scoresheet.pgn_input.read_scoresheets`.
+    header block; ``first_line`` the line number of the text's first line (a game inside a
+    longer file: corrections and diagnostics are located in that file). Never raises on bad
+    input: problems come back as diagnostics and a ``needs-human`` status. A whole PGN file
+    (tag sections) is read game by game with :func:`notation.scoresheet.pgn_input.read_scoresheets`.
     """
-    return reconstruct_copies([text], lang=lang, fen=fen, tags=tags, max_cost=max_cost, first_lines=[first_line])
-
-
-def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None = None,
-                       tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
-                       first_lines: list[int] | None = None) -> Reconstruction:
-    """Reconstruct one game from several copies of its sheet (the two players' sheets, say):
-    independent witnesses of the same moves (see :mod:`notation.scoresheet.viterbi`). The
-    corrections say which copy each concerns; the per-box view covers every box of every copy."""
-    from notation.formats.fen import FenError, parse_fen
+    from notation.formats.fen import FenError
     from notation.rules.position import Position
 
-    lines = first_lines or [1] * len(texts)
-    sheets = [read_sheet(text, first_line=line) for text, line in zip(texts, lines)]
-    layout = sheets[0].layout if sheets else "numbered"
-    merged, diagnostics, fen, result = _setup(sheets, fen, tags)
+    sheet = read_sheet(text, first_line=first_line)
+    merged, diagnostics, fen = merge_tags([sheet.tags], tags, fen)
     try:
         start = Position.from_fen(fen) if fen else Position.initial()
-        if fen:
-            parse_fen(fen)
     except FenError as exc:
         diag = Diagnostic.make("fen.invalid", f"starting position {fen!r} is not valid: {exc.message}")
-        return Reconstruction(status="needs-human", diagnostics=[diag], tags=merged, layout=layout)
+        return Reconstruction(status="needs-human", diagnostics=[diag], tags=merged, layout=sheet.layout)
     start_ply = (start.fullmove_number - 1) * 2 + (0 if start.turn else 1)
+    result = sheet.result or merged.get("Result") or "*"
+    if result not in ("1-0", "0-1", "1/2-1/2", "*"):
+        result = "*"
     full_tags = roster_tags(merged, result, start.fen() if fen else None)
+
     if lang != "auto" and lang not in LANGUAGES:
         diag = Diagnostic.make("sheet.unreadable", f"unknown scoresheet language '{lang}'")
-        return Reconstruction(status="needs-human", diagnostics=[diag], tags=full_tags, layout=layout)
-    for sheet in sheets:
-        for cell in sheet.cells:
-            if not cell.placeholder and too_long(cell.text):
-                diagnostics.append(Diagnostic.make(
-                    "sheet.unreadable", f"a cell of {len(cell.text)} characters is longer than any written move "
-                    f"({MAX_TOKEN_LENGTH} at most): unreadable",
-                    line=cell.line, column=cell.column, san=cell.text[:MAX_TOKEN_LENGTH] + "…"))
-    language, lattice, copies = _read_copies(sheets, lang, start)
-    rec = Reconstruction(status="ok", tags=full_tags, result=result, language=language, layout=layout,
-                         start_fen=start.fen() if fen else None, start_ply=start_ply, copies=len(texts))
-    if not lattice.readings:  # no box at all
-        rec.diagnostics = diagnostics
-        rec.readings = [Reading(moves=[], sans=[], cost=0.0)]
-        rec.candidates = [(0.0, [])]
-        if any(copies):
-            rec.status = "needs-human"
-        return rec
-    t = cost("temperature")
-    readings: list[Reading] = []
-    for index, found in enumerate(lattice.readings[:MAX_READINGS]):
-        sans = _san_list(start, found.moves)
-        probability = math.exp(-(found.cost - lattice.z) / t) if lattice.z < math.inf else 0.0
-        readings.append(Reading(moves=list(found.moves), sans=sans, cost=found.cost,
-                                edits=_edits(lattice, index, copies, start), score=found.cost,
-                                probability=min(1.0, probability)))
-    best = readings[0]
-    rec.readings = readings
-    rec.moves, rec.sans, rec.cost = best.moves, best.sans, round(best.cost, 3)
-    rec.reading_confidence = round(lattice.reading_probability, 4)
-    rec.boxes = _views(lattice, copies, start, language)
-    rec.per_move = [MoveConfidence(ply + 1, san, round(p, 4))
-                    for ply, (san, p) in enumerate(zip(best.sans, lattice.move_probability))]
-    written: dict[int, str] = {}
-    for view in rec.boxes:
-        if view.ply is not None and view.copy == 1:
-            written[view.ply] = view.written
-    rec.written = [written.get(k + 1) for k in range(len(best.sans))]
-    rec.candidates = [(round(r.cost, 3), list(r.sans)) for r in readings]
-    rec.corrections = [Correction(kind=e.kind, ply=e.ply, written=e.written, chosen=e.chosen,
-                                  alternatives=_alternatives(readings, e.ply, e.chosen),
-                                  confidence=_confidence_at(rec, e.ply), reasons=e.reasons,
-                                  line=_where(rec.boxes, e)[0], column=_where(rec.boxes, e)[1])
-                       for e in best.edits]
-    ended = [v for v in rec.boxes if v.kind == "after-end"]
-    if ended:
-        first = ended[0]
-        diagnostics.append(Diagnostic.make(
-            "sheet.after-end", f"the game is over after {len(best.sans)} plies (the final position is "
-            f"{_ending(rec.position_after(len(rec.moves)))}), yet the sheet goes on: '{first.written}' and "
-            f"{len(ended) - 1} more box(es) read as no move", line=first.line, column=first.column,
-            san=first.written))
-    if rec.result == "*":  # the sheet states no result: the one the final position decides
-        rec.result = rec.tags["Result"] = _implied_result(rec.position_after(len(rec.moves)))
-    diagnostics.extend(c.to_diagnostic() for c in rec.corrections)
-    confident = rec.reading_confidence >= READING_THRESHOLD and best.cost <= max_cost
-    if not confident:
+        return Reconstruction(status="needs-human", diagnostics=[diag], tags=full_tags, layout=sheet.layout)
+    languages = [lang] if lang != "auto" else detect_languages([c.text for c in sheet.moves])
+
+    chosen: tuple[str, _Search, _Step | None, list[_Step]] | None = None
+    for language in languages:
+        search, goal, rivals = _search_language(sheet, language, start, max_cost, max_expansions)
+        if chosen is None or (goal is not None and (chosen[2] is None or goal.cost < chosen[2].cost)):
+            chosen = (language, search, goal, rivals)
+        if goal is not None and goal.cost == 0.0:
+            break
+    assert chosen is not None
+    language, search, goal, rivals = chosen
+
+    rec = Reconstruction(status="ok", tags=full_tags, result=result, language=language,
+                         layout=sheet.layout, start_fen=start.fen() if fen else None, start_ply=start_ply)
+    for index, cell in enumerate(sheet.cells):
+        if not cell.placeholder and too_long(cell.text):
+            diagnostics.append(Diagnostic.make(
+                "sheet.unreadable", f"a cell of {len(cell.text)} characters is longer than any written move "
+                f"({MAX_TOKEN_LENGTH} at most): unreadable",
+                line=cell.line, column=cell.column, san=cell.text[:MAX_TOKEN_LENGTH] + "…"))
+        elif not cell.placeholder and search.written[index] is None and not search.variants[index]:
+            diagnostics.append(Diagnostic.make(
+                "sheet.unreadable", f"'{cell.text}' is not a move in any supported notation",
+                line=cell.line, column=cell.column, san=cell.text))
+    if goal is None:
         rec.status = "needs-human"
-        doubtful = sorted(rec.per_move, key=lambda m: m.confidence)[:1]
-        where = doubtful[0] if doubtful else None
-        reason = (f"its cost {best.cost:.1f} is above --max-cost {max_cost:g}" if best.cost > max_cost else
-                  f"the reading has probability {rec.reading_confidence:.2f}, below the {READING_THRESHOLD:.2f} "
-                  "needed")
-        listed = "; ".join(f"{k}. {_summary(r)} (p={r.probability:.2f})" for k, r in enumerate(readings[:3], 1))
+        best_prefix = _best_partial(search)
+        sans = _san_list(start, best_prefix)
+        rec.candidates = [(math.inf, sans)]
         diagnostics.append(Diagnostic.make(
             "sheet.needs-human",
-            f"best reading of {len(best.sans)} plies, not confident: {reason}"
-            + (f"; least sure: ply {where.ply} {where.san} (p={where.confidence:.2f})" if where else "")
-            + f"; readings: {listed}",
-            ply=where.ply if where else None, san=where.san if where else None,
-            candidates=tuple(dict.fromkeys(r.sans[where.ply - 1] for r in readings
-                                           if where and len(r.sans) >= where.ply))))
-    elif rec.corrections:
+            f"no reading of the sheet replays legally within cost {max_cost:g}; "
+            f"the longest legal reading has {len(sans)} plies",
+            candidates=tuple(sans[-3:])))
+        rec.diagnostics = diagnostics
+        return rec
+    corrections, found, written_per_ply, moves = _report(search, goal, rivals, start_ply)
+    ranked = rank_readings(search, start, found[:MAX_READINGS], lambda ms: _san_list(start, ms))
+    rec.readings = ranked
+    rec.moves = moves
+    rec.sans = _san_list(start, moves)
+    rec.written = written_per_ply
+    rec.corrections = corrections
+    rec.cost = round(goal.cost, 3)
+    if ranked[0].moves != moves:
+        # the likeliest reading is not the cheapest: it comes first, with its own edits
+        best = ranked[0]
+        rec.moves, rec.sans, rec.cost = best.moves, best.sans, round(best.cost, 3)
+        rec.written = _written_of(search, found, best.moves) or rec.written
+        rec.corrections = corrections = [_edit_correction(e, best.probability) for e in best.edits]
+    if rec.result == "*":  # the sheet states no result: the one the final position decides
+        rec.result = rec.tags["Result"] = _implied_result(rec.position_after(len(rec.moves)))
+    rec.candidates = [(round(r.cost, 3), list(r.sans)) for r in ranked]
+    diagnostics.extend(c.to_diagnostic() for c in corrections)
+    # confident only when the likeliest reading is also the cheapest (the plausibility of the
+    # moves orders readings; it never makes a costlier reading exit 0)
+    if any(not c.confident for c in corrections) or not confident(ranked) or ranked[0].moves != moves:
+        rec.status = "needs-human"
+        doubtful = [c for c in corrections if not c.confident] or corrections
+        listed = "; ".join(f"{k}. {_summary(r)} (p={r.probability:.2f})" for k, r in enumerate(ranked[:5], 1))
+        diagnostics.append(Diagnostic.make(
+            "sheet.needs-human",
+            f"{len(ranked)} reading(s) within reach, none confident: {listed}",
+            ply=doubtful[0].ply if doubtful else None, san=doubtful[0].written if doubtful else None,
+            candidates=tuple(x for c in doubtful for x in ((c.chosen or "-"),) + c.alternatives)))
+    elif corrections:
         rec.status = "corrected"
     rec.diagnostics = diagnostics
     return rec
-
-
-def _ending(pos: Position) -> str:
-    if pos.is_checkmate():
-        return "checkmate"
-    if pos.is_stalemate():
-        return "stalemate"
-    return "a dead position"
-
-
-def _where(boxes: list[BoxView], edit: Edit) -> tuple[int | None, int | None]:
-    for view in boxes:
-        if edit.written is not None and view.written == edit.written and (view.ply == edit.ply or view.kind == "extra"):
-            return view.line, view.column
-    for view in boxes:
-        if view.ply == edit.ply:
-            return view.line, view.column
-    return None, None
-
-
-def _confidence_at(rec: Reconstruction, ply: int | None) -> float:
-    if ply is None or not rec.per_move:
-        return rec.reading_confidence
-    k = min(max(ply, 1), len(rec.per_move)) - 1
-    return rec.per_move[k].confidence
-
-
-def _alternatives(readings: list[Reading], ply: int | None, chosen: str | None) -> tuple[str, ...]:
-    if ply is None:
-        return ()
-    out: list[str] = []
-    for r in readings[1:]:
-        if len(r.sans) >= ply and r.sans[:ply - 1] == readings[0].sans[:ply - 1] and r.sans[ply - 1] != chosen:
-            if r.sans[ply - 1] not in out:
-                out.append(r.sans[ply - 1])
-    return tuple(out[:3])
-
-
-def _summary(reading: Reading) -> str:
-    """A reading in words: every edit it makes, or ``as written`` when it makes none."""
-    parts = [f"{e.kind} {e.ply}. '{e.written or ''}' -> {e.chosen or '(dropped)'}" for e in reading.edits]
-    return ", ".join(parts) or "as written"
-
 
 
 def sheet_languages() -> list[str]:
@@ -654,11 +592,9 @@ def sheet_languages() -> list[str]:
 
 
 __all__ = [
-    "BoxView",
     "Correction",
-    "MoveConfidence",
     "Reconstruction",
-    "reconstruct_copies",
+    "confidence_of",
     "parse_tags",
     "reconstruct",
     "roster_tags",

@@ -6,11 +6,11 @@ a state, each copy either
 
 * reads the move in its next box (the cost of the box's text for that move, from
   :mod:`notation.scoresheet.channel`; a blank ``?`` box fits every move at one cost),
-* reads it in the box after next, the next being a box of no move (``sheet.extra``),
-* has no box for it (``sheet.omitted``),
+* reads it in the box after next, the next being a box of no move (``edit.extra``),
+* has no box for it (``edit.omitted``),
 * starts a transposition: the same player's next two moves written in swapped order (boxes
-  ``i+2``, ``i+1``, ``i`` read in that order, ``sheet.transposed``), or two neighbouring boxes
-  swapped (``sheet.swapped``),
+  ``i+2``, ``i+1``, ``i`` read in that order, ``edit.transposed``), or two neighbouring boxes
+  swapped (``edit.swapped``),
 * or has ended (a copy that stops before the game: nothing more to read, at no cost).
 
 Two copies of one game are independent witnesses: their costs add. A reading ends when every
@@ -29,6 +29,7 @@ sheets (``benchmarks/bench_scoresheet_hcs.py``).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from dataclasses import dataclass, field
@@ -46,6 +47,10 @@ BEAM = 64
 OPTION_SPAN = 9.0
 #: The opening prior (:func:`_book_prior`) applies to the first this many plies.
 BOOK_PLIES = 24
+#: The reading stops where its best state has read this many boxes in a row at :data:`BREAK_COST`
+#: or more each (none as written): the sheet breaks there, and the boxes after it are reported.
+BREAK_RUN = 16
+BREAK_COST = 4.5
 #: A reading has at most this many plies more than its longest copy has boxes.
 MAX_OMITTED = 12
 
@@ -174,14 +179,14 @@ class _Copy:
             return [(0.0, cursor, DONE, None, None, None)]
         c, r = self.emit(i, f)
         out: list[_Option] = [(c, (i + 1, 0), MATCH, i, None, r)]
-        out.append((cost("sheet.omitted"), cursor, OMIT, None, None, None))
+        out.append((cost("edit.omitted"), cursor, OMIT, None, None, None))
         if i + 1 < n:
             c, r = self.emit(i + 1, f)
-            out.append((c + cost("sheet.extra"), (i + 2, 0), EXTRA_MATCH, i + 1, i, r))
-            out.append((c + cost("sheet.swapped"), (i, 3), SWAP, i + 1, None, r))
+            out.append((c + cost("edit.extra"), (i + 2, 0), EXTRA_MATCH, i + 1, i, r))
+            out.append((c + cost("edit.swapped"), (i, 3), SWAP, i + 1, None, r))
         if i + 2 < n:
             c, r = self.emit(i + 2, f)
-            out.append((c + cost("sheet.transposed"), (i, 1), TRANSPOSE, i + 2, None, r))
+            out.append((c + cost("edit.transposed"), (i, 1), TRANSPOSE, i + 2, None, r))
         best = min(o[0] for o in out)
         return [o for o in out if o[0] <= best + OPTION_SPAN]
 
@@ -213,9 +218,7 @@ def _book_prior(pos: Position, moves: list[Move], depth: int) -> list[float] | N
     that leaves the table (``prior.book``: the share of moves that stay, learned)."""
     if depth >= BOOK_PLIES:
         return None
-    from notation.openings.eco import table
-
-    known = table()
+    known = _book_keys()
     if depth > 0 and pos.key() not in known:
         return None
     inside = [pos.play(m).key() in known for m in moves]
@@ -225,8 +228,31 @@ def _book_prior(pos: Position, moves: list[Move], depth: int) -> list[float] | N
     stay = math.exp(-cost("prior.leave"))  # the probability of leaving the table
     n = len(moves)
     on = -math.log((1.0 - stay) * n / n_in)
-    off = -math.log(stay * n / (n - n_in)) if n > n_in else 0.0
-    return [on if k else off for k in inside]
+    off = -math.log(stay * n / (n - n_in)) if n > n_in else on
+    # only the difference matters: a move on the table is free, one off it costs the difference
+    return [0.0 if k else max(0.0, off - on) for k in inside]
+
+
+@functools.cache
+def _book_keys() -> frozenset[int]:
+    """Every position on a line of the opening table (each line's moves played out), by key."""
+    from notation.openings.eco import table
+    from notation.rules.position import Position
+
+    keys: set[int] = set()
+    for entry in table().values():
+        pos = Position.initial()
+        for token in entry.pgn.split():
+            if token[0].isdigit():
+                token = token.lstrip("0123456789.")
+                if not token:
+                    continue
+            try:
+                _, pos = pos.play_san(token)
+            except ValueError:
+                break
+            keys.add(pos.key())
+    return frozenset(keys)
 
 
 def _forced_facts(pos: Position, move: Move) -> list[MoveFacts]:
@@ -251,8 +277,8 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     ends: list[_State] = []
     layers: list[list[_State]] = [layer]
     longest = max((s.n for s in sheets), default=0)
-    omitted_cost = cost("sheet.omitted")
-    extra_cost = cost("sheet.extra")
+    omitted_cost = cost("edit.omitted")
+    extra_cost = cost("edit.extra")
     best_end = math.inf
     while layer:
         candidates: list[tuple[float, int, int, int, tuple[tuple[int, int], ...], tuple[_Option, ...]]] = []
@@ -291,7 +317,7 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
         played: dict[tuple[int, int], tuple[Position, int]] = {}
         edges: list[_Edge] = []
         for total, si, mi, _, cursors, options in chosen:
-            ops = tuple(_op(o) for o in options)
+            copy_ops = tuple(_op(o) for o in options)
             parent = layer[si]
             move = moves_of[si][mi]
             found = played.get((si, mi))
@@ -299,27 +325,50 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
                 after = parent.pos.play(move)
                 found = played[(si, mi)] = (after, _check_level(after))
             after, level = found
-            marks = sum(check_cost(op.reading.written if op.reading is not None else None, level)
-                        for op in ops if op.kind not in (OMIT, DONE) and op.reading is not None)
+            marks = sum((check_cost(op.reading.written, level) for op in copy_ops
+                         if op.kind not in (OMIT, DONE) and op.reading is not None), 0.0)
             edge_cost = total - parent.cost + marks
             key = (cursors, after.key())
             child = merged.get(key)
             if child is None:
                 child = merged[key] = _State(after, cursors, parent.depth + 1, math.inf)
-            edge = _Edge(parent, child, move, ops, edge_cost)
+            edge = _Edge(parent, child, move, copy_ops, edge_cost)
             edges.append(edge)
             if parent.cost + edge_cost < child.cost:
                 child.cost = parent.cost + edge_cost
                 child.best = edge
         kept = sorted(merged.values(), key=lambda s: s.cost)[:beam]
-        alive = {id(s) for s in kept}
-        for edge in edges:
-            if id(edge.child) in alive:
-                edge.child.incoming.append(edge)
-                edge.parent.outgoing.append(edge)
+        if kept and forced is None and _broken(kept[0]):
+            for state in kept:  # the sheet breaks here: the readings end, the boxes left reported
+                state.end = 0.0
+                ends.append(state)
+            _link(edges, {id(s) for s in kept})
+            layers.append(kept)
+            break
+        _link(edges, {id(s) for s in kept})
         layer = kept
         layers.append(layer)
     return _finish(layers, ends, t)
+
+
+def _link(edges: list[_Edge], alive: set[int]) -> None:
+    for edge in edges:
+        if id(edge.child) in alive:
+            edge.child.incoming.append(edge)
+            edge.parent.outgoing.append(edge)
+
+
+def _broken(state: _State) -> bool:
+    """True when the best reading's last :data:`BREAK_RUN` plies were each read from no box as
+    written (every copy's box at :data:`BREAK_COST` or more, or no box)."""
+    run = 0
+    while state.best is not None and run < BREAK_RUN:
+        ops = state.best.ops
+        if any(op.box is not None and op.cost < BREAK_COST for op in ops) or all(op.kind == DONE for op in ops):
+            return False
+        run += 1
+        state = state.best.parent
+    return run >= BREAK_RUN
 
 
 def _finish(layers: list[list[_State]], ends: list[_State], t: float) -> Lattice:

@@ -9,67 +9,9 @@ Used by the CI test at a fixed sample and by ``benchmarks/bench_scoresheet_hcs.p
 
 from __future__ import annotations
 
-import csv
-import re
-from dataclasses import dataclass
-from pathlib import Path
+from notation.scoresheet.learn import HcsCopy, HcsGame, load_hcs
 
-_BOX = re.compile(r"^(\d+)_(\d+)_(\d+)_(white|black)\.png$")
-
-
-@dataclass(frozen=True, slots=True)
-class HcsCopy:
-    game: str
-    copy: int
-    boxes: tuple[str, ...]  # what was written, in ply order ("?" for a blank box)
-
-    def text(self) -> str:
-        parts: list[str] = []
-        for ply, box in enumerate(self.boxes):
-            if ply % 2 == 0:
-                parts.append(f"{ply // 2 + 1}.")
-            parts.append(box)
-        return " ".join(parts)
-
-
-@dataclass(frozen=True, slots=True)
-class HcsGame:
-    game: str
-    copies: tuple[HcsCopy, ...]
-    answer: tuple[str, ...] | None
-    corroborated: bool
-
-
-def load_hcs(root: Path) -> list[HcsGame]:
-    """Every HCS game under ``root`` (the ``hcs`` folder), in game order."""
-    labels: dict[tuple[str, int], dict[int, str]] = {}
-    for line in (root / "training_tags.txt").read_text(encoding="utf-8").splitlines():
-        name, _, label = line.partition(" ")
-        found = _BOX.match(name.strip())
-        if not found or not label.strip():
-            continue
-        game, copy, number, colour = found.groups()
-        ply = (int(number) - 1) * 2 + (0 if colour == "white" else 1)
-        labels.setdefault((game, int(copy)), {})[ply] = label.strip()
-    answers: dict[str, tuple[tuple[str, ...], bool]] = {}
-    with (root / "answers.tsv").open(encoding="utf-8") as handle:
-        for row in csv.DictReader(handle, delimiter="\t"):
-            answers[row["game"]] = (tuple(row["san"].split()), row["corroborated"] == "yes")
-    games: dict[str, list[HcsCopy]] = {}
-    for (game, copy), boxes in sorted(labels.items()):
-        last = max(boxes)
-        games.setdefault(game, []).append(
-            HcsCopy(game, copy, tuple(boxes.get(ply, "?") for ply in range(last + 1))))
-    out = []
-    for game, copies in sorted(games.items()):
-        answer, corroborated = answers.get(game, (None, False))
-        out.append(HcsGame(game, tuple(copies), answer, corroborated))
-    return out
-
-
-def expected(answer: tuple[str, ...], copy: HcsCopy) -> tuple[str, ...]:
-    """The answer as far as ``copy`` goes (its number of boxes, at most the whole game)."""
-    return answer[: len(copy.boxes)]
+__all__ = ["HcsCopy", "HcsGame", "load_hcs", "score_reading"]
 
 
 def score_reading(reading: tuple[str, ...], answer: tuple[str, ...], boxes: tuple[str, ...]) -> tuple[bool, int, int]:

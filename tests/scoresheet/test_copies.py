@@ -1,0 +1,178 @@
+"""The channel reading (notation.scoresheet.copies): what players write, complete readings, honest
+probabilities, two copies of one game read together, the per-box view, and a fixed sample of
+the real HCS sheets (the whole set: benchmarks/bench_scoresheet_hcs.py)."""
+
+from __future__ import annotations
+
+import json
+import pytest
+from typer.testing import CliRunner
+
+from conftest import corpus_path
+from hcs_support import load_hcs, score_reading
+from notation.cli.main import app
+from notation.scoresheet.channel import box_cost, box_readings, move_facts
+from notation.scoresheet.copies import READING_THRESHOLD, reconstruct_copies
+from notation.scoresheet.reconstruct import Reconstruction
+from test_sheet_trust import TRANSPOSED, TRUE_MOVES
+
+
+def reconstruct(text: str, **options: object) -> Reconstruction:
+    return reconstruct_copies([text], **options)  # type: ignore[arg-type]
+
+OPENING = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *"
+
+
+def _costs(text: str, pos: object) -> dict[str, float]:
+    from notation.rules.position import Position
+
+    assert isinstance(pos, Position)
+    moves = pos.legal_moves()
+    readings = box_readings(text, "en")
+    return {pos.san(m): box_cost(readings, f)[0] for m, f in zip(moves, move_facts(pos, moves))}
+
+
+def test_transposition_against_missing_disambiguation_is_never_confident() -> None:
+    rec = reconstruct(TRANSPOSED)
+    assert rec.status == "needs-human" and len(rec.sans) == len(TRUE_MOVES)
+    assert len(rec.readings) >= 2 and rec.reading_confidence is not None
+    assert rec.reading_confidence < READING_THRESHOLD
+
+
+def test_what_players_write_reads_as_the_move() -> None:
+    from notation.rules.position import Position
+
+    pos = Position.initial()
+    for san in "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6".split():
+        _, pos = pos.play_san(san)
+    costs = _costs("NxP", pos)  # piece takes piece: the knight takes the e5 pawn
+    assert min(costs, key=costs.__getitem__) == "Nxe5"
+    costs = _costs("Qxdf5", Position.from_fen("4k3/8/8/3p1p2/8/3Q4/8/4K3 w - - 0 1"))  # a letter too many
+    assert sorted(costs, key=costs.__getitem__)[:2] in (["Qxd5", "Qxf5"], ["Qxf5", "Qxd5"])
+
+
+def test_an_extra_letter_does_not_sink_the_sheet() -> None:
+    rec = reconstruct("1. e4 d5 2. exd5 Qxdd5 3. Nc3 Qa5 *")
+    assert rec.sans == ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5"]
+    (fix,) = rec.corrections
+    assert (fix.ply, fix.written, fix.chosen) == (4, "Qxdd5", "Qxd5")
+
+
+def test_nf8_for_nf3_is_one_correction_at_its_move() -> None:
+    rec = reconstruct(OPENING.replace("2. Nf3", "2. Nf8"))
+    assert rec.sans[:3] == ["e4", "e5", "Nf3"]
+    (fix,) = rec.corrections
+    assert (fix.kind, fix.ply, fix.written, fix.chosen) == ("correction", 3, "Nf8", "Nf3")
+    assert any("rank" in reason for reason in fix.reasons)
+    (diag,) = [d for d in rec.diagnostics if d.code == "sheet.correction"]
+    assert (diag.line, diag.column, diag.ply) == (1, 13, 3)
+
+
+def test_bd2_reads_as_the_b_knight() -> None:
+    rec = reconstruct("1. d4 d5 2. Nf3 Nf6 3. bd2 e6 4. e3 Bd6 *")
+    assert rec.sans[4] == "Nbd2"
+
+
+def test_a_blank_box_stands_for_a_played_move() -> None:
+    rec = reconstruct(OPENING.replace("3. Bb5", "3. ?"))
+    assert rec.sans[4] == "Bb5" and len(rec.sans) == 16
+    assert [(c.kind, c.ply) for c in rec.corrections] == [("blank", 5)]
+    views = [b for b in rec.boxes if b.kind == "blank"]
+    assert [(v.written, v.read, v.ply) for v in views] == [("?", "Bb5", 5)]
+
+
+def test_an_over_budget_sheet_still_gives_its_best_reading() -> None:
+    damaged = OPENING.replace("Nc6", "Nc5").replace("Ba4", "Ba5").replace("Be7", "Bf7").replace("Bb3", "Bb4")
+    rec = reconstruct(damaged, max_cost=1.0)
+    assert rec.status == "needs-human" and len(rec.sans) == 16  # never an empty game
+    (verdict,) = [d for d in rec.diagnostics if d.code == "sheet.needs-human"]
+    assert "--max-cost" in verdict.message and "not confident" in verdict.message
+
+
+def test_verdicts_never_contradict_each_other() -> None:
+    for text in (TRANSPOSED, OPENING.replace("5. O-O", "5. ?"), OPENING):
+        rec = reconstruct(text)
+        verdicts = [d.message for d in rec.diagnostics if d.code == "sheet.needs-human"]
+        if rec.status == "needs-human":
+            (message,) = verdicts
+            assert "not confident" in message and f"{rec.reading_confidence:.2f}" in message or "--max-cost" in message
+        else:
+            assert not verdicts and rec.reading_confidence >= READING_THRESHOLD
+
+
+def test_every_reading_is_listed_in_full() -> None:
+    rec = reconstruct(TRANSPOSED)
+    (verdict,) = [d for d in rec.diagnostics if d.code == "sheet.needs-human"]
+    listed = verdict.message.split("readings: ", 1)[1].split("; ")
+    assert len(set(listed)) == len(listed)  # no two readings print alike
+
+
+def test_two_copies_read_together() -> None:
+    white = OPENING.replace("4. Ba4", "4. Bc4")  # one player's slip ...
+    black = OPENING.replace("6. Re1 b5", "6. Re1 ?")  # ... the other's blank box
+    rec = reconstruct_copies([white, black])
+    assert rec.sans == reconstruct(OPENING).sans and rec.copies == 2
+    assert {b.copy for b in rec.boxes} == {1, 2} and len(rec.boxes) == 32
+    assert any(c.written == "Bc4" and c.chosen == "Ba4" for c in rec.corrections)
+
+
+def test_cli_same_game(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    a, b = tmp_path / "white.txt", tmp_path / "black.txt"
+    a.write_text(OPENING.replace("4. Ba4", "4. Bc4"), encoding="utf-8")
+    b.write_text(OPENING, encoding="utf-8")
+    result = CliRunner().invoke(app, ["scoresheet", str(a), str(b), "--same-game", "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    data = json.loads(result.stdout)
+    assert data["copies"] == 2 and data["readings"][0]["moves"] == reconstruct(OPENING).sans
+    assert {"copy", "box", "written", "read", "confidence"} <= set(data["boxes"][0])
+    assert CliRunner().invoke(app, ["scoresheet", str(a), str(b)]).exit_code == 2  # needs --same-game
+
+
+def test_scoresheet_reads_compressed_and_wide_inputs(tmp_path: object) -> None:
+    import gzip
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    packed = tmp_path / "sheet.txt.gz"
+    packed.write_bytes(gzip.compress(OPENING.encode("utf-8")))
+    wide = tmp_path / "sheet16.txt"
+    wide.write_bytes(OPENING.replace(" ", "\r").encode("utf-16"))
+    for path in (packed, wide):
+        result = CliRunner().invoke(app, ["scoresheet", str(path), "--format", "json"])
+        assert json.loads(result.stdout)["moves"] == reconstruct(OPENING).sans, path
+
+
+HCS_SAMPLE = ("002", "005", "017", "019", "051", "053")
+
+
+def test_real_sheets_fixed_sample() -> None:
+    games = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}
+    exact = wrong_confident = 0
+    plies = counted = 0
+    for name in HCS_SAMPLE:
+        game = games[name]
+        assert game.answer is not None
+        for copy in game.copies:
+            rec = reconstruct(copy.text())
+            assert rec.sans, name  # never an empty game
+            ok, right, of = score_reading(tuple(rec.sans), game.answer, copy.boxes)
+            exact += ok
+            plies += right
+            counted += of
+            wrong_confident += rec.status != "needs-human" and not ok
+    sheets = sum(len(games[n].copies) for n in HCS_SAMPLE)
+    assert wrong_confident == 0
+    assert exact >= sheets // 2 and plies >= 0.95 * counted, (exact, sheets, plies, counted)
+
+
+def test_cli_scoresheet_jobs_gives_the_same_sheets() -> None:
+    from conftest import SAMPLE_GAMES
+
+    source = str(SAMPLE_GAMES / "classics.pgn")
+    one = CliRunner().invoke(app, ["scoresheet", source, "--jobs", "1", "--format", "json"])
+    two = CliRunner().invoke(app, ["scoresheet", source, "--jobs", "2", "--format", "json"])
+    assert (one.exit_code, one.stdout, one.stderr) == (two.exit_code, two.stdout, two.stderr)
+    assert len(json.loads(two.stdout)) >= 3
