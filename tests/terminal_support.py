@@ -35,6 +35,16 @@ def through_terminal(
     proc = subprocess.Popen([sys.executable, "-c", CODE, *args], cwd=cwd, stdin=subprocess.DEVNULL, env=env,
                             **streams)
     os.close(slave)
+    output = drain(master)
+    proc.wait(timeout=120)
+    piped.seek(0)
+    other = piped.read().decode("utf-8")
+    piped.close()
+    return output.decode("utf-8").replace("\r\n", "\n"), other, proc.returncode
+
+
+def drain(master: int) -> bytes:
+    """Everything a pseudo-terminal's other end wrote, until it closed; ``master`` is closed."""
     chunks: list[bytes] = []
     while True:
         try:
@@ -45,8 +55,4 @@ def through_terminal(
             break
         chunks.append(chunk)
     os.close(master)
-    proc.wait(timeout=120)
-    piped.seek(0)
-    other = piped.read().decode("utf-8")
-    piped.close()
-    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n"), other, proc.returncode
+    return b"".join(chunks)

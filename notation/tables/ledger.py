@@ -55,7 +55,7 @@ import polars as pl
 
 from notation.diagnostics import Diagnostic
 from notation.tables.schema import DRAW, FINISHED, WHITE_WINS
-from notation.tables.scoring import GamesInput, as_lazy, clean_name
+from notation.tables.scoring import GamesInput, as_lazy, clean_name, csv_lines
 
 Outcome = Literal["draw", "lower-wins", "higher-wins"]
 
@@ -382,15 +382,10 @@ def read_initial(source: str | Path | io.TextIOBase | Iterable[str]) -> tuple[di
     A later row for the same player replaces an earlier one (with a warning).
     """
     name = str(source) if isinstance(source, (str, Path)) else None
+    lines, unreadable = csv_lines(source, "initial points")
+    if unreadable:
+        return {}, unreadable
     diagnostics: list[Diagnostic] = []
-    try:
-        if isinstance(source, (str, Path)):
-            with open(source, encoding="utf-8-sig", newline="") as handle:
-                lines = handle.read().splitlines()
-        else:
-            lines = [line.rstrip("\r\n") for line in source]
-    except (OSError, UnicodeDecodeError) as exc:
-        return {}, [Diagnostic.make("pgn.io", f"cannot read initial points: {exc}", file=name)]
 
     result: dict[str, Decimal] = {}
     for number, row in enumerate(csv.reader(lines), start=1):

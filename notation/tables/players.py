@@ -29,7 +29,7 @@ import polars as pl
 
 from notation.diagnostics import Diagnostic
 from notation.select.criteria import fold
-from notation.tables.scoring import GamesInput, as_lazy, clean_name
+from notation.tables.scoring import GamesInput, as_lazy, clean_name, csv_lines
 
 #: the FIDE id tags, White's and Black's
 FIDE_TAGS: Final = ("WhiteFideId", "BlackFideId")
@@ -42,14 +42,9 @@ def read_aliases(source: str | Path | Iterable[str]) -> tuple[dict[str, str], li
     ``name,canonical`` is skipped; more columns, as :func:`look_alikes` writes, are ignored).
     A row without both names is a located ``players.bad-alias`` error."""
     name = str(source) if isinstance(source, (str, Path)) else None
-    try:
-        if isinstance(source, (str, Path)):
-            with open(source, encoding="utf-8-sig", newline="") as handle:
-                lines = handle.read().splitlines()
-        else:
-            lines = [line.rstrip("\r\n") for line in source]
-    except (OSError, UnicodeDecodeError) as exc:
-        return {}, [Diagnostic.make("pgn.io", f"cannot read the aliases: {exc}", file=name)]
+    lines, unreadable = csv_lines(source, "the aliases")
+    if unreadable:
+        return {}, unreadable
     aliases: dict[str, str] = {}
     problems: list[Diagnostic] = []
     for number, row in enumerate(csv.reader(lines), start=1):

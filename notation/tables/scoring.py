@@ -13,10 +13,13 @@ Standard scoring (win 1, draw ½, loss 0). A result is one of the PGN markers ``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Final, TypeAlias, overload
 
 import polars as pl
 
+from notation.diagnostics import Diagnostic
 from notation.tables.ranges import in_calendar
 from notation.tables.schema import BLACK_WINS, DRAW, UNKNOWN_VALUES, WHITE_WINS
 
@@ -149,3 +152,16 @@ def format_half(value: float) -> str:
     if whole == 0 and glyph:
         return sign + glyph
     return f"{sign}{whole}{glyph}"
+
+
+def csv_lines(source: str | Path | Iterable[str], what: str) -> tuple[list[str], list[Diagnostic]]:
+    """The lines of a small CSV input (a path, read as UTF-8 with or without a byte order mark,
+    or lines already read), or a located ``pgn.io`` diagnostic naming ``what`` could not be read."""
+    name = str(source) if isinstance(source, (str, Path)) else None
+    try:
+        if isinstance(source, (str, Path)):
+            with open(source, encoding="utf-8-sig", newline="") as handle:
+                return handle.read().splitlines(), []
+        return [line.rstrip("\r\n") for line in source], []
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [Diagnostic.make("pgn.io", f"cannot read {what}: {exc}", file=name)]

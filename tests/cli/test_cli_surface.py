@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import OUTSIDE, SAMPLE_GAMES
-from terminal_support import CODE
+from terminal_support import CODE, drain
 
 ROUND_ROBIN = SAMPLE_GAMES / "round_robin.pgn"
 
@@ -116,18 +116,9 @@ def test_the_progress_line_is_cleared_before_a_piped_reader_prints(command: list
     assert head.stdin is not None
     head.stdin.close()
     os.close(slave)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(master)
+    output = drain(master)
     assert proc.wait(timeout=120) == 0 and head.wait(timeout=60) == 0
-    raw = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+    raw = output.decode("utf-8", "replace").replace("\r\n", "\n")
     assert re.search(r"\d games", ESCAPE.sub("", raw)), raw  # the display was drawn ...
     shown = [line.rstrip() for line in _screen(raw) if line.strip()]
     assert len(shown) == 3, shown  # ... and gone: the reader's lines stand alone
