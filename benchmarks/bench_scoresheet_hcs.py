@@ -7,7 +7,7 @@ goes), the share of plies right, confident wrong readings (status not needs-huma
 answer), the time per sheet; and the same for the copies read together. With ``--calibration``
 also the calibration table of the per-move and whole-reading confidences.
 
-    python benchmarks/bench_scoresheet_hcs.py [--engine channel|repair] [--corpus ../shared/corpus]
+    python benchmarks/bench_scoresheet_hcs.py [--method channel|repair] [--corpus ../shared/corpus]
         [--games 001,002] [--jobs 2] [--calibration] [--verbose]
 """
 
@@ -28,9 +28,9 @@ def _read(task: tuple[str, list[str]]) -> tuple[list[str], str, float, list[floa
     from notation.scoresheet.copies import reconstruct_copies
     from notation.scoresheet.reconstruct import reconstruct
 
-    engine, texts = task
+    method, texts = task
     start = time.process_time()
-    rec = reconstruct(texts[0]) if engine == "repair" else reconstruct_copies(texts)
+    rec = reconstruct(texts[0], method="repair") if method == "repair" else reconstruct_copies(texts)
     took = time.process_time() - start
     per_move = [m.confidence for m in rec.per_move]
     return list(rec.sans), rec.status, took, per_move, rec.reading_confidence or 0.0
@@ -43,9 +43,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--calibration", action="store_true")
     parser.add_argument("--verbose", action="store_true")
-    parser.add_argument("--engine", choices=("channel", "repair"), default="channel",
-                        help="channel: notation.scoresheet.copies (also the copies together); repair: the "
-                             "single-sheet repair search of notation scoresheet")
+    parser.add_argument("--method", choices=("channel", "repair"), default="channel",
+                        help="channel: the default reading (also the copies together); repair: the "
+                             "least-cost repair search (notation scoresheet --method repair)")
     args = parser.parse_args()
     games = [g for g in load_hcs(Path(args.corpus) / "scoresheets" / "hcs") if g.answer]
     if args.games:
@@ -54,10 +54,10 @@ def main() -> int:
     singles = [(g, c) for g in games for c in g.copies]
     multi = [g for g in games if len(g.copies) > 1]
     with ProcessPoolExecutor(args.jobs) as pool:
-        single_out = list(pool.map(_read, [(args.engine, [c.text()]) for _, c in singles]))
+        single_out = list(pool.map(_read, [(args.method, [c.text()]) for _, c in singles]))
         multi_out = (list(pool.map(_read, [("channel", [c.text() for c in g.copies]) for g in multi]))
-                     if args.engine == "channel" else [])
-    report(f"single sheets ({args.engine})", [(g, c.boxes) for g, c in singles], single_out, args)
+                     if args.method == "channel" else [])
+    report(f"single sheets ({args.method})", [(g, c.boxes) for g, c in singles], single_out, args)
     if multi_out:
         report("copies together (--same-game)", [(g, max((c.boxes for c in g.copies), key=len)) for g in multi],
                multi_out, args)

@@ -1,9 +1,9 @@
 """`notation scoresheet INPUT`: reconstruct a game from a sloppy or damaged scoresheet.
 
 Options -> one library call (:func:`notation.scoresheet.pgn_input.read_scoresheets`) -> render -> exit code:
-0 reconstructed (read as written, or only confident corrections: no other complete reading
-scores within the margin of the best, see :mod:`notation.scoresheet.readings`), 1 a human must
-look (rival readings, listed likeliest first with their probabilities, or no legal reading),
+0 reconstructed (read as written, or corrected with the whole reading confident: its
+probability at least 0.99, see :mod:`notation.scoresheet.copies`), 1 a human must look (the best
+reading is still given, with the least sure move and the rival readings),
 2 usage or I/O failure (a bad option, a ``--tags`` entry that is no ``Name=value`` pair with
 a PGN tag name).
 
@@ -77,9 +77,13 @@ def scoresheet(
     fen: str | None = typer.Option(None, "--fen", help="Starting position (FEN) when not the initial one."),
     tags: str | None = typer.Option(None, "--tags", help='Tags, e.g. "White=Anna,Black=Bernd,Event=Club ch".'),
     out: list[str] = typer.Option([], "--out", "-o", help="Write .pgn/.txt/.html/.svg/.json (repeatable)."),
-    max_cost: float | None = typer.Option(None, "--max-cost", min=0.0, help="Largest total edit cost accepted "
-                                          "(default 12; with --same-game, the largest cost of a reading that may "
-                                          "exit 0, default 60: a costlier best reading is still given)."),
+    max_cost: float | None = typer.Option(None, "--max-cost", min=0.0, help="The largest cost of a reading that may "
+                                          "exit 0 (default 60; a costlier best reading is still given); with "
+                                          "--method repair, the largest total edit cost accepted (default 12)."),
+    method: str = typer.Option("channel", "--method", help="channel: read the whole sheet as a noisy channel "
+                               "(costs learned from real handwritten sheets; always gives the best complete "
+                               "reading); repair: the least-cost repair of a few slips on a sheet otherwise "
+                               "as written."),
     diagram: list[str] = typer.Option([], "--diagram", help="Diagram after a move, e.g. 24w or 24b (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list corrections on stderr."),
     format: str = typer.Option("pgn", "--format", help="What goes to stdout without --out: pgn or json "
@@ -89,12 +93,19 @@ def scoresheet(
     game: int | None = typer.Option(None, "--game", min=1, help="A PGN input: only its N-th game (1-based; "
                                     "default: every game, one sheet each)."),
 ) -> None:
-    """Reconstruct the game written on a scoresheet: lenient multi-language input, least-cost repair."""
+    """Reconstruct the game written on a scoresheet (or on both players' sheets): lenient multi-language input,
+    the best complete legal reading, how sure it is move by move."""
     from notation.scoresheet.pgn_input import read_scoresheets
     from notation.scoresheet.render import diagrams_for, render_html, render_html_games, render_text
 
     if format not in ("pgn", "json"):
         typer.echo("error: --format must be pgn or json", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if method not in ("channel", "repair"):
+        typer.echo("error: --method must be channel or repair", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if method == "repair" and same_game:
+        typer.echo("error: --same-game reads the copies with --method channel", err=True)
         raise typer.Exit(EXIT_USAGE)
     if lang not in LANGUAGE_CHOICES:
         typer.echo(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}", err=True)
@@ -145,11 +156,10 @@ def scoresheet(
             texts, lang=lang, fen=fen, tags=tags, max_cost=COPIES_MAX_COST if max_cost is None else max_cost))]
     else:
         from notation.parallel import worker_pool
-        from notation.scoresheet.search import MAX_COST
 
         with worker_pool(jobs) as executor:
             games = list(read_scoresheets(text, lang=lang, fen=fen, tags=tags, executor=executor,
-                                          max_cost=MAX_COST if max_cost is None else max_cost))
+                                          max_cost=max_cost, method=method))
     pgn_input = any(g.pgn for g in games)
     if game is not None:
         if game > len(games):

@@ -78,6 +78,9 @@ DEFAULTS: dict[str, float] = {
     "edit.transposed": 7.0,  # the same player's two moves written in swapped order
     "edit.swapped": 8.0,  # two neighbouring boxes (one per player) swapped
     "prior.leave": 1.2,  # a move that leaves the opening table (from a position in it)
+    # the prior of a move by its class (notation.scoresheet.plausibility): as likely as any other
+    **{"prior.move." + kind: 0.0 for kind in ("quiet", "+", "x", "x+", "h", "h+", "hx", "hx+", "r", "r+", "rh",
+                                              "rh+")},
     "temperature": 1.0,  # probabilities are exp(-cost / temperature), normalised
 }
 
@@ -179,9 +182,39 @@ def _square_cost(written: int, actual: int, parts: list[str] | None = None) -> f
     return out
 
 
-def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None) -> float:
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How one copy's writer writes, read off the copy itself: the cost of a from-square where
+    SAN needs none (``e2-e4``, ``Ng1-f3``) and of a lower-case piece letter, for a writer who does
+    so habitually (None: the learned cost of an occasional slip)."""
+
+    origin: float | None = None
+    lowercase: float | None = None
+
+
+#: A habit is a share of at least this many of a copy's boxes written so.
+HABIT_SHARE = 0.25
+
+
+def sheet_style(readings: list[tuple[BoxReading, ...]]) -> Style | None:
+    """The :class:`Style` of a copy from its boxes' literal readings (None: no habit)."""
+    literal = [r[0].written for r in readings if r and r[0].edit == 0.0]
+    if len(literal) < 4:
+        return None
+    moves = [w for w in literal if w.castle is None]
+    if not moves:
+        return None
+    long_share = sum(1 for w in moves if w.from_file is not None and w.from_rank is not None) / len(moves)
+    pieces = [w for w in moves if w.piece is not None and w.piece != PAWN]
+    lower_share = sum(1 for w in pieces if w.lowercase) / len(pieces) if pieces else 0.0
+    origin = -math.log(long_share) if long_share >= HABIT_SHARE else None
+    lowercase = -math.log(lower_share) if lower_share >= HABIT_SHARE else None
+    return Style(origin, lowercase) if origin is not None or lowercase is not None else None
+
+
+def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None, style: Style | None = None) -> float:
     """The cost of writing ``f``'s move as ``w`` (check marks apart: :func:`check_cost`); the
-    names of the costs paid are appended to ``parts`` when given."""
+    names of the costs paid are appended to ``parts`` when given; ``style``: the writer's habits."""
     if w.castle is not None:
         if f.castle is None:
             return math.inf
@@ -213,7 +246,7 @@ def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None) -> fl
         else:
             total += _part(parts, "piece.wrong", _LETTERS[w.piece] + _LETTERS[f.piece])
     elif w.lowercase:
-        total += _part(parts, "piece.lowercase")
+        total += style.lowercase if style is not None and style.lowercase is not None else _part(parts, "piece.lowercase")
     # the target
     if w.taken is not None:
         if f.taken is None:
@@ -244,7 +277,10 @@ def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None) -> fl
         if origin != f.from_square:
             total += _part(parts, "origin.wrong")
         elif not (f.needs_file and f.needs_rank):
-            total += _part(parts, "origin.square") if w.piece is not None or f.piece == PAWN else cost("coordinates")
+            if style is not None and style.origin is not None:
+                total += style.origin
+            else:
+                total += _part(parts, "origin.square") if w.piece is not None or f.piece == PAWN else cost("coordinates")
     elif w.from_file is not None and not (f.piece == BISHOP and w.piece is None and w.from_file == 1):
         if w.from_file != f.from_square % 8:
             if f.piece == PAWN and f.taken is not None:
@@ -358,19 +394,20 @@ def _add(out: dict[Written | str, BoxReading], text: str, lang: str, edit: float
         out[key] = BoxReading(w, edit, what)
 
 
-def box_cost(readings: tuple[BoxReading, ...], f: MoveFacts) -> tuple[float, BoxReading | None]:
+def box_cost(readings: tuple[BoxReading, ...], f: MoveFacts, style: Style | None = None
+             ) -> tuple[float, BoxReading | None]:
     """The cheapest reading of a box as ``f``'s move (check marks apart), and which reading it
-    was (None: the box read as any move, at ``box.unreadable``)."""
+    was (None: the box read as any move, at ``box.unreadable``); ``style``: the writer's habits."""
     best = cost("box.unreadable")
     chosen: BoxReading | None = None
     for reading in readings:
         if reading.edit >= best:
             break
-        c = reading.edit + written_cost(reading.written, f)
+        c = reading.edit + written_cost(reading.written, f, style=style)
         if c < best:
             best, chosen = c, reading
     return best, chosen
 
 
-__all__ = ["COSTS", "DEFAULTS", "BoxReading", "MoveFacts", "box_cost", "box_readings", "check_cost", "cost",
-           "move_facts", "written_cost"]
+__all__ = ["COSTS", "DEFAULTS", "BoxReading", "MoveFacts", "Style", "box_cost", "box_readings", "check_cost",
+           "cost", "move_facts", "sheet_style", "written_cost"]

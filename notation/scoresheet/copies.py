@@ -59,7 +59,7 @@ class MoveConfidence:
 
 #: The whole reading must have at least this probability for the sheet to be read without a
 #: human (exit 0): calibrated on real sheets (``benchmarks/bench_scoresheet_hcs.py``).
-READING_THRESHOLD = 0.95
+READING_THRESHOLD = 0.99
 
 #: Parts of a reading's cost that are notation habits, not slips: a box written so is read as
 #: written (``Nxf3`` written ``Nf3``, ``dxe5`` written ``dxe``, ``QxQ``, ``Nd7xf6``, a check without
@@ -278,8 +278,9 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
     readings: list[Reading] = []
     for index, found in enumerate(lattice.readings[:MAX_READINGS]):
         sans = _san_list(start, found.moves)
-        probability = math.exp(-(found.cost - lattice.z) / t) if lattice.z < math.inf else 0.0
-        readings.append(Reading(moves=list(found.moves), sans=sans, cost=found.cost,
+        probability = math.exp(-(found.weight - lattice.z) / t) if lattice.z < math.inf else 0.0
+        # the cost shown is what the boxes cost (the opening prior orders readings, it is no edit)
+        readings.append(Reading(moves=list(found.moves), sans=sans, cost=max(0.0, found.cost - found.prior),
                                 edits=_edits(lattice, index, copies, start), score=found.cost,
                                 probability=min(1.0, probability)))
     best = readings[0]

@@ -218,17 +218,48 @@ def learn_costs(sheets: list[tuple[list[str], tuple[str, ...]]], lang: str = "en
                     _explain(counts, pos, move, op)
         learned = _costs_from(counts)
         learned["prior.leave"] = _book_leave([answer for _, answer in sheets])
+        learned.update(move_prior([answer for _, answer in sheets]))
         channel.COSTS.update(learned)
     return learned
+
+
+def move_prior(games: list[tuple[str, ...]]) -> dict[str, float]:
+    """``prior.move.*``: per class of :func:`notation.scoresheet.plausibility.move_class`, the
+    negative log of how much likelier a played move is of that class than a legal move at random
+    (each distinct game counted once; smoothed by half a move)."""
+    from notation.rules.position import Position
+    from notation.scoresheet.plausibility import CLASSES, captured_square, move_class
+
+    played: Counter[str] = Counter()
+    legal: Counter[str] = Counter()
+    for answer in sorted(set(games)):
+        pos = Position.initial()
+        last: int | None = None
+        for san in answer:
+            move, after = pos.play_san(san)
+            for other in pos.legal_moves():
+                kind = move_class(pos, other, after if other == move else pos.play(other), last)
+                legal[kind] += 1
+                if other == move:
+                    played[kind] += 1
+            last = captured_square(pos, move)
+            pos = after
+    n_played, n_legal = sum(played.values()), sum(legal.values())
+    out: dict[str, float] = {}
+    for kind in CLASSES:
+        if legal[kind]:
+            ratio = ((played[kind] + 0.5) / (n_played + 0.5 * len(CLASSES))) / (legal[kind] / n_legal)
+            out["prior.move." + kind] = round(-math.log(ratio), 3)
+    return out
 
 
 def _book_leave(games: list[tuple[str, ...]]) -> float:
     """``prior.leave``: how often a move played from a position of the opening table leaves it
     (negative log of the share, over the first plies of ``games``)."""
     from notation.rules.position import Position
-    from notation.scoresheet.viterbi import BOOK_PLIES, _book_keys
+    from notation.scoresheet.viterbi import BOOK_PLIES, _book_counts
 
-    known = _book_keys()
+    known = _book_counts()
     stay = leave = 0
     for answer in set(games):
         pos = Position.initial()

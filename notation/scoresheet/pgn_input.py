@@ -46,7 +46,7 @@ from notation.scoresheet.reconstruct import (
     reconstruct,
     roster_tags,
 )
-from notation.scoresheet.search import MAX_COST, MAX_EXPANSIONS
+from notation.scoresheet.search import MAX_EXPANSIONS
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
@@ -88,37 +88,40 @@ def has_pgn_structure(text: str) -> bool:
 
 
 def read_scoresheets(text: str, *, lang: str = "auto", fen: str | None = None,
-                     tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
-                     max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None) -> Iterator[SheetGame]:
+                     tags: dict[str, str] | str | None = None, max_cost: float | None = None,
+                     max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None,
+                     method: str = "channel") -> Iterator[SheetGame]:
     """The games of a scoresheet input: per game of a PGN text (:func:`read_pgn_sheets`, in the
     workers of ``executor`` when given), else the one sheet reconstructed. Options as
     :func:`~notation.scoresheet.reconstruct.reconstruct`."""
     if has_pgn_structure(text):
         yield from read_pgn_sheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                                   max_expansions=max_expansions, executor=executor)
+                                   max_expansions=max_expansions, executor=executor, method=method)
         return
-    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost, max_expansions=max_expansions)
+    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost, max_expansions=max_expansions,
+                      method=method)
     yield SheetGame(number=1, line=1, reconstruction=rec)
 
 
 def read_pgn_sheets(text: str, *, lang: str = "auto", fen: str | None = None,
-                    tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
-                    max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None) -> Iterator[SheetGame]:
+                    tags: dict[str, str] | str | None = None, max_cost: float | None = None,
+                    max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None,
+                    method: str = "channel") -> Iterator[SheetGame]:
     """One :class:`SheetGame` per game of the PGN ``text`` (streaming; see the module docstring),
     in input order; with an ``executor`` (:func:`notation.parallel.worker_pool`) the games are
     read in its workers, the same sheets."""
     from notation.parallel import ordered_map
     from notation.pgn.reader import split_games
 
-    options = (lang, fen, tags, max_cost, max_expansions)
+    options = (lang, fen, tags, max_cost, max_expansions, method)
     yield from ordered_map(_pgn_sheet, ((raw, options) for raw in split_games(io.StringIO(text))), executor)
 
 
-def _pgn_sheet(task: tuple[RawGame, tuple[str, str | None, dict[str, str] | str | None, float, int]]) -> SheetGame:
+def _pgn_sheet(task: tuple[RawGame, tuple[str, str | None, dict[str, str] | str | None, float | None, int, str]]) -> SheetGame:
     """The sheet of one game of a PGN input (see :func:`read_pgn_sheets`)."""
     from notation.pgn.reader import parse_raw_game
 
-    raw, (lang, fen, tags, max_cost, max_expansions) = task
+    raw, (lang, fen, tags, max_cost, max_expansions, method) = task
     extra, bad = _parse_tags(tags)
     bad_tags = [Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored",
                                 san=entry) for entry in bad]
@@ -132,7 +135,7 @@ def _pgn_sheet(task: tuple[RawGame, tuple[str, str | None, dict[str, str] | str 
         certain.diagnostics[:0] = bad_tags
         return SheetGame(raw.number, raw.line, certain, pgn=True, replayed=certain.status == "ok")
     rec = reconstruct(mask_movetext(raw.data), lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                      max_expansions=max_expansions, first_line=raw.line)
+                      max_expansions=max_expansions, first_line=raw.line, method=method)
     return SheetGame(raw.number, raw.line, rec, pgn=True)
 
 

@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from notation.scoresheet.costs import origin_mark_cost, reading_cost
-from notation.scoresheet.tokens import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
+from notation.scoresheet.plausibility import VALUE as _VALUE
+from notation.scoresheet.plausibility import en_prise
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
@@ -67,7 +68,6 @@ RECAPTURE_MISSED = 0.6
 #: A reading is confident only when every other reading found scores at least this much more.
 MARGIN = 1.0
 
-_VALUE = {PAWN: 1, KNIGHT: 3, BISHOP: 3, ROOK: 5, QUEEN: 9}
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,34 +105,6 @@ class Reading:
         }
 
 
-def _en_prise(pos: Position, colour: bool) -> int:
-    """The most material ``colour`` can lose at once: a piece (not a pawn) attacked and
-    undefended, or attacked by a cheaper piece (value of the piece, less the attacker's when
-    defended)."""
-    best = 0
-    for piece_type in (KNIGHT, BISHOP, ROOK, QUEEN):
-        bb = pos.pieces(piece_type, colour)
-        while bb:
-            low = bb & -bb
-            bb ^= low
-            sq = low.bit_length() - 1
-            attackers = pos.attackers(not colour, sq)
-            if not attackers:
-                continue
-            value = _VALUE[piece_type]
-            if not pos.attackers(colour, sq):
-                best = max(best, value)
-                continue
-            cheapest = 99
-            while attackers:
-                a = attackers & -attackers
-                attackers ^= a
-                kind = pos.piece_type_at(a.bit_length() - 1)
-                cheapest = min(cheapest, _VALUE.get(kind or 0, 99))
-            best = max(best, value - cheapest)
-    return best
-
-
 def _move_penalty(pos: Position, move: Move, last_capture: int | None, last_value: int) -> float:
     """Implausibility of ``move`` in ``pos`` (see the module docstring)."""
     mover = pos.turn
@@ -141,7 +113,7 @@ def _move_penalty(pos: Position, move: Move, last_capture: int | None, last_valu
     after = pos.play(move)
     penalty = 0.0
     if after.has_legal_moves():  # nothing is at stake after mate or stalemate
-        at_stake = _en_prise(after, mover) - gained
+        at_stake = en_prise(after, mover) - gained
         if at_stake > 0:
             penalty += HANG * at_stake
     if last_capture is not None and move.to_square != last_capture and gained < last_value:

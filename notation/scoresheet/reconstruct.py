@@ -484,10 +484,15 @@ def _located(w: Written | None) -> Written | None:
     return w
 
 
+#: The ways a sheet can be read (``method`` of :func:`reconstruct`).
+METHODS = ("channel", "repair")
+
+
 def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
-                tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
-                max_expansions: int = MAX_EXPANSIONS, first_line: int = 1) -> Reconstruction:
-    """Reconstruct the game written on a scoresheet (see the module docstring).
+                tags: dict[str, str] | str | None = None, max_cost: float | None = None,
+                max_expansions: int = MAX_EXPANSIONS, first_line: int = 1,
+                method: str = "channel") -> Reconstruction:
+    """Reconstruct the game written on a scoresheet.
 
     ``lang`` is ``auto`` or one of :data:`notation.scoresheet.tokens.LANGUAGES`; ``fen`` a starting
     position; ``tags`` extra tags (a dict or ``"White=…,Black=…"``), overriding the sheet's
@@ -495,7 +500,29 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
     longer file: corrections and diagnostics are located in that file). Never raises on bad
     input: problems come back as diagnostics and a ``needs-human`` status. A whole PGN file
     (tag sections) is read game by game with :func:`notation.scoresheet.pgn_input.read_scoresheets`.
+
+    ``method``: ``channel`` (the default) reads the whole sheet as a noisy channel
+    (:mod:`notation.scoresheet.copies`, costs learned from real handwritten sheets) and always
+    gives its best complete reading, ``max_cost`` (default 60) being the largest cost of a reading
+    that may be confident; ``repair`` is the least-cost repair search (a few slips on a sheet
+    otherwise as written), which gives up past ``max_cost`` (default 12) edits and at
+    ``max_expansions``.
     """
+    if method == "channel":
+        from notation.scoresheet.copies import MAX_COST as CHANNEL_MAX_COST
+        from notation.scoresheet.copies import reconstruct_copies
+
+        return reconstruct_copies([text], lang=lang, fen=fen, tags=tags, first_lines=[first_line],
+                                  max_cost=CHANNEL_MAX_COST if max_cost is None else max_cost)
+    if method != "repair":
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    return _repair(text, lang=lang, fen=fen, tags=tags, max_cost=MAX_COST if max_cost is None else max_cost,
+                   max_expansions=max_expansions, first_line=first_line)
+
+
+def _repair(text: str, *, lang: str, fen: str | None, tags: dict[str, str] | str | None, max_cost: float,
+            max_expansions: int, first_line: int) -> Reconstruction:
+    """The repair search's reconstruction (``method="repair"`` of :func:`reconstruct`)."""
     from notation.formats.fen import FenError
     from notation.rules.position import Position
 
@@ -592,6 +619,7 @@ def sheet_languages() -> list[str]:
 
 
 __all__ = [
+    "METHODS",
     "Correction",
     "Reconstruction",
     "confidence_of",

@@ -102,6 +102,7 @@ table.moves th, table.moves td { border: 1px solid #777; padding: 0.15em 0.6em; 
 table.moves td.number { min-width: 2em; text-align: right; color: #555; }
 td.corrected { background: #fff3a8; font-weight: bold; }
 td.doubtful { background: #ffc9c9; font-weight: bold; }
+span.written { display: block; font-weight: normal; font-size: 0.8em; color: #555; }
 p.status { font-style: italic; }
 p.status.needs-human { color: #b00000; font-weight: bold; }
 ol.corrections li { margin-bottom: 0.3em; }
@@ -182,7 +183,9 @@ def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, hea
                 tds.append(f"<td>{escape(san)}</td>")
             else:
                 css = "corrected" if fix.confident else "doubtful"
-                tds.append(f'<td class="{css}" title="{escape(fix.message())}">{escape(san)}</td>')
+                shown = f"written {fix.written}" if fix.written else "no box"
+                tds.append(f'<td class="{css}" title="{escape(fix.message())}">{escape(san)}'
+                           f'<span class="written">{escape(shown)}</span></td>')
         out.append("<tr>" + "".join(tds) + "</tr>")
     out.append("</tbody>")
     out.append("</table>")

@@ -35,9 +35,21 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from notation.scoresheet.channel import BoxReading, MoveFacts, box_cost, box_readings, check_cost, cost, move_facts
+from notation.scoresheet.channel import (
+    BoxReading,
+    MoveFacts,
+    box_cost,
+    box_readings,
+    check_cost,
+    cost,
+    move_facts,
+    sheet_style,
+)
+from notation.scoresheet.plausibility import captured_square, move_class
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable
+
     from notation.rules.move import Move
     from notation.rules.position import Position
 
@@ -45,12 +57,20 @@ if TYPE_CHECKING:  # pragma: no cover
 BEAM = 64
 #: Per copy, options of a move kept when within this many nats of that copy's best for it.
 OPTION_SPAN = 9.0
+#: How much a line's popularity counts in the opening prior: a move on the table is weighted by
+#: the number of the table's lines through it to this power (0: every move on the table alike).
+BOOK_POWER = 0.0
+#: The weight of the opening prior against what the boxes say (the table tells which lines are
+#: theory, not how often each move is played: a tempered prior).
+BOOK_WEIGHT = 0.5
 #: The opening prior (:func:`_book_prior`) applies to the first this many plies.
 BOOK_PLIES = 24
 #: The reading stops where its best state has read this many boxes in a row at :data:`BREAK_COST`
 #: or more each (none as written): the sheet breaks there, and the boxes after it are reported.
 BREAK_RUN = 16
 BREAK_COST = 4.5
+#: At most this many states of the beam in one position (see :func:`_keep`).
+PER_POSITION = 3
 #: A reading has at most this many plies more than its longest copy has boxes.
 MAX_OMITTED = 12
 
@@ -88,6 +108,11 @@ class _Edge:
     move: Move
     ops: tuple[CopyOp, ...]
     cost: float
+    prior: float = 0.0  # the part of ``cost`` that is the opening prior, not the boxes
+    weight: float = 0.0  # the cost the probabilities use (``cost`` at this sheet's error rate)
+
+    def __post_init__(self) -> None:
+        self.weight = self.cost
 
 
 @dataclass(slots=True, eq=False)
@@ -102,6 +127,7 @@ class _State:
     alpha: float = 0.0
     beta: float = math.inf
     end: float | None = None  # the cost of ending here (None: not an end)
+    last_capture: int | None = None  # where the move that led here (the best edge's) took a piece
 
 
 @dataclass(slots=True)
@@ -114,6 +140,8 @@ class Found:
     cost: float
     left: tuple[tuple[int, ...], ...]  # per copy, the boxes after the end of the game
     final: Position
+    prior: float = 0.0  # the part of ``cost`` that is the opening prior (what the boxes cost: the rest)
+    weight: float = 0.0  # ``cost`` at this sheet's error rate (what its probability is computed from)
 
 
 @dataclass(slots=True)
@@ -141,6 +169,7 @@ class _Copy:
         self.boxes = boxes
         self.n = len(boxes)
         self.readings = [() if b.blank else box_readings(b.text, lang) for b in boxes]
+        self.style = sheet_style(self.readings)
         self.cache: dict[tuple[int, MoveFacts], tuple[float, BoxReading | None]] = {}
         self.option_cache: dict[tuple[tuple[int, int], MoveFacts], list[_Option]] = {}
 
@@ -151,7 +180,7 @@ class _Copy:
             if self.boxes[i].blank:
                 found = (cost("box.blank"), None)
             else:
-                found = box_cost(self.readings[i], f)
+                found = box_cost(self.readings[i], f, self.style)
             self.cache[key] = found
         return found
 
@@ -213,35 +242,46 @@ def _op(option: _Option) -> CopyOp:
 
 
 def _book_prior(pos: Position, moves: list[Move], depth: int) -> list[float] | None:
-    """The opening prior of each move from a position of the opening table (None elsewhere):
-    players mostly stay on known lines, so a move to a table position costs less than one
-    that leaves the table (``prior.book``: the share of moves that stay, learned)."""
+    """The opening prior of each move from a position of the opening table (None elsewhere),
+    as ``-log(p * n)`` for ``n`` legal moves (0 for a move as likely as any other): players
+    mostly stay on known lines, and on the popular ones. A move staying on the table has
+    probability ``(1 - leave)`` times its share of the table's lines through this position; one
+    leaving the table shares ``leave`` (``prior.leave``: the share of moves that leave it,
+    learned from real sheets) with the other moves off it."""
     if depth >= BOOK_PLIES:
         return None
-    known = _book_keys()
-    if depth > 0 and pos.key() not in known:
+    counts = _book_counts()
+    if depth > 0 and pos.key() not in counts:
         return None
-    inside = [pos.play(m).key() in known for m in moves]
-    n_in = sum(inside)
-    if n_in == 0:
-        return None
-    stay = math.exp(-cost("prior.leave"))  # the probability of leaving the table
+    raw = [counts.get(pos.play(m).key(), 0) for m in moves]
+    lines = [c ** BOOK_POWER if c else 0.0 for c in raw]
+    total = sum(lines)
     n = len(moves)
-    on = -math.log((1.0 - stay) * n / n_in)
-    off = -math.log(stay * n / (n - n_in)) if n > n_in else on
-    # only the difference matters: a move on the table is free, one off it costs the difference
-    return [0.0 if k else max(0.0, off - on) for k in inside]
+    leave = math.exp(-cost("prior.leave"))
+    off = n - sum(1 for c in lines if c)
+    if total == 0:
+        return None  # a leaf of the table: every move leaves it
+    out: list[float] = []
+    for c in lines:
+        p = (1.0 - leave) * c / total if c else leave / off
+        if off == 0:
+            p = c / total
+        out.append(-BOOK_WEIGHT * math.log(p * n))
+    return out
 
 
 @functools.cache
-def _book_keys() -> frozenset[int]:
-    """Every position on a line of the opening table (each line's moves played out), by key."""
+def _book_counts() -> dict[int, int]:
+    """Every position on a line of the opening table (each line's moves played out), by key:
+    the number of the table's lines through it (how much theory, a measure of how often it is
+    played)."""
     from notation.openings.eco import table
     from notation.rules.position import Position
 
-    keys: set[int] = set()
+    counts: dict[int, int] = {}
     for entry in table().values():
         pos = Position.initial()
+        seen: set[int] = set()
         for token in entry.pgn.split():
             if token[0].isdigit():
                 token = token.lstrip("0123456789.")
@@ -251,8 +291,11 @@ def _book_keys() -> frozenset[int]:
                 _, pos = pos.play_san(token)
             except ValueError:
                 break
-            keys.add(pos.key())
-    return frozenset(keys)
+            key = pos.key()
+            if key not in seen:
+                seen.add(key)
+                counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def _forced_facts(pos: Position, move: Move) -> list[MoveFacts]:
@@ -280,14 +323,16 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     omitted_cost = cost("edit.omitted")
     extra_cost = cost("edit.extra")
     best_end = math.inf
+    plausibility: dict[tuple[int, Move, int | None], float] = {}
     while layer:
-        candidates: list[tuple[float, int, int, int, tuple[tuple[int, int], ...], tuple[_Option, ...]]] = []
+        candidates: list[tuple[float, int, int, int, tuple[tuple[int, int], ...], tuple[_Option, ...], float]] = []
         moves_of: list[list[Move]] = []
         for si, state in enumerate(layer):
             if forced is not None:
                 moves = forced[state.depth:state.depth + 1]
             else:
-                moves = state.pos.legal_moves() if state.depth < longest + MAX_OMITTED else []
+                moves = (sorted(state.pos.legal_moves(), key=_tie_order)
+                         if state.depth < longest + MAX_OMITTED else [])
             moves_of.append(moves)
             finished = all(c[0] >= s.n and c[1] == 0 for c, s in zip(state.cursors, sheets))
             if finished or not moves:
@@ -309,35 +354,45 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
                         if all(o[2] == DONE for o in ops):
                             continue
                         c += choice  # a move no copy wrote: any of the legal moves
-                    candidates.append((state.cost + c + prior, si, mi, len(candidates), cursors, ops))
+                    candidates.append((state.cost + c + prior, si, mi, len(candidates), cursors, ops, prior))
         if not candidates:
             break
         chosen = heapq.nsmallest(beam * 3, candidates)
         merged: dict[tuple[tuple[tuple[int, int], ...], int], _State] = {}
-        played: dict[tuple[int, int], tuple[Position, int]] = {}
+        played: dict[tuple[int, int], tuple[Position, int, float]] = {}
         edges: list[_Edge] = []
-        for total, si, mi, _, cursors, options in chosen:
+        for total, si, mi, _, cursors, options, prior in chosen:
             copy_ops = tuple(_op(o) for o in options)
             parent = layer[si]
             move = moves_of[si][mi]
             found = played.get((si, mi))
             if found is None:
                 after = parent.pos.play(move)
-                found = played[(si, mi)] = (after, _check_level(after))
-            after, level = found
+                plausible = 0.0
+                if forced is None:
+                    pkey = (parent.pos.key(), move, parent.last_capture)
+                    found_p = plausibility.get(pkey)
+                    if found_p is None:
+                        found_p = plausibility[pkey] = cost(
+                            "prior.move." + move_class(parent.pos, move, after, parent.last_capture))
+                    plausible = found_p
+                found = played[(si, mi)] = (after, _check_level(after), plausible)
+            after, level, plausible = found
             marks = sum((check_cost(op.reading.written, level) for op in copy_ops
                          if op.kind not in (OMIT, DONE) and op.reading is not None), 0.0)
-            edge_cost = total - parent.cost + marks
+            edge_cost = total - parent.cost + marks + plausible
+            prior += plausible
             key = (cursors, after.key())
             child = merged.get(key)
             if child is None:
                 child = merged[key] = _State(after, cursors, parent.depth + 1, math.inf)
-            edge = _Edge(parent, child, move, copy_ops, edge_cost)
+            edge = _Edge(parent, child, move, copy_ops, edge_cost, prior)
             edges.append(edge)
             if parent.cost + edge_cost < child.cost:
                 child.cost = parent.cost + edge_cost
                 child.best = edge
-        kept = sorted(merged.values(), key=lambda s: s.cost)[:beam]
+                child.last_capture = captured_square(parent.pos, move)
+        kept = _keep(merged.values(), beam, PER_POSITION if forced is None else beam)
         if kept and forced is None and _broken(kept[0]):
             for state in kept:  # the sheet breaks here: the readings end, the boxes left reported
                 state.end = 0.0
@@ -349,6 +404,31 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
         layer = kept
         layers.append(layer)
     return _finish(layers, ends, t)
+
+
+def _tie_order(move: Move) -> tuple[int, int, int]:
+    """The order in which equally likely moves are preferred: the piece from the higher square
+    first (for Black, the piece nearer its home rank: the undeveloped one), then the higher
+    target square, then the stronger promotion."""
+    return (-move.from_square, -move.to_square, -(move.promotion or 0))
+
+
+def _keep(states: Iterable[_State], beam: int, per_position: int) -> list[_State]:
+    """The cheapest ``beam`` states, at most ``per_position`` of them in one position (the
+    same moves aligned with the boxes in other ways): the beam keeps other games alive rather
+    than many alignments of one."""
+    kept: list[_State] = []
+    count: dict[int, int] = {}
+    for state in sorted(states, key=lambda s: s.cost):
+        key = state.pos.key()
+        n = count.get(key, 0)
+        if n >= per_position:
+            continue
+        count[key] = n + 1
+        kept.append(state)
+        if len(kept) >= beam:
+            break
+    return kept
 
 
 def _link(edges: list[_Edge], alive: set[int]) -> None:
@@ -371,16 +451,72 @@ def _broken(state: _State) -> bool:
     return run >= BREAK_RUN
 
 
+#: The share of boxes that are not what was meant, on the real sheets the costs were learned from
+#: (87.1% are exact SAN; the HCS corpus's README).
+BASE_ERROR_RATE = 0.129
+#: How many boxes the sheet's own error rate is worth against :data:`BASE_ERROR_RATE` (the
+#: strength of that prior), and the most the sheet's rate may move the costs of errors (nats).
+RATE_PRIOR_BOXES = 10.0
+MAX_RATE_SHIFT = 2.0
+#: A box read at no more than this cost reads as written (a missing check mark, a style).
+LITERAL_COST = 0.75
+
+
+def _errors(ops: tuple[CopyOp, ...], blank: float) -> float:
+    """The slips of one ply's boxes (blank boxes apart: a blank fits every move alike; a
+    transposition of three boxes or a swap of two is one slip, shared by its plies)."""
+    n = 0.0
+    for op in ops:
+        if op.kind == DONE or (op.reading is None and op.kind == MATCH and op.cost == blank):
+            continue
+        if op.kind == TRANSPOSE:
+            n += 1.0 / 3.0
+        elif op.kind == SWAP:
+            n += 0.5
+        elif op.kind != MATCH or op.cost > LITERAL_COST:
+            n += 1.0
+    return n
+
+
+def _rate_shift(ends: list[_State]) -> float:
+    """How much more (positive) or less an error costs on this sheet than on the average real
+    sheet: a writer whose boxes read as written makes fewer slips, one with many makes more. The
+    sheet's rate is read off its best reading (errors among the boxes read), shrunk towards
+    :data:`BASE_ERROR_RATE` by :data:`RATE_PRIOR_BOXES` boxes."""
+    if not ends:
+        return 0.0
+    best = min(ends, key=lambda s: s.cost + (s.end or 0.0))
+    blank = cost("box.blank")
+    errors = 0.0
+    boxes = 0
+    state = best
+    while state.best is not None:
+        ops = state.best.ops
+        errors += _errors(ops, blank)
+        boxes += sum(1 for op in ops if op.kind != DONE)
+        state = state.best.parent
+    rate = (errors + RATE_PRIOR_BOXES * BASE_ERROR_RATE) / (boxes + RATE_PRIOR_BOXES)
+    return max(-MAX_RATE_SHIFT, min(MAX_RATE_SHIFT, math.log(BASE_ERROR_RATE / rate)))
+
+
 def _finish(layers: list[list[_State]], ends: list[_State], t: float) -> Lattice:
+    # The probabilities are those of this writer: each error costs the sheet's rate shift more.
+    shift = _rate_shift(ends)
+    if shift:
+        blank = cost("box.blank")
+        for layer in layers:
+            for state in layer:
+                for e in state.incoming:
+                    e.weight = e.cost + shift * _errors(e.ops, blank)
     # forward sums
     for layer in layers:
         for state in layer:
             if state.incoming:
-                state.alpha = _logsum([e.parent.alpha + e.cost for e in state.incoming], t)
+                state.alpha = _logsum([e.parent.alpha + e.weight for e in state.incoming], t)
     # backward sums
     for layer in reversed(layers):
         for state in layer:
-            values = [e.cost + e.child.beta for e in state.outgoing]
+            values = [e.weight + e.child.beta for e in state.outgoing]
             if state.end is not None:
                 values.append(state.end)
             state.beta = _logsum(values, t) if values else math.inf
@@ -420,7 +556,7 @@ def _finish(layers: list[list[_State]], ends: list[_State], t: float) -> Lattice
                 same_position += weight
             for e in child.incoming:
                 if e.move == edge.move:
-                    same_move += math.exp(-(e.parent.alpha + e.cost + child.beta - z) / t)
+                    same_move += math.exp(-(e.parent.alpha + e.weight + child.beta - z) / t)
         move_probability.append(min(1.0, same_move))
         reading_probability = min(reading_probability, same_position)
     final = best_end.pos.key()
@@ -435,13 +571,17 @@ def _backtrack(end: _State) -> Found:
     ops: list[tuple[CopyOp, ...]] = []
     state = end
     total = end.cost + (end.end or 0.0)
+    prior = 0.0
+    weight = end.end or 0.0
     while state.best is not None:
+        prior += state.best.prior
+        weight += state.best.weight
         moves.append(state.best.move)
         ops.append(state.best.ops)
         state = state.best.parent
     moves.reverse()
     ops.reverse()
-    return Found(moves, ops, total, (), end.pos)
+    return Found(moves, ops, total, (), end.pos, prior, weight)
 
 
 __all__ = ["BEAM", "Box", "CopyOp", "Found", "Lattice", "read_copies"]

@@ -176,3 +176,64 @@ def test_cli_scoresheet_jobs_gives_the_same_sheets() -> None:
     two = CliRunner().invoke(app, ["scoresheet", source, "--jobs", "2", "--format", "json"])
     assert (one.exit_code, one.stdout, one.stderr) == (two.exit_code, two.stdout, two.stderr)
     assert len(json.loads(two.stdout)) >= 3
+
+
+# The slips of the repair method's tests (test_scoresheet.py), read by the default channel reading:
+# the game comes out right, with the correction at the slip's ply.
+def _opera_with(change: str) -> tuple[list[str], int]:
+    from test_scoresheet import OPERA
+
+    tokens = list(OPERA)
+    if change == "wrong piece letter":
+        tokens[16] = "Ng5"
+        return tokens, 17
+    if change == "square one rank off":
+        tokens[12] = "Qb4"
+        return tokens, 13
+    if change == "legal but wrong":
+        tokens[5] = "Bh4"  # legal, but 4... Bxf3 no longer is
+        return tokens, 6
+    if change == "omitted":
+        del tokens[13]
+        return tokens, 14
+    if change == "transposed":
+        tokens[3], tokens[5] = tokens[5], tokens[3]
+        return tokens, 4
+    if change == "in each other's column":
+        tokens[3], tokens[4] = tokens[4], tokens[3]
+        return tokens, 4
+    if change == "unreadable":
+        tokens[14] = "N§c3"
+        return tokens, 15
+    assert change == "extra box"
+    tokens[14] = "Nc3 xyz"
+    return tokens, 15
+
+
+@pytest.mark.parametrize("change", ["wrong piece letter", "square one rank off", "legal but wrong", "omitted",
+                                    "transposed", "in each other's column", "unreadable", "extra box"])
+def test_one_slip_reads_as_the_game(change: str) -> None:
+    from notation.scoresheet.reconstruct import reconstruct as default_reading
+    from test_scoresheet import OPERA, sheet
+
+    tokens, ply = _opera_with(change)
+    rec = default_reading(sheet(tokens))
+    assert rec.sans == OPERA
+    assert rec.corrections and min(abs((c.ply or 0) - ply) for c in rec.corrections) <= 2
+    assert rec.status in ("corrected", "needs-human") and len(rec.boxes) >= len(OPERA) - 1
+
+
+def test_every_game_of_a_pgn_input_gets_its_sheet(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    path = tmp_path / "two.pgn"
+    path.write_text('[Event "A"]\n[White "X"]\n[Black "Y"]\n[Result "*"]\n\n*\n\n'
+                    '[Event "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba5 Nf6 1-0\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["scoresheet", str(path), "--format", "json"])
+    data = json.loads(result.stdout)
+    assert [g["game"] for g in data] == [1, 2]  # the tags-only game too
+    assert data[0]["moves"] == [] and data[0]["tags"]["Event"] == "A"
+    assert data[1]["readings"][0]["moves"][6] == "Ba4"
+    pgn = CliRunner().invoke(app, ["scoresheet", str(path)])
+    assert pgn.stdout.count("[Event ") == 2

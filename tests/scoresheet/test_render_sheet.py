@@ -113,8 +113,10 @@ def test_corrections_are_marked() -> None:
 
 
 def test_needs_human_page_lists_candidates() -> None:
-    cut = SHEETS["club-game-german"].read_text(encoding="utf-8").split("11  Sbd2")[0]
-    rec = reconstruct(cut)
+    from test_sheet_trust import TRANSPOSED  # a transposition against a missing disambiguation: a tie
+
+    rec = reconstruct(TRANSPOSED)
+    assert rec.needs_human
     html = render_html(rec)
     assert_valid_html(html)
     assert 'class="doubtful"' in html and "Best candidate readings" in html

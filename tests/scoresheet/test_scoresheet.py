@@ -1,4 +1,6 @@
-"""notation.reconstruct: lenient reading, repair search, corrections, confidence, needs-human."""
+"""notation.reconstruct: lenient reading, corrections, confidence, needs-human; the figures of the repair
+method (``method="repair"``: exact edit costs and reasons). The default channel reading of the same
+slips: tests/scoresheet/test_copies.py."""
 
 from __future__ import annotations
 
@@ -38,6 +40,11 @@ def sheet(tokens: list[str], lang: str = "en") -> str:
     return " ".join(out) + " 1-0\n"
 
 
+def repair(text: str, **options: object) -> Reconstruction:
+    """The repair method's reconstruction (``notation scoresheet --method repair``)."""
+    return reconstruct(text, method="repair", **options)  # type: ignore[arg-type]
+
+
 def test_clean_sheet_reads_as_written() -> None:
     rec = reconstruct(sheet(OPERA))
     assert isinstance(rec, Reconstruction)
@@ -73,14 +80,14 @@ def test_mixed_notations_in_one_sheet() -> None:
     tokens[22] = "0-0-0"
     tokens[23] = "rd8+"  # wrong check mark
     tokens[32] = "Rd8"  # missing mate mark
-    rec = reconstruct(sheet(tokens))
+    rec = repair(sheet(tokens))
     assert rec.status == "ok" and rec.sans == OPERA
 
 
 def test_wrong_piece_letter_is_corrected_and_reported() -> None:
     tokens = list(OPERA)
     tokens[16] = "Ng5"
-    rec = reconstruct(sheet(tokens))
+    rec = repair(sheet(tokens))
     assert rec.status == "corrected" and rec.sans == OPERA
     (fix,) = rec.corrections
     assert (fix.kind, fix.ply, fix.written, fix.chosen) == ("correction", 17, "Ng5", "Bg5")
@@ -94,7 +101,7 @@ def test_wrong_piece_letter_is_corrected_and_reported() -> None:
 def test_off_by_one_square() -> None:
     tokens = list(OPERA)
     tokens[12] = "Qb4"
-    rec = reconstruct(sheet(tokens))
+    rec = repair(sheet(tokens))
     assert rec.sans == OPERA and rec.status == "corrected"
     (fix,) = rec.corrections
     assert fix.chosen == "Qb3" and fix.reasons == ("target square one rank off",)
@@ -122,7 +129,7 @@ def test_omitted_move_is_inserted() -> None:
 def test_transposed_pair() -> None:
     tokens = list(OPERA)
     tokens[3], tokens[5] = tokens[5], tokens[3]  # 2... Bg4 3. d4 d6
-    rec = reconstruct(sheet(tokens))
+    rec = repair(sheet(tokens))
     assert rec.sans == OPERA
     (fix,) = rec.corrections
     assert fix.kind == "transposed" and fix.written == "Bg4 d4 d6" and fix.chosen == "d6 d4 Bg4"
@@ -131,13 +138,13 @@ def test_transposed_pair() -> None:
 def test_extra_cell_dropped_and_unreadable_cell_read() -> None:
     tokens = list(OPERA)
     tokens[14] = "N§c3"
-    rec = reconstruct(sheet(tokens))
+    rec = repair(sheet(tokens))
     assert rec.sans == OPERA
     assert [c.kind for c in rec.corrections] == ["unreadable"]
     assert {d.code for d in rec.diagnostics} >= {"sheet.unreadable"}
     tokens = list(OPERA)
     tokens[14] = "Nc3 xyz"
-    rec = reconstruct(sheet(tokens))
+    rec = repair(sheet(tokens))
     assert rec.sans == OPERA
     assert [(c.kind, c.written) for c in rec.corrections] == [("extra", "xyz")]
 
@@ -146,7 +153,7 @@ GERMAN = (SAMPLE_GAMES / "sheets" / "club-game-german.txt").read_text(encoding="
 
 
 def test_ambiguous_move_resolved_by_the_rest_of_the_game() -> None:
-    rec = reconstruct(GERMAN)
+    rec = repair(GERMAN)
     assert rec.status == "corrected" and rec.language == "de" and rec.layout == "columns"
     (fix,) = rec.corrections
     assert (fix.kind, fix.written, fix.chosen) == ("ambiguous", "Sd7", "Nbd7")
@@ -156,7 +163,7 @@ def test_ambiguous_move_resolved_by_the_rest_of_the_game() -> None:
 
 def test_ambiguity_nothing_resolves_needs_a_human() -> None:
     cut = GERMAN.split("11  Sbd2")[0]
-    rec = reconstruct(cut)
+    rec = repair(cut)
     assert rec.status == "needs-human" and rec.needs_human
     (fix,) = rec.corrections
     assert fix.kind == "ambiguous" and fix.confidence == 0.0
@@ -200,7 +207,7 @@ def test_tags_option_overrides_header() -> None:
 def test_max_cost_bounds_the_repair() -> None:
     tokens = list(OPERA)
     tokens[16] = "Ng5"
-    rec = reconstruct(sheet(tokens), max_cost=1.0)
+    rec = repair(sheet(tokens), max_cost=1.0)
     assert rec.needs_human
     assert rec.diagnostics[-1].code == "sheet.needs-human"
     assert rec.candidates and rec.candidates[0][1] == OPERA[:16]  # the longest legal reading
@@ -252,14 +259,14 @@ def test_never_raises_on_any_text(text: str) -> None:
 def test_moves_written_in_each_others_column() -> None:
     tokens = list(OPERA)
     tokens[3], tokens[4] = tokens[4], tokens[3]  # "2. Nf3 d4 3. d6": Black's and White's cells swapped
-    rec = reconstruct(sheet(tokens))
+    rec = repair(sheet(tokens))
     assert rec.sans == OPERA and rec.status == "corrected"
     (fix,) = rec.corrections
     assert (fix.kind, fix.written, fix.chosen) == ("transposed", "d4 d6", "d6 d4")
 
 
 def test_empty_cells_are_skipped() -> None:
-    rec = reconstruct("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 ... 5. Nf6 O-O")
+    rec = repair("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 ... 5. Nf6 O-O")
     assert rec.status == "ok"
     assert rec.sans == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]
 
@@ -267,16 +274,16 @@ def test_empty_cells_are_skipped() -> None:
 def test_written_check_marks_are_evidence_not_corrections() -> None:
     # 4. Nxf7#: a wrong piece letter, read as Qxf7# or Bxf7+ (both cost 2.0 as edits); the
     # written mate mark makes the bishop reading (check, not mate) cost a little more
-    rec = reconstruct("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nxf7# 1-0")
+    rec = repair("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nxf7# 1-0")
     assert rec.sans[-1] == "Qxf7#" and rec.cost == 2.0
     assert [s[-1] for _, s in rec.candidates[:2]] == ["Qxf7#", "Bxf7+"]
     assert rec.candidates[1][0] == 2.5
     assert rec.status == "needs-human"  # a gap of 0.5 is not enough to be confident
     # without a mark the two readings are a genuine tie
-    tie = reconstruct("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nxf7 1-0")
+    tie = repair("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nxf7 1-0")
     assert tie.status == "needs-human" and tie.candidates[0][0] == tie.candidates[1][0]
     # a stray check mark on an exact reading costs a little but is no correction
-    stray = reconstruct("1. e4+ e5 2. Nf3 Nc6+ 1-0")
+    stray = repair("1. e4+ e5 2. Nf3 Nc6+ 1-0")
     assert stray.status == "ok" and stray.corrections == [] and stray.sans == ["e4", "e5", "Nf3", "Nc6"]
 
 
@@ -317,14 +324,14 @@ def test_written_disambiguation_is_evidence() -> None:
     b1d2 = pos.parse_san("Nbd2")
     assert origin_mark_cost(parse_token("Nbd2", "en"), pos, b1d2) == 0.0  # needed: Nf3 reaches d2
     # evidence, never a correction: the sheet still reads as written
-    rec = reconstruct("1. e4 e5 2. Ngf3 Nc6 3. Bb5 *")
+    rec = repair("1. e4 e5 2. Ngf3 Nc6 3. Bb5 *")
     assert rec.status == "ok" and rec.corrections == [] and rec.cost == ORIGIN_EXTRA
 
 
 def test_pawn_capture_written_as_a_bare_square_is_a_correction() -> None:
     # "b5" names a pawn push; axb5 is the only pawn move to b5, but reading it so supplies the
     # file and the capture mark: a correction, weighed against b4 (a square one rank off)
-    rec = reconstruct("1. a4 b5 2. b5 Bb7 3. Ra3 e6 *")
+    rec = repair("1. a4 b5 2. b5 Bb7 3. Ra3 e6 *")
     assert rec.sans[2] == "axb5"
     (fix,) = rec.corrections
     assert fix.reasons == ("pawn capture written as a push",) and "b4" in fix.alternatives
@@ -333,5 +340,5 @@ def test_pawn_capture_written_as_a_bare_square_is_a_correction() -> None:
 
 def test_marks_written_apart_from_their_move_join_it() -> None:
     # "dxe6 e.p.+" with a space: the marks belong to the move before, mixed or not
-    rec = reconstruct("1. e4 Nf6 2. e5 d5 3. exd6 e.p.+ e6 4. Nf3 ++ Nc6 *")
+    rec = repair("1. e4 Nf6 2. e5 d5 3. exd6 e.p.+ e6 4. Nf3 ++ Nc6 *")
     assert rec.status == "ok" and rec.sans == ["e4", "Nf6", "e5", "d5", "exd6", "e6", "Nf3", "Nc6"]

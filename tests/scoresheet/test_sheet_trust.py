@@ -36,11 +36,11 @@ TRANSPOSED = TRUE.replace("18. Nd2", "18. @").replace("19. Nce4", "19. Nd2").rep
 
 
 def test_transposition_against_missing_disambiguation_is_never_confident() -> None:
-    assert reconstruct(TRUE).status == "ok"
-    rec = reconstruct(TRANSPOSED)
+    assert reconstruct(TRUE, method="repair").status == "ok"
+    rec = reconstruct(TRANSPOSED, method="repair")
     assert rec.status == "needs-human"
     first, *others = rec.readings
-    assert first.sans == reconstruct(TRUE).sans and rec.sans == first.sans
+    assert first.sans == reconstruct(TRUE, method="repair").sans and rec.sans == first.sans
     assert [e.kind for e in first.edits] == ["transposed"]
     assert TRANSPOSED.count("18. Nce4 Kg8 19. Nd2 Nxe4") == 1 and first.sans == TRUE_MOVES
     literal = others[0]  # read as written, the missing disambiguation resolved: listed second
@@ -51,7 +51,7 @@ def test_transposition_against_missing_disambiguation_is_never_confident() -> No
 
 
 def test_cli_tie_exits_1_and_json_lists_the_readings_ranked() -> None:
-    result = CliRunner().invoke(app, ["scoresheet", "-", "--format", "json"], input=TRANSPOSED)
+    result = CliRunner().invoke(app, ["scoresheet", "-", "--format", "json", "--method", "repair"], input=TRANSPOSED)
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     readings = data["readings"]
@@ -61,7 +61,7 @@ def test_cli_tie_exits_1_and_json_lists_the_readings_ranked() -> None:
     assert all({"moves", "cost", "probability", "corrections"} <= set(r) for r in readings)
     assert [r["probability"] for r in readings] == sorted((r["probability"] for r in readings), reverse=True)
     assert "reading(s) within reach" in result.stderr
-    ok = CliRunner().invoke(app, ["scoresheet", "-", "--format", "json"], input=TRUE)
+    ok = CliRunner().invoke(app, ["scoresheet", "-", "--format", "json", "--method", "repair"], input=TRUE)
     assert ok.exit_code == 0 and len(json.loads(ok.stdout)["readings"]) == 1
 
 
@@ -89,7 +89,7 @@ def test_confusions_are_read_and_reported() -> None:
 
 def test_implausible_reading_ranks_lower() -> None:
     # "Nxf7" after 3. Qh5 Nf6: Qxf7# (mate) and Bxf7+ (the bishop is lost to Kxf7) cost the same
-    rec = reconstruct("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nxf7 1-0")
+    rec = reconstruct("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Nxf7 1-0", method="repair")
     assert rec.status == "needs-human"
     assert rec.readings[0].sans[-1] == "Qxf7#" and rec.readings[0].implausibility < rec.readings[1].implausibility
 
