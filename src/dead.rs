@@ -6,7 +6,8 @@
 //! the solver does not take, such as Chess960 castling rights) is never taken for "cannot".
 //!
 //! The test, cheapest first: the textbook material cases (a bare king, one minor piece against
-//! a bare king, bishops only and all on one colour), then the quick static test of M. Ambrona's
+//! a bare king, bishops only and all on one colour), a game over on the board (checkmate,
+//! stalemate: no move is left, so no mate but the one given), then the quick static test of M. Ambrona's
 //! unwinnability algorithm (FUN 2022, the MIT crate `chasolver`), then, while the game's
 //! [`Budget`] lasts, its full helpmate search (itself bounded by the crate's node limits).
 //!
@@ -432,6 +433,21 @@ mod tests {
             verdict(&b, Color::White, &mut Budget::default()),
             Verdict::Undecided
         );
+    }
+
+    #[test]
+    fn a_game_over_on_the_board_needs_no_solver() {
+        // a back-rank mate with a Chess960 castling right left (the solver does not take it)
+        let b = Board::from_fen("4k3/8/8/8/8/8/5PPP/4r1KR w H - 0 1", true).unwrap();
+        let mut none = Budget { searches: 0 };
+        assert_eq!(
+            verdict(&b, Color::White, &mut none),
+            Verdict::Cannot(Reason::Blocked)
+        );
+        assert_eq!(verdict(&b, Color::Black, &mut none), Verdict::Can);
+        // a stalemate: neither side can mate
+        let b = board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert!(is_dead(&b, &mut none));
     }
 
     #[test]
