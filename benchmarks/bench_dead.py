@@ -1,6 +1,7 @@
 """Benchmark: what the dead-position and 6.9 checks cost `validate` and `import`, in CPU.
 
     python benchmarks/bench_dead.py --before VENV_BEFORE --after VENV_AFTER [PATH] [--rounds R]
+    python benchmarks/bench_dead.py --before VENV_BEFORE --after VENV_AFTER [PATH] --callgrind GAMES
 
 Two installs of the package (each a virtual environment with ``notation`` installed: one built
 from the commit before the change, one after) run the same commands as whole processes, in
@@ -12,11 +13,21 @@ both alike:
 
 CPU = user + system seconds of the process and its children (``getrusage``). Prints each
 command's median CPU before and after and the ratio. Default PATH is the Lichess corpus file.
+
+With ``--callgrind GAMES`` each command runs once per install under
+``valgrind --tool=callgrind`` on the first GAMES games of PATH, and the instructions the whole
+process executed are printed instead: a count that does not drift with the machine's load (the
+same binary on the same input gives the same count to a few parts in a million), though it
+weighs every instruction alike (a cache miss or a mispredicted branch costs more CPU time than
+an instruction; the search has more of those than the rest of a run, so its share of CPU time is
+larger than its share of instructions).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import re
 import resource
 import shutil
 import statistics
@@ -36,6 +47,49 @@ def cpu_of(command: list[str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def instructions_of(command: list[str]) -> int:
+    """Instructions the process executed, counted by callgrind."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+    )
+    found = re.search(r"Collected\s*:\s*([0-9,]+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind gave no count for {command}: {done.stderr[-500:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def first_games(path: Path, games: int, out: Path) -> Path:
+    """The first ``games`` games of ``path`` (plain or gzip) as a plain PGN file in ``out``."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    target = out / "first-games.pgn"
+    seen = 0
+    with opener(path, "rt", encoding="utf-8", errors="replace") as source, target.open("w", encoding="utf-8") as sink:
+        for line in source:
+            if line.startswith("[Event "):
+                seen += 1
+                if seen > games:
+                    break
+            sink.write(line)
+    return target
+
+
+def callgrind(args: argparse.Namespace, scratch: Path) -> None:
+    path = first_games(args.path, args.callgrind, scratch)
+    counts: dict[tuple[str, str], int] = {}
+    for name in args.only:
+        for label, venv in (("before", args.before), ("after", args.after)):
+            out = scratch / f"{label}-{name}"
+            counts[(name, label)] = instructions_of(commands(venv, path, out)[name])
+            shutil.rmtree(out, ignore_errors=True)
+            print(f"{name:8} {label:6} {counts[(name, label)]:>16,} instructions", flush=True)
+    print()
+    print(f"{'command':10} {'before':>16} {'after':>16} {'ratio':>7}   ({args.callgrind} games)")
+    for name in args.only:
+        before, after = counts[(name, "before")], counts[(name, "after")]
+        print(f"{name:10} {before:16,} {after:16,} {after / before:6.3f}x")
+
+
 def commands(venv: Path, path: Path, out: Path) -> dict[str, list[str]]:
     notation = str(venv / "bin" / "notation")
     return {
@@ -51,9 +105,17 @@ def main() -> None:
     parser.add_argument("--after", type=Path, required=True, help="virtual environment after the change")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=["validate", "import"])
+    parser.add_argument("--callgrind", type=int, metavar="GAMES", default=0,
+                        help="count instructions under callgrind on the first GAMES games instead of timing")
     args = parser.parse_args()
     times: dict[tuple[str, str], list[float]] = {}
     scratch = Path(tempfile.mkdtemp(prefix="bench_dead_"))
+    if args.callgrind:
+        try:
+            callgrind(args, scratch)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        return
     try:
         for round_number in range(args.rounds):
             for name in args.only:

@@ -6,7 +6,8 @@
 //! the solver does not take, such as Chess960 castling rights) is never taken for "cannot".
 //!
 //! The test, cheapest first: the textbook material cases (a bare king, one minor piece against
-//! a bare king, bishops only and all on one colour), then the quick static test of M. Ambrona's
+//! a bare king, bishops only and all on one colour), a game over on the board (checkmate,
+//! stalemate: no move is left, so no mate but the one given), then the quick static test of M. Ambrona's
 //! unwinnability algorithm (FUN 2022, the MIT crate `chasolver`), then, while the game's
 //! [`Budget`] lasts, its full helpmate search (itself bounded by the crate's node limits).
 //!
@@ -15,7 +16,6 @@
 //! position is not dead, none was; if it is, the scan walks back while positions stay dead.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::str::FromStr;
 
 use cozy_chess::{BitBoard, Board, Color, File, Piece};
 
@@ -110,13 +110,50 @@ fn standard_castling(board: &Board) -> bool {
     })
 }
 
-/// The position as the solver's board, when it takes it.
+/// The position as the solver's board, when it takes it: built square by square (no FEN text
+/// in between), exactly as the solver's FEN reader would build it from `crate::fen::format`
+/// (en passant only when the capture is legal), and checked by the solver's own sanity test.
 fn solver_board(board: &Board) -> Option<chess::Board> {
     if !standard_castling(board) {
         return None;
     }
-    let text = crate::fen::format(board, 0, 1);
-    chess::Board::from_str(&text).ok()
+    let mut builder = chess::BoardBuilder::new();
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            for square in board.colored_pieces(color, piece) {
+                builder.piece(
+                    chess::ALL_SQUARES[square as usize],
+                    solver_piece(piece),
+                    solver_colour(color),
+                );
+            }
+        }
+        let rights = board.castle_rights(color);
+        let solver_rights = match (rights.short.is_some(), rights.long.is_some()) {
+            (true, true) => chess::CastleRights::Both,
+            (true, false) => chess::CastleRights::KingSide,
+            (false, true) => chess::CastleRights::QueenSide,
+            (false, false) => chess::CastleRights::NoRights,
+        };
+        builder.castle_rights(solver_colour(color), solver_rights);
+    }
+    builder.side_to_move(solver_colour(board.side_to_move()));
+    if crate::polyglot::legal_en_passant(board) {
+        let file = board.en_passant().expect("checked");
+        builder.en_passant(Some(chess::File::from_index(file as usize)));
+    }
+    chess::Board::try_from(&builder).ok()
+}
+
+fn solver_piece(piece: Piece) -> chess::Piece {
+    match piece {
+        Piece::Pawn => chess::Piece::Pawn,
+        Piece::Knight => chess::Piece::Knight,
+        Piece::Bishop => chess::Piece::Bishop,
+        Piece::Rook => chess::Piece::Rook,
+        Piece::Queen => chess::Piece::Queen,
+        Piece::King => chess::Piece::King,
+    }
 }
 
 fn solver_colour(side: Color) -> chess::Color {
@@ -141,9 +178,11 @@ fn searched_reason(board: &Board) -> Reason {
     }
 }
 
-/// A position under test, with the solver's board made once, when first needed.
+/// A position under test: whether the side to move has a legal move, and the solver's board,
+/// each found once, when first needed.
 struct Probe<'a> {
     board: &'a Board,
+    moves: Option<bool>,
     solver: Option<Option<chess::Board>>,
 }
 
@@ -151,8 +190,14 @@ impl<'a> Probe<'a> {
     fn new(board: &'a Board) -> Self {
         Probe {
             board,
+            moves: None,
             solver: None,
         }
+    }
+
+    fn has_moves(&mut self) -> bool {
+        let board = self.board;
+        *self.moves.get_or_insert_with(|| has_moves(board))
     }
 
     fn solver(&mut self) -> Option<chess::Board> {
@@ -161,15 +206,19 @@ impl<'a> Probe<'a> {
     }
 }
 
-/// The answer without the full search: the material cases, a checkmate on the board (the
-/// side that gave it can mate), the quick static test. None: only the search can tell.
+/// The answer without the full search: the material cases; a game over on the board (after a
+/// checkmate the side that gave it can mate, the other cannot; after a stalemate neither can:
+/// no move is left to play); the quick static test. None: only the search can tell.
 fn quick(probe: &mut Probe<'_>, side: Color) -> Option<Verdict> {
     let board = probe.board;
     if let Some(reason) = by_material(board, side) {
         return Some(Verdict::Cannot(reason));
     }
-    if board.side_to_move() != side && !board.checkers().is_empty() && !has_moves(board) {
-        return Some(Verdict::Can);
+    if !probe.has_moves() {
+        if board.side_to_move() != side && !board.checkers().is_empty() {
+            return Some(Verdict::Can);
+        }
+        return Some(Verdict::Cannot(Reason::Blocked));
     }
     let Some(solver) = probe.solver() else {
         return Some(Verdict::Undecided);
@@ -297,6 +346,44 @@ mod tests {
         )
     }
 
+    /// The solver's board built square by square is the one its FEN reader makes from our FEN,
+    /// over every position two plies from positions with castling, en passant and promotions.
+    #[test]
+    fn the_solver_board_is_the_one_its_fen_reader_makes() {
+        use std::str::FromStr;
+        let roots = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        let mut checked = 0;
+        for root in roots {
+            let mut level = vec![board(root)];
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                for b in &level {
+                    let by_text = chess::Board::from_str(&crate::fen::format(b, 0, 1)).ok();
+                    assert_eq!(solver_board(b), by_text, "{}", crate::fen::format(b, 0, 1));
+                    checked += 1;
+                    b.generate_moves(|moves| {
+                        for mv in moves {
+                            let mut after = b.clone();
+                            after.play_unchecked(mv);
+                            next.push(after);
+                        }
+                        false
+                    });
+                }
+                next.truncate(2_000);
+                level = next;
+            }
+        }
+        assert!(checked > 4_000);
+    }
+
     #[test]
     fn textbook_material() {
         assert_eq!(
@@ -346,6 +433,21 @@ mod tests {
             verdict(&b, Color::White, &mut Budget::default()),
             Verdict::Undecided
         );
+    }
+
+    #[test]
+    fn a_game_over_on_the_board_needs_no_solver() {
+        // a back-rank mate with a Chess960 castling right left (the solver does not take it)
+        let b = Board::from_fen("4k3/8/8/8/8/8/5PPP/4r1KR w H - 0 1", true).unwrap();
+        let mut none = Budget { searches: 0 };
+        assert_eq!(
+            verdict(&b, Color::White, &mut none),
+            Verdict::Cannot(Reason::Blocked)
+        );
+        assert_eq!(verdict(&b, Color::Black, &mut none), Verdict::Can);
+        // a stalemate: neither side can mate
+        let b = board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert!(is_dead(&b, &mut none));
     }
 
     #[test]
