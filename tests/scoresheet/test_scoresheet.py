@@ -184,7 +184,8 @@ def test_samples() -> None:
 def test_start_from_fen_with_black_to_move() -> None:
     fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     rec = reconstruct("1... e5 2. Nf3 Nc6", fen=fen)
-    assert rec.status == "ok" and rec.sans == ["e5", "Nf3", "Nc6"]
+    # read as written (three boxes are too few to be 0.99 sure a handwritten 'e5' is no 'e6')
+    assert rec.corrections == [] and rec.sans == ["e5", "Nf3", "Nc6"]
     assert rec.start_ply == 1
     assert rec.tags["SetUp"] == "1" and rec.tags["FEN"] == fen
 
@@ -238,7 +239,9 @@ def test_codes_are_registered() -> None:
 
 def test_to_dict() -> None:
     data = reconstruct(sheet(OPERA[:4])).to_dict()
-    assert data["status"] == "ok" and data["moves"] == OPERA[:4] and data["corrections"] == []
+    assert data["moves"] == OPERA[:4] and data["corrections"] == []
+    assert data["readings"][0]["moves"] == OPERA[:4] and data["status"] in ("ok", "needs-human")
+    assert reconstruct(sheet(OPERA)).to_dict()["status"] == "ok"
 
 
 @settings(max_examples=40, deadline=None)

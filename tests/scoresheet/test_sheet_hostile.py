@@ -101,7 +101,7 @@ def test_parse_tags_uses_the_grammar_tag_name() -> None:
     assert parse_tags("Bad Name=y,=x,White,Ok=1") == ({"Ok": "1"}, ["Bad Name=y", "=x", "White"])
     rec = reconstruct("1. e4 e5", tags="Bad Name=y,White=A")
     assert "Bad Name" not in rec.tags and rec.tags["White"] == "A"
-    assert [d.code for d in rec.diagnostics] == ["sheet.bad-tag"]
+    assert [d.code for d in rec.diagnostics if d.code != "sheet.needs-human"] == ["sheet.bad-tag"]
 
 
 @pytest.mark.parametrize("tags", ["Bad Name=y", "=x", "White", "White=A,Bl ack=B"])

@@ -82,7 +82,7 @@ def test_handwriting_confusions(written: str, meant: str | None) -> None:
 
 def test_confusions_are_read_and_reported() -> None:
     rec = reconstruct("1. e4 e5 2. Nf3 Nc6 3. 8b5 NfG 4. O-O *")
-    assert rec.status == "corrected" and rec.sans == ["e4", "e5", "Nf3", "Nc6", "Bb5", "Nf6", "O-O"]
+    assert rec.corrections and rec.sans == ["e4", "e5", "Nf3", "Nc6", "Bb5", "Nf6", "O-O"]
     assert [c.reasons[0] for c in rec.corrections] == ["handwriting: '8' read as 'B'", "handwriting: 'G' read as '6'"]
     assert not [d for d in rec.diagnostics if d.code == "sheet.unreadable"]
 
@@ -123,6 +123,8 @@ def test_injected_errors_small_fixed_seed(pool: list[list[str]]) -> None:
     c = one["outcomes"]["all"]  # type: ignore[index]
     assert c["sheets"] == SHEETS
     assert c["wrong"] == 0, one["wrong"]
-    assert c["first"] >= 0.9 * SHEETS and c["listed"] >= 0.95 * SHEETS and c["exact"] >= 0.7 * SHEETS
+    # the original first on at least 93% of one-error sheets (exit 0 needs probability 0.99: on
+    # sheets of real games with a slip, more often a human is asked than not)
+    assert c["first"] >= 0.93 * SHEETS and c["listed"] >= 0.95 * SHEETS and c["exact"] >= 0.3 * SHEETS
     two = trust.run(12, 2, seed0=500, pool=pool[:24])  # games(24) is the start of games(80)
     assert two["outcomes"]["all"]["wrong"] == 0, two["wrong"]  # type: ignore[index]
