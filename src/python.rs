@@ -12,7 +12,7 @@ use pyo3::types::{PyCapsule, PyInt, PyList, PyString, PyTuple};
 use crate::columns::MovesColumns;
 use crate::dead;
 use crate::fen;
-use crate::replay::{self, Item, Pos, MAX_DEPTH};
+use crate::replay::{self, Item, Pos, MAX_DEPTH, MAX_PLIES, SYMBOL_NAGS};
 
 create_exception!(
     _core,
@@ -375,7 +375,9 @@ fn position_key(fen: &str) -> PyResult<u64> {
 #[pyfunction]
 fn split_run(py: Python<'_>, run: &str) -> PyResult<Py<PyAny>> {
     use crate::scan::Token;
-    let Some(tokens) = crate::scan::scan(run) else {
+    let scanned = catch_unwind(|| crate::scan::scan(run))
+        .map_err(|payload| CorePanic::new_err(panic_message(payload)))?;
+    let Some(tokens) = scanned else {
         return Ok(py.None());
     };
     let out = PyList::empty(py);
@@ -463,6 +465,16 @@ impl ArrowColumns {
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 fn lex_game(
+    text: &str,
+) -> PyResult<Option<Vec<(&'static str, &str, usize, usize, usize, usize, usize, usize)>>> {
+    match catch_unwind(|| lex_fields(text)) {
+        Ok(fields) => Ok(fields),
+        Err(payload) => Err(CorePanic::new_err(panic_message(payload))),
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn lex_fields(
     text: &str,
 ) -> Option<Vec<(&'static str, &str, usize, usize, usize, usize, usize, usize)>> {
     let tokens = crate::lex::lex_game(text)?;
@@ -586,5 +598,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position_key, m)?)?;
     m.add_function(wrap_pyfunction!(split_run, m)?)?;
     m.add_function(wrap_pyfunction!(walk_mainline, m)?)?;
+    // The limits and the table the core shares with the Python reader (tests assert them equal
+    // to notation.pgn.model.MAX_VARIATION_DEPTH, MAX_LINE_PLIES and parser.SYMBOL_NAGS).
+    m.add("MAX_DEPTH", MAX_DEPTH)?;
+    m.add("MAX_PLIES", MAX_PLIES)?;
+    let nags = pyo3::types::PyDict::new(m.py());
+    for (symbol, nag) in SYMBOL_NAGS {
+        nags.set_item(symbol, nag)?;
+    }
+    m.add("SYMBOL_NAGS", nags)?;
     Ok(())
 }

@@ -113,28 +113,41 @@ pub fn comment_text(token: &str) -> String {
     out
 }
 
+/// The annotation symbols written instead of `$n` (suffix glyphs and ChessBase symbols) and
+/// the NAG each stands for: the table of `notation.pgn.parser.SYMBOL_NAGS` (a test asserts the
+/// two equal through `notation._core.SYMBOL_NAGS`).
+pub const SYMBOL_NAGS: [(&str, u8); 20] = [
+    ("!", 1),
+    ("?", 2),
+    ("!!", 3),
+    ("??", 4),
+    ("!?", 5),
+    ("?!", 6),
+    ("=", 10),
+    ("∞", 13),
+    ("+=", 14),
+    ("⩲", 14),
+    ("+/=", 14),
+    ("=+", 15),
+    ("⩱", 15),
+    ("=/+", 15),
+    ("±", 16),
+    ("+/-", 16),
+    ("∓", 17),
+    ("-/+", 17),
+    ("+-", 18),
+    ("-+", 19),
+];
+
 /// The NAG a glyph or NAG text stands for (`$n`, `!`, `+-`, `±`, ...); None beyond 255.
 pub fn nag_value(text: &str) -> Option<u8> {
     if let Some(digits) = text.strip_prefix('$') {
         return digits.parse::<u8>().ok();
     }
-    Some(match text {
-        "!" => 1,
-        "?" => 2,
-        "!!" => 3,
-        "??" => 4,
-        "!?" => 5,
-        "?!" => 6,
-        "=" => 10,
-        "∞" => 13,
-        "+=" | "⩲" | "+/=" => 14,
-        "=+" | "⩱" | "=/+" => 15,
-        "±" | "+/-" => 16,
-        "∓" | "-/+" => 17,
-        "+-" => 18,
-        "-+" => 19,
-        _ => return None,
-    })
+    SYMBOL_NAGS
+        .iter()
+        .find(|(symbol, _)| *symbol == text)
+        .map(|(_, nag)| *nag)
 }
 
 /// Where a ply was written, for located diagnostics.

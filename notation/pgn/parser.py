@@ -33,7 +33,7 @@ from lark import Lark, Token, Transformer
 from lark.lexer import Lexer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from notation.compiled import core_module
+from notation.compiled import core_failure, core_module
 from notation.diagnostics import Diagnostic
 from notation.formats.san import SanError, parse_san_syntax
 from notation.grammars import build_parser, lark_cython_available, terminal_patterns
@@ -767,7 +767,12 @@ def parse_game_outline(
     lexes the game itself. Tests prove both give the same tokens."""
     core = core_module()
     guard = needs_guard(text, MAX_DIAGNOSTICS)
-    fields = core.lex_game(text) if core is not None and not guard else None
+    fields = failure = None
+    if core is not None and not guard:
+        try:
+            fields = core.lex_game(text)
+        except core.CorePanic as exc:  # the gate's meaning: Lark reads it, the game says so
+            failure = core_failure(str(exc), line)
     parser: Lark
     builder: GameBuilder
     if fields is not None:
@@ -786,6 +791,8 @@ def parse_game_outline(
         builder.diag("pgn.syntax", "internal parser failure; movetext skipped", None)
         tags, mainline, result_token = {}, _Line(), None  # type: ignore[var-annotated]
     builder.end_junk()
+    if failure is not None:
+        builder.diagnostics.insert(0, failure.located(file=file, game=number))
     game = Game(
         file=file, number=number, line=line, offset=offset, tags=tags, result=None,
         diagnostics=builder.diagnostics, encoding=encoding,

@@ -535,8 +535,17 @@ def unreadable_game(raw: RawGame) -> Game:
     return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, diagnostics=[diagnostic])
 
 
-def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
-    """Parse one chunk from :func:`split_games` into a :class:`Game` (never raises)."""
+def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None, failure: Diagnostic | None = None) -> Game:
+    """Parse one chunk from :func:`split_games` into a :class:`Game` (never raises).
+    ``failure``: the ``internal.error`` of a core that panicked on this game
+    (:func:`notation.compiled.through_core`), kept first among the game's diagnostics."""
+    game = _parse_raw_game(raw, use_cython)
+    if failure is not None:
+        game.diagnostics.insert(0, failure.located(file=raw.file, game=raw.number))
+    return game
+
+
+def _parse_raw_game(raw: RawGame, use_cython: bool | None) -> Game:
     from notation.pgn.parser import parse_game_text  # Lark and SAN: not needed by read_headers
 
     where = {"file": raw.file, "game": raw.number}

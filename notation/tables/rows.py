@@ -410,37 +410,40 @@ class TableBuilder:
 
     def add_raw(self, gid: int, raw: RawGame, source_file: str | None) -> Verdict:
         """Like :meth:`add_game` for a chunk of the reader: through the compiled core when it
-        takes the game (its columns go straight to Arrow), else parsed and replayed in Python."""
-        from notation.compiled import core_module
+        takes the game (the one gate, :func:`notation.compiled.through_core`; its columns go
+        straight to Arrow), else parsed and replayed in Python."""
+        from notation.compiled import through_core
         from notation.pgn.reader import parse_raw_game
-        from notation.validation import core
 
-        module = core_module()
-        if module is not None and raw.size != -1 and not raw.oversized and raw.io_error is None:
-            batch = None
-            if self.moves is not None:
-                if self.moves.core_batch is None:
-                    self.moves.core_batch = module.MovesBatch()
-                batch = self.moves.core_batch
-            elif self.keys is not None:
-                batch = self.keys.batch(module)
-            try:
-                taken = core.take(module, raw, batch)
-            except module.CorePanic:
-                taken = None  # a bug in the core: the reference decides (its columns are not used)
-            if taken is not None:
-                game, result, start = taken
-                name = source_file if source_file is not None else _basename(game.file)
-                v = verdict_of(core.report_of(game, result, game.file or "<input>", start))
-                self.games.add(gid, name, game, result.plies, _start_fen(game, start), v)
-                if self.moves is not None:
-                    self.moves.add_core(gid, start, result.plies, game)
-                elif self.keys is not None:
-                    self.keys.add_core(gid, result.plies)
-                return v
-        game = parse_raw_game(raw)
+        verdict, failure = through_core(raw, lambda module: self._add_in_core(module, gid, raw, source_file))
+        if verdict is not None:
+            return verdict
+        game = parse_raw_game(raw, failure=failure)
         name = source_file if source_file is not None else _basename(game.file)
         return self.add_game(gid, game, name)
+
+    def _add_in_core(self, module: Any, gid: int, raw: RawGame, source_file: str | None) -> Verdict | None:
+        from notation.validation import core
+
+        batch = None
+        if self.moves is not None:
+            if self.moves.core_batch is None:
+                self.moves.core_batch = module.MovesBatch()
+            batch = self.moves.core_batch
+        elif self.keys is not None:
+            batch = self.keys.batch(module)
+        taken = core.take(module, raw, batch)
+        if taken is None:
+            return None
+        game, result, start = taken
+        name = source_file if source_file is not None else _basename(game.file)
+        v = verdict_of(core.report_of(game, result, game.file or "<input>", start))
+        self.games.add(gid, name, game, result.plies, _start_fen(game, start), v)
+        if self.moves is not None:
+            self.moves.add_core(gid, start, result.plies, game)
+        elif self.keys is not None:
+            self.keys.add_core(gid, result.plies)
+        return v
 
     def finish(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """Both tables; the games get their computed openings from the moves' position keys."""

@@ -15,15 +15,17 @@ on a full parse, which explains with located diagnostics. Reports are identical 
 a test compares both paths on every game of the corpus.
 
 ``NOTATION_CORE=python`` (or ``0``) turns the core off for a process (:mod:`notation.compiled`):
-everything goes through the reference. A panic inside the core becomes an ``internal.error`` diagnostic on that game.
+everything goes through the reference. Whether a game goes to the core, and what a panic inside
+it means (the reference reads the game, which carries an ``internal.error``), is decided by the
+one gate of every command, :func:`notation.compiled.through_core`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from notation.compiled import core_module
-from notation.diagnostics import Diagnostic, worst_severity
+from notation.compiled import core_module, through_core
+from notation.diagnostics import worst_severity
 from notation.validation.checks import (
     Claims,
     Mark,
@@ -54,18 +56,14 @@ _COUNTER_LIMIT = 1 << 30
 
 def check_raw(raw: RawGame, name: str | None) -> GameReport:
     """The report of one game chunk of :func:`notation.pgn.reader.split_games` (``name``: the
-    file name reports carry), through the core when it takes the game."""
+    file name reports carry), through the core when it takes the game (the one gate:
+    :func:`notation.compiled.through_core`)."""
     from notation.pgn.reader import parse_raw_game
 
-    core = core_module()
-    if core is not None and raw.size != -1 and not raw.oversized and raw.io_error is None:
-        try:
-            report = _through_core(core, raw, name)
-        except core.CorePanic as exc:
-            return _panicked(raw, name, str(exc))
-        if report is not None:
-            return report
-    return check_game(parse_raw_game(raw), file=name)
+    report, failure = through_core(raw, lambda core: _through_core(core, raw, name))
+    if report is not None:
+        return report
+    return check_game(parse_raw_game(raw, failure=failure), file=name)
 
 
 def _through_core(core: Any, raw: RawGame, name: str | None) -> GameReport | None:
@@ -129,13 +127,3 @@ def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport
     status = worst if worst in ("error", "warning") else "ok"
     return _report(game, name, status, plies, result.final_fen, end, claim, diagnostics,
                    result.variation_plies, plies_before(start), dead)
-
-
-def _panicked(raw: RawGame, name: str | None, message: str) -> GameReport:
-    """A game on which the core failed (a bug): an ``internal.error`` at the game's first line."""
-    from notation.pgn.model import Game as GameModel
-
-    game = GameModel(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset)
-    diag = Diagnostic.make("internal.error", f"internal error in the compiled core: {message}", line=raw.line)
-    return _report(game, name if name is not None else (raw.file or "<input>"), "error", 0, None,
-                   Outcome(), Claims(), [diag], 0, 0)

@@ -66,24 +66,6 @@ def test_the_core_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert core.core_available()
 
 
-def test_a_panic_in_the_core_is_a_located_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = core.core_module()
-    assert module is not None
-
-    class Broken:
-        CorePanic = module.CorePanic
-
-        def replay_game(self, *args: Any) -> Any:
-            raise module.CorePanic("index out of bounds")
-
-    monkeypatch.setattr(core, "core_module", lambda: Broken())
-    raw = next(split_games(SAMPLE_GAMES / "classics.pgn"))
-    report = core.check_raw(raw, "classics.pgn")
-    assert report.status == "error"
-    (diag,) = report.diagnostics
-    assert diag.code == "internal.error" and diag.line == raw.line and diag.file == "classics.pgn"
-
-
 @pytest.mark.parametrize("counters", ["0 2147483648", "0 99999999999999999999", "4294967296 1", "99 1"])
 def test_huge_fen_counters_never_crash_and_agree(tmp_path: Path, counters: str) -> None:
     path = tmp_path / "counters.pgn"
