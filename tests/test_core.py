@@ -311,8 +311,15 @@ _TAGS = st.sampled_from([
 _ENDS = st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "½-½", "", "1-0 junk", "*\n\n", "1-0x", "0-1\xa0", "(1. d4) *"])
 
 
+#: comments before the first move (TCEC games open with one), closed or not, with odd blanks
+_INTROS = st.sampled_from(["{intro} ", "{a\nb}\n", "; line\n", ";x", "{open", "{é}  ", "{x}\xa0", "{}", "{a}{b}",
+                           "{%x}\n%esc\n", "1. {c} "])
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_TAGS, max_size=4), st.lists(_PIECES, max_size=12), _ENDS)
-def test_the_core_cuts_tokens_as_lark_does_on_generated_games(tags: list[str], pieces: list[str], end: str) -> None:
-    text = "".join(tags) + "\n" + "".join(pieces) + " " + end
+@given(st.lists(_TAGS, max_size=4), st.lists(_INTROS, max_size=2), st.lists(_PIECES, max_size=12), _ENDS)
+def test_the_core_cuts_tokens_as_lark_does_on_generated_games(
+    tags: list[str], intros: list[str], pieces: list[str], end: str,
+) -> None:
+    text = "".join(tags) + "\n" + "".join(intros) + "".join(pieces) + " " + end
     _check_lexed([text])
