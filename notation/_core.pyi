@@ -19,6 +19,7 @@ class CoreGame:
     perpetual: tuple[str, int, int] | None
     marks: list[tuple[int, int, int, str, int, bool]]
     variation_plies: int
+    remarks: list[tuple[str, int, int, int, str, str, str]]
     first_dead: int | None
     white_mate: tuple[bool | None, str | None]
     black_mate: tuple[bool | None, str | None]

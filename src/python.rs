@@ -38,6 +38,10 @@ pub struct CoreGame {
     /// (ply, line, column, SAN as written, move number, White moved) of the plies reports name
     marks: Vec<(u32, u32, u32, String, u32, bool)>,
     variation_plies: u32,
+    /// The move-level warnings in text order: (kind, ply, line, column, SAN as written, what
+    /// was written, what the move calls for): kind "suffix" (the suffixes, "" for none) or
+    /// "number" (the move numbers)
+    remarks: Vec<(&'static str, u32, u32, u32, String, String, String)>,
     /// The first dead position (FIDE 5.2.2): its ply, 0 for the start position
     first_dead: Option<u32>,
     /// Whether each side can still mate in the final position: (True, None), (False, reason)
@@ -204,6 +208,7 @@ fn replay_game_inner(
         perpetual: perpetual.map(|(white, first, ply)| (side(white), first, ply)),
         marks,
         variation_plies: game.variation_plies,
+        remarks: game.remarks.iter().map(remark_tuple).collect(),
         first_dead,
         white_mate: verdict_tuple(verdicts.0),
         black_mate: verdict_tuple(verdicts.1),
@@ -213,6 +218,34 @@ fn replay_game_inner(
         columns.push(&game, chess960);
     }
     Ok(result)
+}
+
+fn suffix_text(suffix: u8) -> String {
+    if suffix == 0 {
+        String::new()
+    } else {
+        char::from(suffix).to_string()
+    }
+}
+
+fn remark_tuple(remark: &replay::Remark) -> (&'static str, u32, u32, u32, String, String, String) {
+    let (kind, written, expected) = match remark.kind {
+        replay::RemarkKind::Suffix { written, expected } => {
+            ("suffix", suffix_text(written), suffix_text(expected))
+        }
+        replay::RemarkKind::Number { written, actual } => {
+            ("number", written.to_string(), actual.to_string())
+        }
+    };
+    (
+        kind,
+        remark.ply,
+        remark.line,
+        remark.column,
+        remark.san.clone(),
+        written,
+        expected,
+    )
 }
 
 fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {

@@ -5,9 +5,10 @@ the reader's diagnostics, and the mainline's move runs and variations left whole
 splits the runs, resolves and plays every move, and computes the claims, the rule-based end
 and the final FEN in one call, returning a few Python objects per game (never one per move).
 
-The core handles a game only when the pure-Python replay would have nothing to say about its
-moves. Otherwise it *declines* (a lenient spelling, an illegal or ambiguous move, a wrong
-suffix or move number, a null move, an unusual start position, text its scanner does not
+The core handles a game when the pure-Python replay would say nothing about its moves, or
+only that a check suffix or a move number is wrong (warnings the core finds where they are
+written and :func:`remark_diagnostics` words with the reference's own message functions).
+Otherwise it *declines* (a lenient spelling, an illegal or ambiguous move, a move after mate, a null move, an unusual start position, text its scanner does not
 read, a variation nested deeper than the reader keeps or a line longer than
 :data:`~notation.pgn.model.MAX_LINE_PLIES` plies, which the reference reports as
 ``game.too-long``), and :func:`check_raw` falls back to :func:`notation.validation.reports.check_game`
@@ -25,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from notation.compiled import core_module, through_core
-from notation.diagnostics import worst_severity
+from notation.diagnostics import Diagnostic, worst_severity
 from notation.validation.checks import (
     Claims,
     Mark,
@@ -106,11 +107,29 @@ def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Positio
     return game, result, start
 
 
+def remark_diagnostics(remarks: list[tuple[str, int, int, int, str, str, str]]) -> list[Diagnostic]:
+    """The move-level warnings the core found (wrong check suffixes, wrong move numbers), as
+    the reference words and locates them."""
+    from notation.validation.replay import number_message, suffix_message
+
+    out = []
+    for kind, ply, line, column, san, written, expected in remarks:
+        if kind == "suffix":
+            out.append(Diagnostic.make("san.check-suffix", suffix_message(san, written, expected),
+                                       line=line, column=column, ply=ply, san=san))
+        else:
+            out.append(Diagnostic.make("movenumber.mismatch", number_message(written, expected),
+                                       line=line, column=column, ply=ply, san=san))
+    return out
+
+
 def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport:
     """The report of a game the core took (the same checks as the reference path)."""
     from notation.validation.replay import plies_before
 
     diagnostics = list(game.diagnostics)
+    if result.remarks:
+        diagnostics.extend(remark_diagnostics(result.remarks))
     diagnostics.extend(tag_diagnostics(game))
     claim = Claims(result.threefold, result.fifty_moves, result.fivefold, result.seventyfive_moves)
     perpetual = Perpetual(*result.perpetual) if result.perpetual is not None else None

@@ -72,3 +72,19 @@ def test_huge_fen_counters_never_crash_and_agree(tmp_path: Path, counters: str) 
     path.write_text(f'[Event "T"]\n[Result "*"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/R3K3 w Q - {counters}"]\n\n1. Ra8+ Kd7 *\n')
     fast, slow, _ = _both(path)
     assert fast == slow
+
+
+@pytest.mark.parametrize("moves", [
+    "1. e4 e5 2. Nf3+ Nc6 3. Bc4 Nf6 5. Ng5 Be7 4. Bxf7 Kf8 *",  # '+' too many, missing, numbers
+    "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ 1-0",  # mate written '+'
+    "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 (4. Bxf7+# Ke7) 1-0",  # mate unmarked; '+#' in a variation
+    "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# (4. Bxf7# Ke7) 1-0",  # '#' for a check, in a variation
+    "1. f3 e5 2. g4 Qh4+ 3. a3 0-1",  # a move after mate: the reference explains
+])
+def test_suffix_and_move_number_warnings_go_through_the_core(tmp_path: Path, moves: str) -> None:
+    path = tmp_path / "remarks.pgn"
+    path.write_text(f'[Event "T"]\n[Result "{moves.rsplit(" ", 1)[1]}"]\n\n{moves}\n')
+    fast, slow, taken = _both(path)
+    assert fast == slow
+    assert taken == (0 if "a3" in moves or "+#" in moves else 1)
+    assert any(code in fast[0] for code in ("san.check-suffix", "game.move-after-end", "san."))
