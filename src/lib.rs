@@ -21,6 +21,7 @@ pub mod polyglot;
 pub mod replay;
 pub mod san;
 pub mod scan;
+pub mod split;
 
 #[cfg(feature = "python")]
 mod columns;

@@ -539,6 +539,15 @@ fn lex_fields(
     Some(out)
 }
 
+/// Where the first game of `data` ends with other text after it (see `split.rs`): the index
+/// after the blank lines that follow its termination marker, or None. The reader's boundary
+/// scan for byte input; the same search as `notation.pgn.reader._between_games`.
+#[pyfunction]
+fn game_end(py: Python<'_>, data: &[u8]) -> PyResult<Option<usize>> {
+    py.detach(|| catch_unwind(|| crate::split::game_end(data)))
+        .map_err(|payload| CorePanic::new_err(panic_message(payload)))
+}
+
 /// One mainline walked for `notation filter` (see `walk_mainline`).
 type Walk = (Vec<(u8, u8, Option<u8>)>, Vec<u64>, Vec<(u32, [u8; 12])>);
 
@@ -618,6 +627,7 @@ fn walk_mainline(
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game_end, m)?)?;
     m.add_class::<MovesBatch>()?;
     m.add_class::<ArrowColumns>()?;
     // A panic is reported to Python as CorePanic (and by notation as internal.error); the

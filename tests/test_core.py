@@ -323,3 +323,38 @@ def test_the_core_cuts_tokens_as_lark_does_on_generated_games(
 ) -> None:
     text = "".join(tags) + "\n" + "".join(intros) + "".join(pieces) + " " + end
     _check_lexed([text])
+
+
+# ------------------------------------------------------------------------ the boundary scan
+def _regex_end(data: bytes) -> int | None:
+    from notation.pgn.reader import _between_games
+
+    found = _between_games(True).search(data)
+    return None if found is None else found.end()
+
+
+_SPLIT_PARTS = st.sampled_from([b"1-0", b"0-1", b"1/2-1/2", b"*", b" ", b"\t", b"\r", b"\n", b"\n\n", b"x", b"e4",
+                                b"\x0b", b"\x0c", b"\xff\xfe", b"\xfe\xff", b"[", b"1", b"-", b"/2", b"\xc3\xa9"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_SPLIT_PARTS, max_size=30))
+def test_the_core_finds_a_games_end_as_the_readers_regex_on_generated_text(parts: list[bytes]) -> None:
+    data = b"".join(parts)
+    assert _core.game_end(data) == _regex_end(data), data
+
+
+def test_the_core_finds_a_games_end_as_the_readers_regex_on_corpus_files() -> None:
+    import gzip
+
+    found = 0
+    for path in sorted(p for p in corpus_path("games").rglob("*") if p.is_file() and ".pgn" in p.name):
+        data = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
+        data, at = data[: 1 << 19], 0  # (each step copies the rest: kept short)
+        while True:
+            end = _core.game_end(data[at:])
+            assert end == _regex_end(data[at:]), (path.name, at)
+            if end is None:
+                break
+            at, found = at + end, found + 1
+    assert found > 2_000

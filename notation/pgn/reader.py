@@ -358,7 +358,7 @@ def _split(
         elif is_tag or not mode.tags_only:
             chunk.parts.append(piece)
 
-    between = _between_games(isinstance(first, bytes)).search
+    between = _game_end(isinstance(first, bytes))
 
     def feed(seg: Any, pos: int) -> Iterator[RawGame]:
         """Non-tag text at file offset ``pos``: the current game's, up to where it ended (a
@@ -377,7 +377,7 @@ def _split(
             if found is None:
                 add(seg, False)
                 return
-            cut = found.end() - len(chunk.tail)
+            cut = found - len(chunk.tail)
             add(seg[:cut], False)
             number += 1
             consumed_nl += chunk.newlines
@@ -475,6 +475,33 @@ def _between_games(binary: bool) -> Any:
         return re.compile(pattern)
     # bytes: a line that starts with a UTF-16 byte order mark (a UTF-16 file joined after) too
     return re.compile(pattern.encode() + rb"|\n(?=\xff\xfe|\xfe\xff)")
+
+
+def _game_end(binary: bool) -> Callable[[Any], int | None]:
+    """Where the first game of a text ends with other text after it (the end of
+    :func:`_between_games`'s first match), or None. Bytes go to the compiled core's scan when
+    it is on (the same search in one pass over the lines; a panic there leaves the search to
+    the regex); text, or no core, to the regex."""
+    search = _between_games(binary).search
+
+    def by_regex(text: Any) -> int | None:
+        found = search(text)
+        return None if found is None else found.end()
+
+    from notation.compiled import core_module
+
+    core = core_module() if binary else None
+    if core is None:
+        return by_regex
+    scan, panic = core.game_end, core.CorePanic
+
+    def by_core(text: Any) -> int | None:
+        try:
+            return scan(text)  # type: ignore[no-any-return]
+        except panic:
+            return by_regex(text)
+
+    return by_core
 
 
 def _opens_tag(head: bytes | str) -> bool:
