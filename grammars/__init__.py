@@ -75,7 +75,40 @@ def terminal_patterns(name: str) -> dict[str, str]:
     """Every terminal of ``<name>.lark`` (imported ones under their own names; the parts of an
     imported terminal are in ``terminal_patterns("tokens")``) as the regular expression Lark
     compiles it to: the way Python code builds a regex from the grammar instead of writing the
-    syntax out again."""
+    syntax out again.
+
+    Like Lark's own ``cache=True``, the result is kept in a file of the temporary folder, named
+    after a hash of the grammar texts and the Lark version, so that later processes skip
+    Lark's grammar compilation (about 0.1 s a grammar); a missing, unreadable or damaged file
+    is computed again (and rewritten atomically)."""
+    import hashlib
+    import json
+    import tempfile
+
+    import lark
+
+    texts = "\0".join(grammar_text(n) for n in sorted({name, "tokens"}))
+    digest = hashlib.sha256(f"{lark.__version__}\0{name}\0{texts}".encode()).hexdigest()[:24]
+    path = os.path.join(tempfile.gettempdir(), f".notation_terminals_{name}_{digest}.json")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            cached = json.load(handle)
+        if isinstance(cached, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in cached.items()):
+            return cached
+    except (OSError, ValueError):
+        pass
+    out = _compiled_terminals(name)
+    try:
+        fd, partial = tempfile.mkstemp(prefix=".notation_terminals_", dir=os.path.dirname(path))
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(out, handle)
+        os.replace(partial, path)
+    except OSError:
+        pass  # no cache: the next process computes them again
+    return out
+
+
+def _compiled_terminals(name: str) -> dict[str, str]:
     from lark.load_grammar import load_grammar
 
     grammar, _ = load_grammar(grammar_text(name), f"{name}.lark", [loader()], False)  # type: ignore[no-untyped-call]
