@@ -33,7 +33,7 @@ from notation.select.material import MaterialPattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
+    from notation.pgn.chunks import RawGame
     from notation.rules.move import Move
     from notation.rules.position import Position
     from notation.validation.reports import GameReport
@@ -451,7 +451,7 @@ class Subject:
 
         core = core_module()
         raw = self.raw
-        if core is None or raw.oversized or raw.io_error is not None or raw.size == -1:
+        if core is None or raw.oversized or raw.io_error is not None:
             return None
         tokens = core.lex_game(raw.text)
         if tokens is None:

@@ -38,9 +38,10 @@ from notation.tables.schema import (
     empty_moves,
 )
 
+from notation.pgn.chunks import RawGame, ReadFailure
+
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
     from notation.rules.position import Position
     from notation.validation.replay import Replay
     from notation.validation.reports import GameReport
@@ -416,7 +417,7 @@ class TableBuilder:
         from notation.validation import core
 
         module = core_module()
-        if module is not None and raw.size != -1 and not raw.oversized and raw.io_error is None:
+        if module is not None and not raw.oversized and raw.io_error is None:
             batch = None
             if self.moves is not None:
                 if self.moves.core_batch is None:
@@ -467,16 +468,17 @@ def _start_fen(game: Game, start: Position | None) -> str | None:
     return _text(game.tags, "FEN")
 
 
-def raw_games(source: Any) -> Iterator[tuple[int, Any]]:
-    """``(game_id, raw_game)`` for every game chunk of ``source`` (no parsing)."""
+def raw_games(source: Any) -> Iterator[tuple[int, RawGame] | ReadFailure]:
+    """``(game_id, raw_game)`` for every game chunk of ``source`` (no parsing), and the read
+    failures beside them as they come."""
     from notation.pgn.reader import split_games
 
     for raw in split_games(source):
-        yield game_id(raw_text(raw)), raw
+        yield raw if isinstance(raw, ReadFailure) else (game_id(raw_text(raw)), raw)
 
 
 def raw_text(raw: RawGame) -> str | bytes:
-    """The text of a :class:`notation.pgn.reader.RawGame` (bytes or str, whichever it holds)."""
+    """The text of a :class:`notation.pgn.chunks.RawGame` (bytes or str, whichever it holds)."""
     return raw.data
 
 
@@ -514,7 +516,8 @@ def tabulate_raw(
 
 def tabulate_source(source: Any, *, moves: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`notation.tables.frames.to_frames`: every game of ``source``, no de-duplication."""
-    games, plies, _ = tabulate_raw(raw_games(source), moves=moves, source_file=source_name(source))
+    pairs = (item for item in raw_games(source) if not isinstance(item, ReadFailure))
+    games, plies, _ = tabulate_raw(pairs, moves=moves, source_file=source_name(source))
     return games, plies
 
 

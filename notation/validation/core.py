@@ -40,7 +40,7 @@ from notation.validation.reports import GameReport, _report, check_game
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
+    from notation.pgn.chunks import RawGame
     from notation.rules.position import Position
 
 def core_available() -> bool:
@@ -58,7 +58,7 @@ def check_raw(raw: RawGame, name: str | None) -> GameReport:
     from notation.pgn.reader import parse_raw_game
 
     core = core_module()
-    if core is not None and raw.size != -1 and not raw.oversized and raw.io_error is None:
+    if core is not None and not raw.oversized and raw.io_error is None:
         try:
             report = _through_core(core, raw, name)
         except core.CorePanic as exc:
