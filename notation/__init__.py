@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     # rules
-    "Position": "notation.rules.position",
+    "Position": "notation.formats.position",
     "Move": "notation.rules.move",
     "perft": "notation.rules.perft",
     # text formats
@@ -91,7 +91,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from notation.pgn.writer import write_game, write_games
     from notation.rules.move import Move
     from notation.rules.perft import perft
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.reconstruct import Reconstruction, reconstruct
     from notation.select.criteria import Criteria
     from notation.select.run import filter_games

@@ -17,7 +17,7 @@ from notation.pgn.comment_commands import Arrow, Highlight, arrows, highlights
 from notation.pgn.model import Game
 from notation.pictures.board import diagram_ply, position_svg
 from notation.rules.move import Move
-from notation.rules.position import Position
+from notation.formats.position import Position
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ import polars as pl
 from notation.diagnostics import Diagnostic
 
 from notation.formats.fen import STARTING_FEN
-from notation.openings.columns import KeysBuilder, openings_of, with_openings
+from notation.tables.openings import KeysBuilder, openings_of, with_openings
 from notation.pgn.comment_commands import COMMAND_PATTERN
 from notation.tables import ranges
 from notation.tables.moves_rows import BATCH_ROWS, SPACES, MovesBuilder
@@ -42,7 +42,7 @@ from notation.pgn.chunks import RawGame, ReadFailure
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.validation.replay import Replay
     from notation.validation.reports import GameReport
 
