@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from notation.diagnostics import Diagnostic, ply_label
+from notation.pgn.chunks import RawGame, ReadFailure
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -95,13 +96,11 @@ def diagnostic_line(diag: Diagnostic, context: str | None = None, start_ply: int
     return printable(f"{head}: {diag.message}")
 
 
-def unread_line(raw: Any, name: str | None) -> str:
-    """What a command that copies games says of a chunk the reader could not give as a game
-    (its located ``pgn.io`` or ``pgn.not-pgn`` line), or of a whole game after which reading
-    stopped (``io_error``, from a byte range of a file)."""
-    if raw.size == -1:
-        from notation.pgn.reader import unreadable_game
-
-        diag = unreadable_game(raw).diagnostics[0].located(file=name or raw.file)
+def unread_line(raw: RawGame | ReadFailure, name: str | None) -> str:
+    """What a command that copies games says of a read failure (its located ``pgn.io`` or
+    ``pgn.not-pgn`` line), or of a whole game after which reading stopped (``io_error``, from a
+    byte range of a file)."""
+    if isinstance(raw, ReadFailure):
+        diag = raw.diagnostic.located(file=name or raw.file)
         return diagnostic_line(diag, game_context(raw.number, None, None) if raw.line else None)
     return printable(f"{name or raw.file or '<input>'}: cannot read: {raw.io_error}")

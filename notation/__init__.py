@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     # rules
-    "Position": "notation.rules.position",
+    "Position": "notation.formats.position",
     "Move": "notation.rules.move",
     "perft": "notation.rules.perft",
     # text formats
@@ -40,6 +40,7 @@ _EXPORTS: dict[str, str] = {
     # PGN reading and writing
     "Game": "notation.pgn.model",
     "MoveNode": "notation.pgn.model",
+    "ReadFailure": "notation.pgn.chunks",
     "read_games": "notation.pgn.reader",
     "read_headers": "notation.pgn.reader",
     "write_game": "notation.pgn.writer",
@@ -84,12 +85,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from notation.diagnostics import Diagnostic
     from notation.formats.fen import FenError
     from notation.formats.san import AmbiguousSan, IllegalSan, InvalidSan, SanError
+    from notation.pgn.chunks import ReadFailure
     from notation.pgn.model import Game, MoveNode
     from notation.pgn.reader import read_games, read_headers
     from notation.pgn.writer import write_game, write_games
     from notation.rules.move import Move
     from notation.rules.perft import perft
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.reconstruct import Reconstruction, reconstruct
     from notation.select.criteria import Criteria
     from notation.select.run import filter_games

@@ -6,8 +6,8 @@ validation and tables use the pure-Python reference alone. Decided once per proc
 
 The gate (:func:`through_core`) is the same for ``validate``, ``import``, ``filter`` and every
 other command: :func:`core_for` decides whether a chunk of the reader may go to the core (the
-core is on, and the chunk is a whole game: no read failure, not cut at the size cap, not cut
-short by an I/O error); the work handed over then takes the game or declines it (None: the
+core is on, and the chunk is a whole game: not cut at the size cap, not cut short by an I/O
+error); the work handed over then takes the game or declines it (None: the
 reference reads it). A panic inside the core (a bug, caught at the boundary as
 ``notation._core.CorePanic``) means the same everywhere: the reference reads the game, and
 the game carries an ``internal.error`` diagnostic (:func:`core_failure`) at its first line, so
@@ -20,14 +20,23 @@ import os
 from collections.abc import Callable
 from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from notation.diagnostics import Diagnostic
 
-if TYPE_CHECKING:  # pragma: no cover
-    from notation.pgn.reader import RawGame
-
 T = TypeVar("T")
+
+
+class RawGame(Protocol):
+    """What the gate reads of the reader's game (:class:`notation.pgn.chunks.RawGame`; named by
+    what it reads, so that this bottom layer imports no reader)."""
+
+    @property
+    def oversized(self) -> bool: ...
+    @property
+    def io_error(self) -> str | None: ...
+    @property
+    def line(self) -> int: ...
 
 #: Environment variable choosing the implementation: ``python`` (or ``0``) for the reference.
 CORE_VARIABLE = "NOTATION_CORE"
@@ -58,11 +67,12 @@ def solver_module() -> ModuleType | None:
 
 
 def core_for(raw: RawGame) -> ModuleType | None:
-    """The core when the reader's chunk ``raw`` may go to it, else None: the core is off or not
-    built, or the chunk is no whole game (a read failure, a game cut at the size cap, a game
-    after which reading stopped). The one eligibility test of every command."""
+    """The core when the reader's game ``raw`` may go to it, else None: the core is off or not
+    built, or the game is not whole (cut at the size cap, or followed by a failure that stopped
+    reading). The one eligibility test of every command (a read failure is no game: it never
+    comes here)."""
     core = core_module()
-    if core is None or raw.size == -1 or raw.oversized or raw.io_error is not None:
+    if core is None or raw.oversized or raw.io_error is not None:
         return None
     return core
 
@@ -85,3 +95,16 @@ def through_core(raw: RawGame, work: Callable[[ModuleType], T | None]) -> tuple[
         return work(core), None
     except core.CorePanic as exc:
         return None, core_failure(str(exc), raw.line)
+
+
+def core_tokens(text: str, line: int) -> tuple[Any, Diagnostic | None]:
+    """``(the core's tokens of a game's text, None)`` (``notation._core.lex_game``; None when
+    Lark must lex it, or the core is off); ``(None, internal.error)`` when the core panicked:
+    Lark lexes the game, which carries the failure (the gate's meaning, at line ``line``)."""
+    core = core_module()
+    if core is None:
+        return None, None
+    try:
+        return core.lex_game(text), None
+    except core.CorePanic as exc:
+        return None, core_failure(str(exc), line)

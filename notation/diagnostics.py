@@ -110,11 +110,6 @@ CODES: dict[str, tuple[Severity, str]] = {
 }
 
 
-#: The codes of the reader's stand-in for what is no game: a source that could not be read (to
-#: the end), or one that is no PGN.
-UNREAD_CODES = frozenset({"pgn.io", "pgn.not-pgn"})
-
-
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One finding, located as precisely as the input allows.

@@ -13,7 +13,8 @@ from conftest import SAMPLE_GAMES
 from notation import compiled
 from notation.pgn import model
 from notation.pgn.parser import SYMBOL_NAGS
-from notation.pgn.reader import RawGame, parse_raw_game, split_games
+from notation.pgn.chunks import RawGame
+from notation.pgn.reader import parse_raw_game, split_games
 from notation.validation import core
 from notation.validation.reports import check_game
 
@@ -36,7 +37,6 @@ def test_only_whole_games_pass_the_gate() -> None:
     raw = next(split_games(SAMPLE_GAMES / "classics.pgn"))
     assert compiled.core_for(raw) is module
     fields = (raw.data, raw.file, raw.number, raw.line, raw.offset)
-    assert compiled.core_for(RawGame(*fields, size=-1)) is None  # a read failure
     assert compiled.core_for(RawGame(*fields, size=raw.size, oversized=True)) is None
     assert compiled.core_for(RawGame(*fields, size=raw.size, io_error="gone")) is None
 
@@ -103,7 +103,7 @@ def test_a_panic_in_the_lexer_is_located_and_the_game_read(monkeypatch: pytest.M
     from notation.pgn import parser
 
     module = _module()
-    monkeypatch.setattr(parser, "core_module", lambda: _Broken(module))
+    monkeypatch.setattr(compiled, "core_module", lambda: _Broken(module))
     raw = _first(SAMPLE_GAMES / "classics.pgn")
     game, outline = parser.parse_game_outline(raw.text, file="classics.pgn", number=1, line=raw.line)
     assert game.diagnostics[0].code == "internal.error" and outline

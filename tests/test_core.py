@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from conftest import ROOT, corpus_path, epd_cases, scalachess_cases
 from notation import Position
 from notation.pgn.parser import _split_run, parse_game_outline
+from notation.pgn.chunks import RawGame, ReadFailure
 from notation.pgn.reader import split_games
 
 from notation import _core  # the core must be built: no skip
@@ -288,7 +289,7 @@ def _corpus_texts(limit: int | None) -> list[str]:
         for number, raw in enumerate(split_games(path)):
             if limit is not None and number >= limit:
                 break
-            if raw.size != -1 and not raw.oversized:
+            if isinstance(raw, RawGame) and not raw.oversized:
                 texts.append(raw.data if isinstance(raw.data, str) else raw.data.decode("utf-8", "replace"))
     return texts
 

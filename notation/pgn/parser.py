@@ -33,7 +33,7 @@ from lark import Lark, Token, Transformer
 from lark.lexer import Lexer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from notation.compiled import core_failure, core_module
+from notation.compiled import core_tokens
 from notation.diagnostics import Diagnostic
 from notation.formats.san import SanError, parse_san_syntax
 from notation.grammars import build_parser, lark_cython_available, terminal_patterns
@@ -765,14 +765,8 @@ def parse_game_outline(
     When the compiled core can cut the game's tokens (a game of tag pairs, moves in standard
     SAN with comments and NAGs, and a result), Lark parses the tokens it cut; otherwise Lark
     lexes the game itself. Tests prove both give the same tokens."""
-    core = core_module()
     guard = needs_guard(text, MAX_DIAGNOSTICS)
-    fields = failure = None
-    if core is not None and not guard:
-        try:
-            fields = core.lex_game(text)
-        except core.CorePanic as exc:  # the gate's meaning: Lark reads it, the game says so
-            failure = core_failure(str(exc), line)
+    fields, failure = (None, None) if guard else core_tokens(text, line)
     parser: Lark
     builder: GameBuilder
     if fields is not None:

@@ -50,7 +50,7 @@ from notation.scoresheet.tokens import MAX_TOKEN_LENGTH, LANGUAGES, Written, det
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 #: Readings listed at most (the cheapest found, then ranked): room for a many-way tie of an
 #: omitted waiting move.
@@ -178,7 +178,7 @@ class Reconstruction:
 
     def start_position(self) -> Position:
         from notation.formats.fen import STARTING_FEN
-        from notation.rules.position import Position
+        from notation.formats.position import Position
 
         if self.chess960:
             return Position.from_fen(self.start_fen or STARTING_FEN, chess960=True)
@@ -497,7 +497,7 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
     (tag sections) is read game by game with :func:`notation.scoresheet.pgn_input.read_scoresheets`.
     """
     from notation.formats.fen import FenError
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     sheet = read_sheet(text, first_line=first_line)
     merged, diagnostics, fen = merge_tags([sheet.tags], tags, fen)

@@ -39,7 +39,7 @@ from notation.scoresheet.channel import BoxReading, MoveFacts, box_cost, box_rea
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 #: States kept per ply.
 BEAM = 64
@@ -237,7 +237,7 @@ def _book_prior(pos: Position, moves: list[Move], depth: int) -> list[float] | N
 def _book_keys() -> frozenset[int]:
     """Every position on a line of the opening table (each line's moves played out), by key."""
     from notation.openings.eco import table
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     keys: set[int] = set()
     for entry in table().values():

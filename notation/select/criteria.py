@@ -33,9 +33,9 @@ from notation.select.material import MaterialPattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
+    from notation.pgn.chunks import RawGame
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.validation.reports import GameReport
 
 #: The ways a game ends or what occurs in it that ``endings`` can ask for.
@@ -328,7 +328,7 @@ def _starts_with(subject: Subject, moves: tuple[str, ...]) -> bool:
 def _target(fen: str) -> tuple[int, str, bool, int, int | None, int]:
     """(FIDE key, placement, turn, castling, legal en passant square, number of pieces) of
     ``fen``; raises FenError."""
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     pos = Position.from_fen(fen)
     return pos.key(), pos.board_fen(), pos.turn, pos.castling_rights, _ep(pos), pos.occupied.bit_count()

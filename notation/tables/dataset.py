@@ -485,23 +485,24 @@ def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tupl
     file with no PGN structure its ``pgn.not-pgn``,
     ``stats`` counts files, games and duplicates, and ``new`` is False for a game whose id is
     in ``seen`` (which it extends)."""
-    from notation.pgn.reader import unreadable_game
+    from notation.pgn.chunks import ReadFailure
     from notation.tables.rows import raw_games
 
     stats.files += 1
     games = raw_games(sys.stdin.buffer if path == STDIN else path)
     while True:
         try:
-            gid, raw = next(games)
+            item = next(games)
         except StopIteration:
             return
         except Exception as exc:  # noqa: BLE001 - e.g. a truncated .gz: keep what was read
             message = f"cannot read past game {stats.games_read}: {type(exc).__name__}: {exc}"
             stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
             return
-        if getattr(raw, "size", 0) < 0:  # no PGN, or the reader could not read (more of) the file
-            stats.diagnostics.extend(d.located(file=str(path)) for d in unreadable_game(raw).diagnostics)
+        if isinstance(item, ReadFailure):  # no PGN, or the reader could not read (more of) the file
+            stats.diagnostics.append(item.diagnostic.located(file=str(path)))
             continue
+        gid, raw = item
         stats.games_read += 1
         if gid in seen:
             stats.duplicates += 1

@@ -25,7 +25,7 @@ import polars as pl
 from notation.diagnostics import Diagnostic
 
 from notation.formats.fen import STARTING_FEN
-from notation.openings.columns import KeysBuilder, openings_of, with_openings
+from notation.tables.openings import KeysBuilder, openings_of, with_openings
 from notation.pgn.comment_commands import COMMAND_PATTERN
 from notation.tables import ranges
 from notation.tables.moves_rows import BATCH_ROWS, SPACES, MovesBuilder
@@ -38,10 +38,11 @@ from notation.tables.schema import (
     empty_moves,
 )
 
+from notation.pgn.chunks import RawGame, ReadFailure
+
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.validation.replay import Replay
     from notation.validation.reports import GameReport
 
@@ -470,16 +471,17 @@ def _start_fen(game: Game, start: Position | None) -> str | None:
     return _text(game.tags, "FEN")
 
 
-def raw_games(source: Any) -> Iterator[tuple[int, Any]]:
-    """``(game_id, raw_game)`` for every game chunk of ``source`` (no parsing)."""
+def raw_games(source: Any) -> Iterator[tuple[int, RawGame] | ReadFailure]:
+    """``(game_id, raw_game)`` for every game chunk of ``source`` (no parsing), and the read
+    failures beside them as they come."""
     from notation.pgn.reader import split_games
 
     for raw in split_games(source):
-        yield game_id(raw_text(raw)), raw
+        yield raw if isinstance(raw, ReadFailure) else (game_id(raw_text(raw)), raw)
 
 
 def raw_text(raw: RawGame) -> str | bytes:
-    """The text of a :class:`notation.pgn.reader.RawGame` (bytes or str, whichever it holds)."""
+    """The text of a :class:`notation.pgn.chunks.RawGame` (bytes or str, whichever it holds)."""
     return raw.data
 
 
@@ -517,7 +519,8 @@ def tabulate_raw(
 
 def tabulate_source(source: Any, *, moves: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`notation.tables.frames.to_frames`: every game of ``source``, no de-duplication."""
-    games, plies, _ = tabulate_raw(raw_games(source), moves=moves, source_file=source_name(source))
+    pairs = (item for item in raw_games(source) if not isinstance(item, ReadFailure))
+    games, plies, _ = tabulate_raw(pairs, moves=moves, source_file=source_name(source))
     return games, plies
 
 

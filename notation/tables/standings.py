@@ -344,6 +344,7 @@ def invalid_games(invalid: list[Diagnostic], inputs: Sequence[str | Path] = ()) 
     file has it. A game whose file cannot be found or read again (standard input, a dataset
     whose PGN has moved, two inputs of one name) stays its ``standings.invalid-game``
     diagnostic. Each file is read once, up to the last game named."""
+    from notation.pgn.chunks import RawGame
     from notation.pgn.reader import split_games
     from notation.pgn.sources import find_pgn_files
     from notation.validation.core import check_raw
@@ -370,7 +371,7 @@ def invalid_games(invalid: list[Diagnostic], inputs: Sequence[str | Path] = ()) 
             continue
         try:
             for raw in split_games(str(where)):
-                if raw.size != -1 and raw.number in numbers:
+                if isinstance(raw, RawGame) and raw.number in numbers:
                     found[(name, raw.number)] = check_raw(raw, str(where))
                 if raw.number >= max(numbers):
                     break

@@ -43,8 +43,8 @@ from notation.validation.reports import GameReport, _report, check_game
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
-    from notation.rules.position import Position
+    from notation.pgn.chunks import RawGame
+    from notation.formats.position import Position
 
 def core_available() -> bool:
     """True when validation and import use the compiled core in this process."""

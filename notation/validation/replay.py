@@ -37,7 +37,7 @@ from notation.diagnostics import Diagnostic
 from notation.grammars import terminal_patterns
 from notation.formats.fen import STARTING_FEN, FenError
 from notation.rules.move import NULL_MOVE, Move
-from notation.rules.position import Position
+from notation.formats.position import Position
 from notation.rules.step import advance
 from notation.formats.san import SanError, parse_san_syntax
 from notation.pgn.model import MAX_LINE_PLIES, too_long

@@ -129,7 +129,7 @@ def test_html_escapes_tags() -> None:
 
 
 def test_svg_initial_position_is_well_formed() -> None:
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     svg = position_svg(Position.initial(), caption="start & <go>")
     root = ET.fromstring(svg)
