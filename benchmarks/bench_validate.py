@@ -70,17 +70,23 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+_PARENT_CPU: dict[int, list[float]] = {}  # CPU seconds of this (the parent) process, by --jobs
+
+
 def ours(path: Path, games: int | None, jobs: int) -> tuple[int, float, float]:
     from notation.validation.run import validate
 
     started = time.perf_counter()
     cpu = cpu_seconds()
+    own = resource.getrusage(resource.RUSAGE_SELF)
     count = 0
     reports = validate(path, jobs=jobs)
     for report in itertools.islice(reports, games):
         json.dumps(report.to_dict(), ensure_ascii=False, separators=(",", ":"))
         count += 1
     reports.close()  # shuts the pool down, so its workers' CPU time is counted
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    _PARENT_CPU.setdefault(jobs, []).append(after.ru_utime + after.ru_stime - own.ru_utime - own.ru_stime)
     return count, time.perf_counter() - started, cpu_seconds() - cpu
 
 
@@ -245,6 +251,12 @@ def main() -> None:
         # CPU time is steadier than wall time when other jobs share the machine
         print(f"CPU seconds: python-chess {statistics.median(_REFERENCE_CPU):.1f}, --jobs 1 "
               f"{statistics.median(cpu[1]):.1f}: ratio {statistics.median(_REFERENCE_CPU) / statistics.median(cpu[1]):.2f}x")
+    for jobs, parent in _PARENT_CPU.items():
+        if jobs > 1:
+            # the parent reads, splits and sends; it must not be the slowest process
+            each = (statistics.median(cpu[jobs]) - statistics.median(parent)) / jobs
+            print(f"--jobs {jobs}: parent CPU {statistics.median(parent):.2f} s, each worker {each:.2f} s "
+                  f"(parent / worker {statistics.median(parent) / each:.2f})")
     if args.cli and 1 in cpu and _PGN_EXTRACT_CPU:
         extract = statistics.median(_PGN_EXTRACT_CPU)
         print(f"CPU seconds: pgn-extract -s -r {extract:.2f}, --jobs 1 {statistics.median(cpu[1]):.2f}: "
