@@ -181,7 +181,8 @@ def chart_command(
     exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
 ) -> None:
     """Draw a chart of games."""
-    from notation.cli.inputs import READ_ERRORS, computed, read_aliases_option
+    from notation.cli.inputs import computed, read_aliases_option
+    from notation.tables.dataset import READ_ERRORS
     from notation.cli.sources import output_over_input
     from notation.pictures.chart_data import table_for
 
