@@ -556,14 +556,10 @@ POSSESSIVE_RUNS: dict[str, tuple[str, str]] = {"MOVES": (")*)+", ")*+)++"), "TAG
 
 @lru_cache(maxsize=1)
 def pgn_grammar() -> str:
-    """``pgn.lark`` with its run terminals (:data:`POSSESSIVE_RUNS`) redefined by Lark's own
-    ``%override`` as the same regexes made possessive (built from the grammar's terminals)."""
+    """``pgn.lark``, its run terminals (:data:`POSSESSIVE_RUNS`) made possessive by ``%override``."""
     patterns = terminal_patterns("pgn")
-    runs: dict[str, str] = {}
-    for term, (greedy, possessive) in POSSESSIVE_RUNS.items():
-        pattern = patterns[term]
-        assert pattern.endswith(greedy), (term, pattern[-20:])  # the grammar's run, as Lark writes it
-        runs[term] = regex_literal(pattern[: -len(greedy)] + possessive)
+    runs = {term: regex_literal(patterns[term].removesuffix(greedy) + possessive)
+            for term, (greedy, possessive) in POSSESSIVE_RUNS.items() if patterns[term].endswith(greedy)}
     return overridden("pgn", runs)
 
 
