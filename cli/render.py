@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from enum import Enum
 from typing import Any
 
 from notation.diagnostics import Diagnostic
@@ -18,6 +19,16 @@ EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
 
+class TableFormat(str, Enum):
+    """``--format`` of the commands that print one table (``ledger``, ``players``, ``standings``)."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+#: the help of the PATHS argument of the commands that read games tables (:mod:`notation.cli.inputs`)
+TABLE_INPUTS_HELP = "PGN files, folders of PGN files, or datasets written by `notation import`."
 #: the help of ``--jobs`` in every command that reads games (:mod:`notation.parallel`)
 JOBS_HELP = "Worker processes (0 = one per CPU; at most the CPUs available); the output is identical."
 #: the help of ``--aliases`` (:mod:`notation.tables.players`)
