@@ -351,7 +351,7 @@ def invalid_games(invalid: list[Diagnostic], inputs: Sequence[str | Path] = ()) 
 
     by_name: dict[str, list[Path]] = {}
     for item in expand_paths(inputs):
-        for file in item.readable if item.kind == "folder" or item.path.is_file() else []:
+        for file in item.readable if item.kind == "folder" or (item.kind == "file" and item.path.is_file()) else []:
             by_name.setdefault(file.name, []).append(file)
     wanted: dict[str, set[int]] = {}
     for diag in invalid:
