@@ -54,8 +54,10 @@ def lark_cython_available() -> bool:
 def build_parser(name: str, *, text: str | None = None, use_cython: bool | None = None, **options: Any) -> Lark:
     """A new LALR parser for ``<name>.lark`` (``options`` go to :class:`lark.Lark`).
 
-    ``text`` replaces the file's text (for grammars filled in per use, like the scoresheet's
-    piece letters). Callers cache the result since building costs milliseconds.
+    ``text`` is the grammar to build instead of the file's own: the file with Lark
+    ``%override`` lines after it (:func:`overridden`: the scoresheet's piece letters per
+    language, the PGN grammar's possessive runs). Callers cache the result since building
+    costs milliseconds.
     """
     options.setdefault("parser", "lalr")
     options.setdefault("import_paths", [loader()])
@@ -68,6 +70,17 @@ def build_parser(name: str, *, text: str | None = None, use_cython: bool | None 
     from lark import Lark
 
     return Lark(grammar_text(name) if text is None else text, **options)
+
+
+@lru_cache(maxsize=None)
+def _terminals(name: str) -> dict[str, Any]:
+    """Every terminal of ``<name>.lark`` as Lark compiles it (a ``TerminalDef``), by name
+    (imported ones, mangled as ``<grammar>__<NAME>``, under their own names)."""
+    from lark.load_grammar import load_grammar
+
+    grammar, _ = load_grammar(grammar_text(name), f"{name}.lark", [loader()], False)  # type: ignore[no-untyped-call]
+    terminals, _, _ = grammar.compile([], "*")  # every terminal, whatever the rules use
+    return {str(terminal.name).rpartition("__")[2]: terminal for terminal in terminals}
 
 
 @lru_cache(maxsize=None)
@@ -109,12 +122,32 @@ def terminal_patterns(name: str) -> dict[str, str]:
 
 
 def _compiled_terminals(name: str) -> dict[str, str]:
-    from lark.load_grammar import load_grammar
+    return {term: definition.pattern.to_regexp() for term, definition in _terminals(name).items()}
 
-    grammar, _ = load_grammar(grammar_text(name), f"{name}.lark", [loader()], False)  # type: ignore[no-untyped-call]
-    terminals, _, _ = grammar.compile([], "*")  # every terminal, whatever the rules use
-    out: dict[str, str] = {}
-    for terminal in terminals:
-        # imported terminals are mangled as "<grammar>__<NAME>"; expose them by their own name
-        out[str(terminal.name).rpartition("__")[2]] = terminal.pattern.to_regexp()
-    return out
+
+def regex_literal(pattern: str) -> str:
+    """``pattern`` (a Python regular expression) written as a Lark ``/regexp/`` literal: a
+    ``/`` escaped, line ends and tabs written as escapes (the same regular expression)."""
+    out: list[str] = []
+    at = 0
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "\\" and at + 1 < len(pattern):
+            out.append(pattern[at : at + 2])
+            at += 2
+            continue
+        out.append({"/": "\\/", "\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char, char))
+        at += 1
+    return "/" + "".join(out) + "/"
+
+
+def overridden(name: str, terminals: dict[str, str]) -> str:
+    """The text of ``<name>.lark`` with ``terminals`` (name -> new definition, Lark syntax)
+    redefined through Lark's own ``%override`` (each keeps the priority the grammar gives it):
+    a grammar changed the way Lark changes grammars, never by editing its text."""
+    lines = [grammar_text(name)]
+    for term, definition in terminals.items():
+        priority = _terminals(name)[term].priority
+        head = term if priority == 0 else f"{term}.{priority}"
+        lines.append(f"%override {head}: {definition}")
+    return "\n".join(lines) + "\n"

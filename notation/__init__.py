@@ -21,7 +21,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from notation._checkout import find_parts_beside
+
 __version__ = "0.1.0"
+
+find_parts_beside(__path__)  # a checkout: cli/ and grammars/ sit beside this package (see there)
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {

@@ -109,29 +109,15 @@ def headers_game(raw: RawGame) -> Game:
             game.diagnostics.append(
                 Diagnostic.make("pgn.bad-tag", f"{bad} malformed tag line(s)", file=raw.file, game=raw.number, line=raw.line)
             )
+    where = {"file": raw.file, "game": raw.number}
     if bad_at is not None:
-        game.diagnostics.append(
-            Diagnostic.make(
-                "pgn.encoding",
-                f"tags are not valid UTF-8; decoded as {encoding}",
-                file=raw.file,
-                game=raw.number,
-                line=raw.line,
-            )
-        )
+        message = f"tags are not valid UTF-8; decoded as {encoding}"
+        game.diagnostics.append(Diagnostic.make("pgn.encoding", message, line=raw.line, **where))
     if raw.io_error is not None:
         game.diagnostics.append(
             Diagnostic.make("pgn.io", f"reading stopped after this game: {raw.io_error}", file=raw.file, game=raw.number)
         )
     if raw.oversized:
-        game.diagnostics.append(
-            Diagnostic.make(
-                "pgn.oversized-game",
-                f"game of {raw.size} bytes is larger than the cap",
-                file=raw.file,
-                game=raw.number,
-                line=raw.line,
-                column=1,
-            )
-        )
+        message = f"game of {raw.size} bytes is larger than the cap"
+        game.diagnostics.append(Diagnostic.make("pgn.oversized-game", message, line=raw.line, column=1, **where))
     return game

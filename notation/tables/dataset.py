@@ -61,7 +61,7 @@ from typing import Any
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.pgn.sources import display_path, find_pgn_files, is_input_file
+from notation.pgn.sources import display_path, expand_paths
 from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
 GAMES_DIR = "games"
@@ -198,22 +198,19 @@ def expand_inputs(
     found: list[Path] = []
     problems: list[Diagnostic] = []
     seen: set[Path] = set()
-    for item in paths:
-        path = Path(item)
-        if str(item) == "-":
+    for item in expand_paths(paths):  # (a file: a file, a pipe, /dev/stdin)
+        if item.kind == "stdin":
             if STDIN not in found:
                 found.append(STDIN)
             continue
-        if path.is_dir():
-            candidates = find_pgn_files(path, problems if unreadable is None else unreadable)
-        elif is_input_file(path):  # a file, a pipe, /dev/stdin
-            candidates = [path]
-        else:
+        if item.kind == "missing":
+            path = item.path
             problems.append(
                 Diagnostic.make("pgn.io", f"no such file or directory: {str(path)!r}", file=str(path))
             )
             continue
-        for candidate in candidates:
+        (problems if unreadable is None else unreadable).extend(item.unreadable())
+        for candidate in item.readable:
             resolved = candidate.resolve()
             if resolved not in seen:
                 seen.add(resolved)

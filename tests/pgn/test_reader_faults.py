@@ -38,7 +38,7 @@ from notation.pgn import reader, sources
 from notation.pgn.model import Game
 from notation.pgn.chunks import Chunk, RawGame, ReadFailure
 from notation.pgn.reader import read_games, read_headers, split_games
-from notation.pgn.sources import Unreadable, find_pgn_files, is_plain_file, walk_pgn_files, wide_encoding
+from notation.pgn.sources import Unreadable, expand_paths, is_plain_file, walk_pgn_files, wide_encoding
 
 # --- a varied set of games (varied enough that compression does not shrink it to nothing) -------
 
@@ -265,9 +265,9 @@ def test_an_unreadable_subfolder_is_reported_in_place(tmp_path: Path, monkeypatc
     found = walk_pgn_files(root)
     assert found[0] == root / "a" / "one.pgn"
     assert isinstance(found[1], Unreadable) and found[1].path == root / "b"
-    problems: list[Any] = []
-    assert find_pgn_files(root, problems) == [root / "a" / "one.pgn"]
-    (diag,) = problems
+    (folder,) = expand_paths([root])
+    assert folder.kind == "folder" and [str(f) for f in folder.files] == [str(f) for f in found] and folder.readable == [root / "a" / "one.pgn"]
+    (diag,) = folder.unreadable()
     assert diag.code == "pgn.io" and diag.file == str(root / "b") and "Permission denied" in diag.message
     (raw,) = chunks(found[1])  # read as a source, it reports its error
     assert isinstance(raw, ReadFailure) and raw.file == str(root / "b")
@@ -450,3 +450,14 @@ def test_a_missing_path_raises_file_not_found(tmp_path: Path) -> None:
     for reader in (read_games, read_headers, validate):
         with pytest.raises(FileNotFoundError):
             next(iter(reader(tmp_path / "missing.pgn")))  # type: ignore[operator]
+
+
+def test_every_argument_is_expanded_one_way(tmp_path: Path) -> None:
+    """``-``, a file, a folder, a dataset and a missing path: the one expansion every command uses."""
+    root = pgn_tree(tmp_path)
+    data = tmp_path / "data"
+    (data / "games").mkdir(parents=True)
+    given = ["-", str(root / "a" / "one.pgn"), str(root), str(data), str(tmp_path / "nope"), "-"]
+    kinds = [item.kind for item in expand_paths(given, dataset=lambda p: (p / "games").is_dir())]
+    assert kinds == ["stdin", "file", "folder", "dataset", "missing", "stdin"]
+    assert [item.kind for item in expand_paths([str(data)])] == ["folder"]  # no dataset test: a folder
