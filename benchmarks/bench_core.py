@@ -14,7 +14,12 @@ import
   * python-chess: ``read_game``, then the same two tables (one row per game, one per mainline
     ply: SAN, UCI, pieces, check/mate/castle/en passant, clock, eval, NAGs, comment, Polyglot
     key, material) built in Polars and written as Parquet (``_PYTHON_CHESS_IMPORT`` below);
-  * ``notation import FILE --out DIR``.
+  * ``notation import FILE --out DIR`` (``--jobs 1``);
+  * ``rust-pgn-reader-python-binding`` (PyPI; the PyO3 binding of the GPL rust-pgn-reader and
+    shakmaty, installed for this benchmark only, never a dependency): the file read and cut into
+    one string per game, ``parse_games(..., num_threads=1)``, and its arrays (moves: from, to,
+    promotion, clock, eval; games: move offset, checkmate, stalemate, legal move count, valid)
+    written to Parquet with pyarrow (``_BINDING_IMPORT``); skipped when it is not installed.
 
 Prints each contender's median CPU seconds, wall seconds and peak RSS, and the CPU ratios
 against python-chess. python-chess is a benchmark-only reference, never a dependency.
@@ -97,6 +102,35 @@ print(number)
 """
 
 
+_BINDING_IMPORT = r"""
+import gzip, re, sys
+import pyarrow as pa, pyarrow.parquet as pq
+import rust_pgn_reader_python_binding as rb
+path, out = sys.argv[1], sys.argv[2]
+opened = gzip.open(path, "rt", encoding="utf-8", errors="replace") if path.endswith(".gz") else open(path, encoding="utf-8", errors="replace")
+with opened as handle:
+    text = handle.read()
+games = re.split(r"\n\s*\n(?=\[)", text)  # one string per game, what the binding reads
+parsed = rb.parse_games(pa.chunked_array([pa.array(games, pa.large_string())]), num_threads=1)
+moves, per_game = [], []
+for chunk in parsed.chunks:
+    moves.append(pa.table({"from": chunk.from_squares, "to": chunk.to_squares, "promotion": chunk.promotions,
+                           "clock": chunk.clocks, "eval": chunk.evals}))
+    offsets = chunk.move_offsets
+    per_game.append(pa.table({"move_offset": offsets[:chunk.num_games], "checkmate": chunk.is_checkmate,
+                              "stalemate": chunk.is_stalemate, "legal_moves": chunk.legal_move_count,
+                              "valid": chunk.valid}))
+pq.write_table(pa.concat_tables(moves), out + "/moves.parquet")
+pq.write_table(pa.concat_tables(per_game), out + "/games.parquet")
+print(parsed.num_games)
+"""
+
+
+def _binding_installed() -> bool:
+    probe = subprocess.run([sys.executable, "-c", "import rust_pgn_reader_python_binding"], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
 def timed(argv: list[str], cwd: Path) -> tuple[float, float, int]:
     """(CPU seconds, wall seconds, peak RSS KiB) of ``argv`` under /usr/bin/time."""
     report = tempfile.NamedTemporaryFile(suffix=".time", delete=False)
@@ -129,7 +163,9 @@ def main() -> None:
     if "import" in args.only:
         contenders["python-chess import (two Polars tables)"] = [
             sys.executable, "-c", _PYTHON_CHESS_IMPORT, str(path), str(outside / "pc")]
-        contenders["notation import"] = [*notation, "import", str(path), "--out", str(outside / "nt")]
+        contenders["notation import"] = [*notation, "import", str(path), "--out", str(outside / "nt"), "--jobs", "1"]
+        contenders["rust-pgn-reader binding (arrays to Parquet)"] = (
+            [sys.executable, "-c", _BINDING_IMPORT, str(path), str(outside / "pc")] if _binding_installed() else None)
     results: dict[str, list[tuple[float, float, int]]] = {name: [] for name, argv in contenders.items() if argv}
     for _ in range(args.rounds):
         for name, argv in contenders.items():
@@ -152,6 +188,7 @@ def main() -> None:
     ratio("python-chess read_game", "notation validate --jobs 2", 1)
     ratio("notation validate --jobs 1", "notation validate --jobs 2", 1)
     ratio("python-chess import (two Polars tables)", "notation import")
+    ratio("rust-pgn-reader binding (arrays to Parquet)", "notation import")
     if "pgn-extract -s -r" in medians and "notation validate --jobs 1" in medians:
         ratio("notation validate --jobs 1", "pgn-extract -s -r")
     if "python-chess read_game" in medians and "notation validate --jobs 1" in medians:

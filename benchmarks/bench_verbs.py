@@ -49,7 +49,7 @@ def games_in(path: Path) -> int:
 
 
 def fen_after(moves: str) -> str:
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     pos = Position.initial()
     for san in moves.split():

@@ -16,7 +16,9 @@ from typing import Annotated, Any
 
 import typer
 
-from notation.cli.render import ALIASES_HELP, EXACT_HELP, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, error
+from notation.cli.render import (
+    ALIASES_HELP, EXACT_HELP, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, TABLE_INPUTS_HELP, error,
+)
 from notation.cli.table_output import diagnostic_text
 from notation.pictures.charts import FORMATS, KINDS
 
@@ -159,7 +161,7 @@ def _one_player(games: Any, player: str, exact: bool) -> str:
 def chart_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(metavar="PATH", help="PGN files, folders of PGN files, or datasets written by `notation import`."),
+        typer.Argument(metavar="PATH", help=TABLE_INPUTS_HELP),
     ],
     kind: Annotated[ChartKind, typer.Option("--kind", metavar="KIND", help="What to draw (see above).")],
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Output file: FILE.svg, FILE.png or FILE.html.")],
@@ -181,7 +183,8 @@ def chart_command(
     exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
 ) -> None:
     """Draw a chart of games."""
-    from notation.cli.inputs import READ_ERRORS, computed, read_aliases_option
+    from notation.cli.inputs import computed, read_aliases_option
+    from notation.tables.dataset import READ_ERRORS
     from notation.cli.sources import output_over_input
     from notation.pictures.chart_data import table_for
 

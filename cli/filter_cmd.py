@@ -66,7 +66,7 @@ def _criteria(options: dict[str, Any]) -> Any:
     fen = options["fen"]
     if fen is not None:
         from notation.formats.fen import FenError
-        from notation.rules.position import Position
+        from notation.formats.position import Position
 
         try:
             Position.from_fen(fen)

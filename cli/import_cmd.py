@@ -22,7 +22,7 @@ from typing import Annotated, Any
 import typer
 
 from notation.cli.progress import reading_progress
-from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE
+from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line
 
 ENGINES = ("local", "dask")
 
@@ -93,7 +93,7 @@ def import_command(
     err = typer.echo
     _, missing = expand_inputs((p for p in paths if str(p) != "-"), unreadable=[])  # unreadable: exit 2 later
     for diag in missing:  # a usage error: nothing is created, nothing imported
-        err(diag.render(), err=True)
+        err(diagnostic_line(diag), err=True)
     if missing:
         raise typer.Exit(EXIT_USAGE)
     try:
@@ -151,9 +151,9 @@ def import_command(
         err(f"error: {what}: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     for diag in summary.diagnostics:
-        err(diag.render(), err=True)
+        err(diagnostic_line(diag), err=True)
     for diag in summary.warnings:
-        err(diag.render(f"game {diag.game}" if diag.game is not None else None), err=True)
+        err(diagnostic_line(diag, f"game {diag.game}" if diag.game is not None else None), err=True)
     if json_summary:
         typer.echo(json.dumps(summary.to_dict()))
     else:

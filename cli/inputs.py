@@ -31,7 +31,8 @@ import polars as pl
 
 from notation.diagnostics import Diagnostic
 from notation.cli.sources import is_dataset
-from notation.pgn.sources import find_pgn_files
+from notation.pgn.sources import expand_paths
+from notation.tables.dataset import READ_ERRORS
 
 
 def _strings(lazy: pl.LazyFrame) -> pl.LazyFrame:
@@ -79,22 +80,24 @@ def load_tables(
         parts.append((_strings(g.lazy()), _strings(m.lazy())))
 
     with pool:
-        for given in paths:
-            path = Path(given)
+        for item in expand_paths(paths, dataset=is_dataset):
+            given, path = item.given, item.path
             try:
-                if str(given) == "-":
+                if item.kind == "stdin":
                     read(sys.stdin.buffer)
-                elif not path.exists():
+                elif item.kind == "missing":
                     diagnostics.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(given)))
-                elif is_dataset(path):
+                elif item.kind == "unreadable":
+                    raise item.files[0].error  # type: ignore[union-attr]
+                elif item.kind == "dataset":
                     bad = check_parts(path)
                     diagnostics.extend(bad)
                     if not bad:
                         g, m = scan(path)
                         parts.append((_strings(g), _strings(m)))
-                elif path.is_dir():
-                    unreadable: list[Diagnostic] = []  # folders and files the search could not read
-                    files = find_pgn_files(path, unreadable)
+                elif item.kind == "folder":
+                    unreadable = item.unreadable()  # folders and files the search could not read
+                    files = item.readable
                     diagnostics.extend(unreadable)
                     if not files and not unreadable:
                         diagnostics.append(
@@ -117,10 +120,6 @@ def load_tables(
     games = pl.concat([g for g, _ in parts], how="diagonal_relaxed")
     plies = pl.concat([m for _, m in parts], how="diagonal_relaxed")
     return games, plies, diagnostics
-
-
-#: what running a query over damaged Parquet parts raises (a Polars error, I/O, a reader panic)
-READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, OSError, pl.exceptions.PanicException)
 
 
 def read_failures(paths: Sequence[str | Path], exc: BaseException) -> list[Diagnostic]:

@@ -8,13 +8,12 @@ input or a bad ``--initial`` CSV.
 from __future__ import annotations
 
 from decimal import Decimal
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from notation.cli.render import ALIASES_HELP, JOBS_HELP, error
+from notation.cli.render import ALIASES_HELP, JOBS_HELP, TABLE_INPUTS_HELP, TableFormat, error
 from notation.cli.table_output import csv_text, diagnostic_text, json_rows, rich_table
 
 LEDGER_HELP = (
@@ -31,22 +30,17 @@ LEDGER_HELP = (
 )
 
 
-class LedgerFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
-
 
 def ledger_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help="PGN files, folders of PGN files, or datasets written by `notation import`."),
+        typer.Argument(help=TABLE_INPUTS_HELP),
     ],
     initial: Annotated[
         Path | None,
         typer.Option("--initial", help="Starting points: a CSV of 'player,points' rows (header optional)."),
     ] = None,
-    fmt: Annotated[LedgerFormat, typer.Option("--format", help="Output format.")] = LedgerFormat.table,
+    fmt: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     history: Annotated[
         bool, typer.Option("--history", help="One row per applied game instead of one per player.")
     ] = False,
@@ -121,10 +115,10 @@ def ledger_command(
         rows = [(p.player, shown(p.points), p.level, p.games) for p in result.players]
         right = ("points", "level", "games")
 
-    if fmt is LedgerFormat.table:
+    if fmt is TableFormat.table:
         title = "Ledger history" if history else "Ledger"
         typer.echo(rich_table(columns, rows, title=title, right=right, keys=3 if history else 1), nl=False)
-    elif fmt is LedgerFormat.csv:
+    elif fmt is TableFormat.csv:
         typer.echo(csv_text(columns, rows), nl=False)
     else:
         typer.echo(json_rows(dict(zip(columns, row)) for row in rows))

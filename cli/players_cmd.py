@@ -8,13 +8,14 @@ Options -> the games table (:func:`notation.cli.inputs.load_and_compute`, names 
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from notation.cli.render import ALIASES_HELP, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, error
+from notation.cli.render import (
+    ALIASES_HELP, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, TABLE_INPUTS_HELP, TableFormat, error,
+)
 from notation.cli.table_output import csv_text, json_rows, rich_table
 
 PLAYERS_HELP = (
@@ -29,18 +30,13 @@ PLAYERS_HELP = (
 )
 
 
-class PlayersFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
-
 
 def players_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help="PGN files, folders of PGN files, or datasets written by `notation import`."),
+        typer.Argument(help=TABLE_INPUTS_HELP),
     ],
-    fmt: Annotated[PlayersFormat, typer.Option("--format", help="Output format.")] = PlayersFormat.table,
+    fmt: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP + " The "
                                                  "report then lists what the file leaves apart.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
@@ -54,11 +50,11 @@ def players_command(
         paths, lambda games: look_alikes(games, names), description="comparing names", jobs=jobs, identify=False
     )
     rows = list(frame.select(REPORT_COLUMNS).iter_rows())
-    if fmt is PlayersFormat.table:
+    if fmt is TableFormat.table:
         if rows:
             typer.echo(rich_table(REPORT_COLUMNS, rows, title="Spellings that look like one person",
                                   right=("games",), keys=1), nl=False)
-    elif fmt is PlayersFormat.csv:
+    elif fmt is TableFormat.csv:
         typer.echo(csv_text(REPORT_COLUMNS, rows), nl=False)
     else:
         typer.echo(json_rows(dict(zip(REPORT_COLUMNS, row)) for row in rows))

@@ -42,23 +42,15 @@ def output_starts() -> None:
 def input_bytes(paths: Sequence[str | Path]) -> int | None:
     """The stored size of the PGN inputs among ``paths`` (files, and PGN files below folders that
     are not datasets); None when there is none to count or one is standard input."""
+    from notation.pgn.sources import expand_paths
     from notation.cli.sources import is_dataset
-    from notation.pgn.sources import find_pgn_files
 
     total = 0
-    for given in paths:
-        if str(given) == "-":
+    for item in expand_paths(paths, dataset=is_dataset):  # a dataset is read by Polars, not by the meter
+        if item.kind == "stdin":
             return None
-        path = Path(given)
-        try:
-            if is_dataset(path):  # read by Polars, not by the meter
-                continue
-            if path.is_dir():
-                total += sum(_size(file) for file in find_pgn_files(path, []))
-            elif path.is_file():
-                total += _size(path)
-        except OSError:
-            continue
+        if item.kind == "folder" or (item.kind == "file" and item.path.is_file()):
+            total += sum(_size(file) for file in item.readable)
     return total or None
 
 

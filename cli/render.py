@@ -9,14 +9,26 @@ from __future__ import annotations
 import json
 import re
 import sys
+from enum import Enum
 from typing import Any
 
-from notation.diagnostics import Diagnostic, ply_label
+from notation.diagnostics import Diagnostic
+from notation.pgn.chunks import RawGame, ReadFailure
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
 
+class TableFormat(str, Enum):
+    """``--format`` of the commands that print one table (``ledger``, ``players``, ``standings``)."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+#: the help of the PATHS argument of the commands that read games tables (:mod:`notation.cli.inputs`)
+TABLE_INPUTS_HELP = "PGN files, folders of PGN files, or datasets written by `notation import`."
 #: the help of ``--jobs`` in every command that reads games (:mod:`notation.parallel`)
 JOBS_HELP = "Worker processes (0 = one per CPU; at most the CPUs available); the output is identical."
 #: the help of ``--aliases`` (:mod:`notation.tables.players`)
@@ -82,26 +94,16 @@ def game_context(number: int, white: str | None, black: str | None) -> str:
 
 
 def diagnostic_line(diag: Diagnostic, context: str | None = None, start_ply: int = 0) -> str:
-    """``file:line:col: severity[code] context, 12... Nxe5: message`` (one line)."""
-    where = diag.file or "<input>"
-    if diag.line:  # (None or 0: no line known)
-        where += f":{diag.line}"
-        if diag.column is not None:
-            where += f":{diag.column}"
-    head = f"{where}: {diag.severity}[{diag.code}]"
-    parts = [p for p in (context, ply_label(diag.ply, diag.san, start_ply)) if p]
-    if parts:
-        head += " " + ", ".join(parts)
-    return printable(f"{head}: {diag.message}")
+    """``file:line:col: severity[code] context, 12... Nxe5: message`` (one line):
+    :meth:`notation.diagnostics.Diagnostic.render`, control characters escaped."""
+    return printable(diag.render(context, start_ply))
 
 
-def unread_line(raw: Any, name: str | None) -> str:
-    """What a command that copies games says of a chunk the reader could not give as a game
-    (its located ``pgn.io`` or ``pgn.not-pgn`` line), or of a whole game after which reading
-    stopped (``io_error``, from a byte range of a file)."""
-    if raw.size == -1:
-        from notation.pgn.reader import unreadable_game
-
-        diag = unreadable_game(raw).diagnostics[0].located(file=name or raw.file)
+def unread_line(raw: RawGame | ReadFailure, name: str | None) -> str:
+    """What a command that copies games says of a read failure (its located ``pgn.io`` or
+    ``pgn.not-pgn`` line), or of a whole game after which reading stopped (``io_error``, from a
+    byte range of a file)."""
+    if isinstance(raw, ReadFailure):
+        diag = raw.diagnostic.located(file=name or raw.file)
         return diagnostic_line(diag, game_context(raw.number, None, None) if raw.line else None)
     return printable(f"{name or raw.file or '<input>'}: cannot read: {raw.io_error}")

@@ -136,7 +136,7 @@ def scoresheet(
             raise typer.Exit(EXIT_USAGE)
     if fen is not None:
         from notation.formats.fen import FenError
-        from notation.rules.position import Position
+        from notation.formats.position import Position
 
         try:
             Position.from_fen(fen)

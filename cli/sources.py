@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from notation.pgn.sources import PGN_SUFFIXES, Unreadable, display_path, walk_pgn_files
+from notation.pgn.sources import PGN_SUFFIXES, Unreadable, display_path, expand_paths
 
 #: the display name of standard input
 STDIN_NAME = "<stdin>"
@@ -27,27 +27,23 @@ def is_dataset(path: Path) -> bool:
 
 
 def pgn_sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
-    """(source, display name) pairs and usage errors for the given PATH arguments."""
+    """(source, display name) pairs and usage errors for the given PATH arguments
+    (:func:`notation.pgn.sources.expand_paths`; a dataset is a folder like any other here)."""
     sources: list[tuple[Any, str]] = []
     problems: list[str] = []
-    for text in paths:
-        if text == "-":
+    for item in expand_paths(paths):
+        if item.kind == "stdin":
             sources.append((sys.stdin.buffer, STDIN_NAME))
             continue
-        path = Path(text)
-        try:
-            if not path.exists():
-                problems.append(f"{text}: no such file or directory")
-                continue
-        except OSError as exc:  # e.g. inside a folder that cannot be searched
-            sources.append((Unreadable(path, exc), display_path(text)))
+        if item.kind == "missing":
+            problems.append(f"{item.given}: no such file or directory")
             continue
-        found = walk_pgn_files(path)  # what cannot be read stays in the list: reported as pgn.io
-        if not found:
-            problems.append(f"{text}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst) found")
-        # the display name is text that can be written (a file name need not be UTF-8)
+        if not item.files:
+            problems.append(f"{item.given}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst) found")
+        # what cannot be read stays in the list (reported as pgn.io); the display name is text
+        # that can be written (a file name need not be UTF-8)
         sources.extend((f, display_path(str(f))) if isinstance(f, Unreadable) else (str(f), display_path(str(f)))
-                       for f in found)
+                       for f in item.files)
     return sources, problems
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from notation.cli.render import ALIASES_HELP, EXACT_HELP, JOBS_HELP, error
+from notation.cli.render import ALIASES_HELP, EXACT_HELP, JOBS_HELP, TABLE_INPUTS_HELP, TableFormat, error
 from notation.cli.table_output import csv_text, diagnostic_text, json_object, rich_table
 
 STANDINGS_HELP = (
@@ -29,11 +29,6 @@ STANDINGS_HELP = (
 )
 
 
-class StandingsFormat(str, Enum):
-    table = "table"
-    csv = "csv"
-    json = "json"
-
 
 class TiebreakName(str, Enum):
     sonneborn_berger = "sonneborn-berger"
@@ -47,13 +42,13 @@ _SHORT = {"sonneborn-berger": "SB", "buchholz": "BH", "wins": "W"}
 def standings_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help="PGN files, folders of PGN files, or datasets written by `notation import`."),
+        typer.Argument(help=TABLE_INPUTS_HELP),
     ],
     event: Annotated[
         str | None, typer.Option("--event", help="Only games whose Event tag contains NAME (any case, accents "
                                  "ignored; with --exact: is NAME).", metavar="NAME")
     ] = None,
-    fmt: Annotated[StandingsFormat, typer.Option("--format", help="Output format.")] = StandingsFormat.table,
+    fmt: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     tiebreak: Annotated[
         list[TiebreakName] | None,
         typer.Option("--tiebreak", help="Tie-break order (repeat the option); default: all three in this order."),
@@ -93,7 +88,7 @@ def standings_command(
     frame = result.table()
     if not result.has_crosstable_columns:
         error(f"crosstable omitted: {len(result.rows)} players (more than {CROSSTABLE_MAX_PLAYERS})")
-    if fmt is StandingsFormat.table:
+    if fmt is TableFormat.table:
         n = len(result.rows) if result.has_crosstable_columns else 0
         columns = ["#", "player", *[str(i) for i in range(1, n + 1)], "games", "score"]
         columns += [_SHORT[t] for t in result.tiebreaks]
@@ -112,7 +107,7 @@ def standings_command(
         typer.echo(
             rich_table(columns, rows, title=result.event or "Standings", right=right, caption=legend, keys=2), nl=False
         )
-    elif fmt is StandingsFormat.csv:
+    elif fmt is TableFormat.csv:
         typer.echo(csv_text(frame.columns, frame.iter_rows()), nl=False)
     else:
         header = {"event": result.event, "tiebreaks": list(result.tiebreaks), "games": result.games}

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from notation.cli.render import ALIASES_HELP, EXACT_HELP, JOBS_HELP, error
+from notation.cli.render import ALIASES_HELP, EXACT_HELP, JOBS_HELP, TABLE_INPUTS_HELP, error
 from notation.cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
 from notation.cli.atomic import write_text_atomic, write_with_atomic
 
@@ -80,7 +80,7 @@ DEFAULT_TABLE_LIMIT = 20
 def stats_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help="PGN files, folders of PGN files, or datasets written by `notation import`."),
+        typer.Argument(help=TABLE_INPUTS_HELP),
     ],
     by: Annotated[
         list[Section] | None, typer.Option("--by", help="Section to compute (repeat for several; default all).")

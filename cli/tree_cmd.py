@@ -57,7 +57,7 @@ def tree_command(
     import polars as pl
 
     from notation.cli.render import EXIT_PROBLEMS, EXIT_USAGE, dumps
-    from notation.openings.tree import opening_tree
+    from notation.tables.tree import opening_tree
 
     tree = opening_tree(path, moves=moves, fen=fen, depth=depth, min_games=min_games, jobs=jobs)
     for diag in tree.diagnostics:

@@ -44,18 +44,18 @@ class Rendered(NamedTuple):
     variation_plies: int
     io_failure: bool
     text: str
-    unread: bool = False  # not a game: where reading failed (the reader's pgn.io stand-in)
-    not_pgn: bool = False  # not a game: text with no PGN structure (the reader's pgn.not-pgn stand-in)
+    unread: bool = False  # not a game: where reading failed (a pgn.io read failure)
+    not_pgn: bool = False  # not a game: text with no PGN structure (a pgn.not-pgn read failure)
 
 
 def jsonl_line(report: Any) -> Rendered:
     """A report as its jsonl line, with the facts the closing summary counts."""
-    io_failure = any(d.code == "pgn.io" for d in report.diagnostics)
-    unread = io_failure and not report.plies and all(d.code == "pgn.io" for d in report.diagnostics)
-    not_pgn = len(report.diagnostics) == 1 and report.diagnostics[0].code == "pgn.not-pgn" and not report.plies
+    unread = report.read_failure == "io"
+    # a game read whole before reading stopped carries the failure too (``pgn.io`` after it)
+    io_failure = unread or any(d.code == "pgn.io" for d in report.diagnostics)
     return Rendered(
         report.file, report.status, report.plies, report.variation_plies,
-        io_failure, dumps(report.to_dict()), unread and report.white is None and report.black is None, not_pgn,
+        io_failure, dumps(report.to_dict()), unread, report.read_failure == "not-pgn",
     )
 
 

@@ -54,8 +54,10 @@ def lark_cython_available() -> bool:
 def build_parser(name: str, *, text: str | None = None, use_cython: bool | None = None, **options: Any) -> Lark:
     """A new LALR parser for ``<name>.lark`` (``options`` go to :class:`lark.Lark`).
 
-    ``text`` replaces the file's text (for grammars filled in per use, like the scoresheet's
-    piece letters). Callers cache the result since building costs milliseconds.
+    ``text`` is the grammar to build instead of the file's own: the file with Lark
+    ``%override`` lines after it (:func:`overridden`: the scoresheet's piece letters per
+    language, the PGN grammar's possessive runs). Callers cache the result since building
+    costs milliseconds.
     """
     options.setdefault("parser", "lalr")
     options.setdefault("import_paths", [loader()])
@@ -71,17 +73,81 @@ def build_parser(name: str, *, text: str | None = None, use_cython: bool | None 
 
 
 @lru_cache(maxsize=None)
-def terminal_patterns(name: str) -> dict[str, str]:
-    """Every terminal of ``<name>.lark`` (imported ones under their own names; the parts of an
-    imported terminal are in ``terminal_patterns("tokens")``) as the regular expression Lark
-    compiles it to: the way Python code builds a regex from the grammar instead of writing the
-    syntax out again."""
+def _terminals(name: str) -> dict[str, Any]:
+    """Every terminal of ``<name>.lark`` as Lark compiles it (a ``TerminalDef``), by name
+    (imported ones, mangled as ``<grammar>__<NAME>``, under their own names)."""
     from lark.load_grammar import load_grammar
 
     grammar, _ = load_grammar(grammar_text(name), f"{name}.lark", [loader()], False)  # type: ignore[no-untyped-call]
     terminals, _, _ = grammar.compile([], "*")  # every terminal, whatever the rules use
-    out: dict[str, str] = {}
-    for terminal in terminals:
-        # imported terminals are mangled as "<grammar>__<NAME>"; expose them by their own name
-        out[str(terminal.name).rpartition("__")[2]] = terminal.pattern.to_regexp()
+    return {str(terminal.name).rpartition("__")[2]: terminal for terminal in terminals}
+
+
+@lru_cache(maxsize=None)
+def terminal_patterns(name: str) -> dict[str, str]:
+    """Every terminal of ``<name>.lark`` (imported ones under their own names; the parts of an
+    imported terminal are in ``terminal_patterns("tokens")``) as the regular expression Lark
+    compiles it to: the way Python code builds a regex from the grammar instead of writing the
+    syntax out again.
+
+    Like Lark's own ``cache=True``, the result is kept in a file of the temporary folder, named
+    after a hash of the grammar texts and the Lark version, so that later processes skip
+    Lark's grammar compilation (about 0.1 s a grammar); a missing, unreadable or damaged file
+    is computed again (and rewritten atomically)."""
+    import hashlib
+    import json
+    import tempfile
+
+    import lark
+
+    texts = "\0".join(grammar_text(n) for n in sorted({name, "tokens"}))
+    digest = hashlib.sha256(f"{lark.__version__}\0{name}\0{texts}".encode()).hexdigest()[:24]
+    path = os.path.join(tempfile.gettempdir(), f".notation_terminals_{name}_{digest}.json")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            cached = json.load(handle)
+        if isinstance(cached, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in cached.items()):
+            return cached
+    except (OSError, ValueError):
+        pass
+    out = _compiled_terminals(name)
+    try:
+        fd, partial = tempfile.mkstemp(prefix=".notation_terminals_", dir=os.path.dirname(path))
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(out, handle)
+        os.replace(partial, path)
+    except OSError:
+        pass  # no cache: the next process computes them again
     return out
+
+
+def _compiled_terminals(name: str) -> dict[str, str]:
+    return {term: definition.pattern.to_regexp() for term, definition in _terminals(name).items()}
+
+
+def regex_literal(pattern: str) -> str:
+    """``pattern`` (a Python regular expression) written as a Lark ``/regexp/`` literal: a
+    ``/`` escaped, line ends and tabs written as escapes (the same regular expression)."""
+    out: list[str] = []
+    at = 0
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "\\" and at + 1 < len(pattern):
+            out.append(pattern[at : at + 2])
+            at += 2
+            continue
+        out.append({"/": "\\/", "\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char, char))
+        at += 1
+    return "/" + "".join(out) + "/"
+
+
+def overridden(name: str, terminals: dict[str, str]) -> str:
+    """The text of ``<name>.lark`` with ``terminals`` (name -> new definition, Lark syntax)
+    redefined through Lark's own ``%override`` (each keeps the priority the grammar gives it):
+    a grammar changed the way Lark changes grammars, never by editing its text."""
+    lines = [grammar_text(name)]
+    for term, definition in terminals.items():
+        priority = _terminals(name)[term].priority
+        head = term if priority == 0 else f"{term}.{priority}"
+        lines.append(f"%override {head}: {definition}")
+    return "\n".join(lines) + "\n"

@@ -21,12 +21,16 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from notation._checkout import find_parts_beside
+
 __version__ = "0.1.0"
+
+find_parts_beside(__path__)  # a checkout: cli/ and grammars/ sit beside this package (see there)
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     # rules
-    "Position": "notation.rules.position",
+    "Position": "notation.formats.position",
     "Move": "notation.rules.move",
     "perft": "notation.rules.perft",
     # text formats
@@ -40,6 +44,7 @@ _EXPORTS: dict[str, str] = {
     # PGN reading and writing
     "Game": "notation.pgn.model",
     "MoveNode": "notation.pgn.model",
+    "ReadFailure": "notation.pgn.chunks",
     "read_games": "notation.pgn.reader",
     "read_headers": "notation.pgn.reader",
     "write_game": "notation.pgn.writer",
@@ -84,12 +89,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from notation.diagnostics import Diagnostic
     from notation.formats.fen import FenError
     from notation.formats.san import AmbiguousSan, IllegalSan, InvalidSan, SanError
+    from notation.pgn.chunks import ReadFailure
     from notation.pgn.model import Game, MoveNode
     from notation.pgn.reader import read_games, read_headers
     from notation.pgn.writer import write_game, write_games
     from notation.rules.move import Move
     from notation.rules.perft import perft
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.reconstruct import Reconstruction, reconstruct
     from notation.select.criteria import Criteria
     from notation.select.run import filter_games

@@ -19,6 +19,7 @@ class CoreGame:
     perpetual: tuple[str, int, int] | None
     marks: list[tuple[int, int, int, str, int, bool]]
     variation_plies: int
+    remarks: list[tuple[str, int, int, int, str, str, str]]
     first_dead: int | None
     white_mate: tuple[bool | None, str | None]
     black_mate: tuple[bool | None, str | None]
@@ -47,6 +48,13 @@ def replay_game(
 def dead_analysis(
     fens: list[str], wins: bool | None = None, searches: int = 8
 ) -> tuple[int | None, tuple[bool | None, str | None], tuple[bool | None, str | None]]: ...
+#: Deepest variation nesting the core takes (notation.pgn.model.MAX_VARIATION_DEPTH).
+MAX_DEPTH: int
+#: Longest line the core replays (notation.pgn.model.MAX_LINE_PLIES).
+MAX_PLIES: int
+#: Annotation symbols and their NAG (notation.pgn.parser.SYMBOL_NAGS).
+SYMBOL_NAGS: dict[str, int]
+
 def lex_game(text: str) -> list[tuple[str, str, int, int, int, int, int, int]] | None: ...
 def perft(fen: str, depth: int) -> int: ...
 def position_key(fen: str) -> int: ...

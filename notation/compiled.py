@@ -1,14 +1,42 @@
-"""The compiled core (``notation._core``, Rust in ``src/``), when it is built and turned on.
+"""The compiled core (``notation._core``, Rust in ``src/``), when it is built and turned on, and
+the one gate every command passes a game through on its way to it.
 
 ``NOTATION_CORE=python`` (or ``0``, ``off``, ``no``) turns it off for a process: then the reader,
 validation and tables use the pure-Python reference alone. Decided once per process.
+
+The gate (:func:`through_core`) is the same for ``validate``, ``import``, ``filter`` and every
+other command: :func:`core_for` decides whether a chunk of the reader may go to the core (the
+core is on, and the chunk is a whole game: not cut at the size cap, not cut short by an I/O
+error); the work handed over then takes the game or declines it (None: the
+reference reads it). A panic inside the core (a bug, caught at the boundary as
+``notation._core.CorePanic``) means the same everywhere: the reference reads the game, and
+the game carries an ``internal.error`` diagnostic (:func:`core_failure`) at its first line, so
+a command reports it and nothing of the game is lost.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from types import ModuleType
+from typing import Any, Protocol, TypeVar
+
+from notation.diagnostics import Diagnostic
+
+T = TypeVar("T")
+
+
+class RawGame(Protocol):
+    """What the gate reads of the reader's game (:class:`notation.pgn.chunks.RawGame`; named by
+    what it reads, so that this bottom layer imports no reader)."""
+
+    @property
+    def oversized(self) -> bool: ...
+    @property
+    def io_error(self) -> str | None: ...
+    @property
+    def line(self) -> int: ...
 
 #: Environment variable choosing the implementation: ``python`` (or ``0``) for the reference.
 CORE_VARIABLE = "NOTATION_CORE"
@@ -36,3 +64,47 @@ def solver_module() -> ModuleType | None:
     except ImportError:
         return None
     return _core
+
+
+def core_for(raw: RawGame) -> ModuleType | None:
+    """The core when the reader's game ``raw`` may go to it, else None: the core is off or not
+    built, or the game is not whole (cut at the size cap, or followed by a failure that stopped
+    reading). The one eligibility test of every command (a read failure is no game: it never
+    comes here)."""
+    core = core_module()
+    if core is None or raw.oversized or raw.io_error is not None:
+        return None
+    return core
+
+
+def core_failure(message: str, line: int) -> Diagnostic:
+    """What a panic inside the core means, for every command: an ``internal.error`` at the
+    game's first line (``line``); the reference then reads the game."""
+    return Diagnostic.make("internal.error", f"internal error in the compiled core: {message}", line=line)
+
+
+def through_core(raw: RawGame, work: Callable[[ModuleType], T | None]) -> tuple[T | None, Diagnostic | None]:
+    """``work(core)`` for a game the gate lets through (:func:`core_for`): ``(its result,
+    None)``; ``(None, None)`` when the game does not go to the core or ``work`` declines it;
+    ``(None, internal.error)`` when the core panicked (:func:`core_failure`). On None the
+    caller reads the game through the reference, adding the failure to its diagnostics."""
+    core = core_for(raw)
+    if core is None:
+        return None, None
+    try:
+        return work(core), None
+    except core.CorePanic as exc:
+        return None, core_failure(str(exc), raw.line)
+
+
+def core_tokens(text: str, line: int) -> tuple[Any, Diagnostic | None]:
+    """``(the core's tokens of a game's text, None)`` (``notation._core.lex_game``; None when
+    Lark must lex it, or the core is off); ``(None, internal.error)`` when the core panicked:
+    Lark lexes the game, which carries the failure (the gate's meaning, at line ``line``)."""
+    core = core_module()
+    if core is None:
+        return None, None
+    try:
+        return core.lex_game(text), None
+    except core.CorePanic as exc:
+        return None, core_failure(str(exc), line)

@@ -110,11 +110,6 @@ CODES: dict[str, tuple[Severity, str]] = {
 }
 
 
-#: The codes of the reader's stand-in for what is no game: a source that could not be read (to
-#: the end), or one that is no PGN.
-UNREAD_CODES = frozenset({"pgn.io", "pgn.not-pgn"})
-
-
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One finding, located as precisely as the input allows.
@@ -163,15 +158,17 @@ class Diagnostic:
             out["candidates"] = list(self.candidates)
         return out
 
-    def render(self, context: str | None = None) -> str:
-        """Compiler-style one-liner: ``file:line:col: severity[code] context: message``."""
+    def render(self, context: str | None = None, start_ply: int = 0) -> str:
+        """Compiler-style one-liner: ``file:line:col: severity[code] context, 12... Nxe5: message``
+        (the one rendering of a diagnostic as text; line None or 0: no line known, so none is
+        written). ``start_ply``: plies before the game's start position (a FEN game's labels)."""
         where = self.file or "<input>"
-        if self.line is not None:
+        if self.line:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
         head = f"{where}: {self.severity}[{self.code}]"
-        parts = [p for p in (context, ply_label(self.ply, self.san)) if p]
+        parts = [p for p in (context, ply_label(self.ply, self.san, start_ply)) if p]
         if parts:
             head += " " + ", ".join(parts)
         return f"{head}: {self.message}"

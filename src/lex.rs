@@ -2,9 +2,11 @@
 //! tag pairs (`TAGS`), one run of moves (`MOVES`) and the termination marker (`RESULT`), each
 //! with the blanks after it, as Lark's contextual lexer would cut them.
 //!
+//! Comments before the first move are `COMMENT` tokens (as in every TCEC game, which opens
+//! with the engines' options).
+//!
 //! Lark still parses the game with the grammar's rules; this only spares Python's regex engine
-//! the lexing. Anything else (a malformed tag, a variation, a comment before the first move, a
-//! lenient spelling, an escape line, non-ASCII blanks, text after the result) returns `None`,
+//! the lexing. Anything else (a malformed tag, a variation, a lenient spelling, an escape line, non-ASCII blanks, text after the result) returns `None`,
 //! and the game is lexed by Lark itself. A test compares the tokens with Lark's own on the
 //! corpus and on generated games.
 
@@ -79,6 +81,24 @@ fn tag_pair(text: &str, i: usize) -> Option<usize> {
     Some(j + 1)
 }
 
+/// A closed `{...}` (`BRACE_COMMENT`) or a `;...` comment (`LINE_COMMENT`) at `i`: the index
+/// after it. An unclosed `{` is Lark's (`UNCLOSED_COMMENT`, reported).
+fn comment(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'{' => b[i + 1..]
+            .iter()
+            .position(|&c| c == b'}')
+            .map(|k| i + k + 2),
+        b';' => Some(
+            b[i + 1..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |k| i + 1 + k),
+        ),
+        _ => None,
+    }
+}
+
 const RESULTS: [&str; 4] = ["1/2-1/2", "1-0", "0-1", "*"];
 
 /// The tokens of a whole game chunk, or None when Lark must lex it.
@@ -98,6 +118,17 @@ pub fn lex_game(text: &str) -> Option<Vec<Tok>> {
         start: 0,
         end: i,
     });
+    // COMMENT: comments before the first move (an engine's options, an annotator's intro),
+    // each with the blanks after it; a comment after a move belongs to its MOVES run
+    while let Some(end) = comment(b, i) {
+        let end = blanks(b, end)?;
+        out.push(Tok {
+            kind: "COMMENT",
+            start: i,
+            end,
+        });
+        i = end;
+    }
     // MOVES: the core's moves up to the termination marker or the end
     if i < b.len() {
         let (pieces, stop) = scan_extent(&text[i..]).ok()?;
@@ -167,7 +198,7 @@ mod tests {
     fn leaves_the_rest_to_lark() {
         for text in [
             "[Event \"x\"\n1. e4 *",
-            "[Event \"x\"]\n\n{intro} 1. e4 *",
+            "[Event \"x\"]\n\n{intro 1. e4 *",
             "[Event \"x\"]\n\n1. e4 (1. d4) *",
             "[Event \"x\"]\n\n1. e4 0-0 *",
             "[Event \"x\"]\n\n1. e4 * junk",
@@ -178,6 +209,23 @@ mod tests {
         ] {
             assert_eq!(lex_game(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn comments_before_the_first_move() {
+        let text = "[Event \"x\"]\n\n{intro} ; a line\n{two}\n1. e4 {c} *\n";
+        assert_eq!(
+            kinds(text),
+            Some(vec![
+                ("TAGS", "[Event \"x\"]\n\n".to_string()),
+                ("COMMENT", "{intro} ".to_string()),
+                ("COMMENT", "; a line\n".to_string()),
+                ("COMMENT", "{two}\n".to_string()),
+                ("MOVES", "1. e4 {c} ".to_string()),
+                ("RESULT", "*\n".to_string()),
+            ])
+        );
+        assert_eq!(kinds("[Event \"x\"]\n{only}\n").unwrap().len(), 2);
     }
 
     #[test]

@@ -8,8 +8,11 @@
 //! ([`dead`], with the MIT-licensed `chasolver` crate), the repetition key ([`polyglot`]) and
 //! claim plies, the final FEN ([`fen`]), and per-ply columns.
 //!
-//! The core handles the common case exactly and *declines* anything else: a lenient spelling,
-//! an illegal, ambiguous or invalid move, a wrong `+`/`#` suffix or move number, a null move.
+//! The core handles the common case exactly, wrong `+`/`#` suffixes and move numbers included
+//! (it locates those warnings: [`replay::Remark`]), and *declines* anything else: a lenient
+//! spelling, an illegal, ambiguous or invalid move, a move after mate, a null move. It also
+//! finds where a game ends for the reader's boundary scan ([`split`]) and cuts a plain game's
+//! tokens for Lark ([`lex`]).
 //! A declined game is replayed by the pure-Python reference (`notation.validation.replay`),
 //! which explains what is wrong with located diagnostics. So both paths give one behaviour,
 //! and tests compare them over the whole corpus.
@@ -21,6 +24,7 @@ pub mod polyglot;
 pub mod replay;
 pub mod san;
 pub mod scan;
+pub mod split;
 
 #[cfg(feature = "python")]
 mod columns;

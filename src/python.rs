@@ -12,7 +12,7 @@ use pyo3::types::{PyCapsule, PyInt, PyList, PyString, PyTuple};
 use crate::columns::MovesColumns;
 use crate::dead;
 use crate::fen;
-use crate::replay::{self, Item, Pos, MAX_DEPTH};
+use crate::replay::{self, Item, Pos, MAX_DEPTH, MAX_PLIES, SYMBOL_NAGS};
 
 create_exception!(
     _core,
@@ -38,6 +38,10 @@ pub struct CoreGame {
     /// (ply, line, column, SAN as written, move number, White moved) of the plies reports name
     marks: Vec<(u32, u32, u32, String, u32, bool)>,
     variation_plies: u32,
+    /// The move-level warnings in text order: (kind, ply, line, column, SAN as written, what
+    /// was written, what the move calls for): kind "suffix" (the suffixes, "" for none) or
+    /// "number" (the move numbers)
+    remarks: Vec<(&'static str, u32, u32, u32, String, String, String)>,
     /// The first dead position (FIDE 5.2.2): its ply, 0 for the start position
     first_dead: Option<u32>,
     /// Whether each side can still mate in the final position: (True, None), (False, reason)
@@ -204,6 +208,7 @@ fn replay_game_inner(
         perpetual: perpetual.map(|(white, first, ply)| (side(white), first, ply)),
         marks,
         variation_plies: game.variation_plies,
+        remarks: game.remarks.iter().map(remark_tuple).collect(),
         first_dead,
         white_mate: verdict_tuple(verdicts.0),
         black_mate: verdict_tuple(verdicts.1),
@@ -213,6 +218,34 @@ fn replay_game_inner(
         columns.push(&game, chess960);
     }
     Ok(result)
+}
+
+fn suffix_text(suffix: u8) -> String {
+    if suffix == 0 {
+        String::new()
+    } else {
+        char::from(suffix).to_string()
+    }
+}
+
+fn remark_tuple(remark: &replay::Remark) -> (&'static str, u32, u32, u32, String, String, String) {
+    let (kind, written, expected) = match remark.kind {
+        replay::RemarkKind::Suffix { written, expected } => {
+            ("suffix", suffix_text(written), suffix_text(expected))
+        }
+        replay::RemarkKind::Number { written, actual } => {
+            ("number", written.to_string(), actual.to_string())
+        }
+    };
+    (
+        kind,
+        remark.ply,
+        remark.line,
+        remark.column,
+        remark.san.clone(),
+        written,
+        expected,
+    )
 }
 
 fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
@@ -375,7 +408,9 @@ fn position_key(fen: &str) -> PyResult<u64> {
 #[pyfunction]
 fn split_run(py: Python<'_>, run: &str) -> PyResult<Py<PyAny>> {
     use crate::scan::Token;
-    let Some(tokens) = crate::scan::scan(run) else {
+    let scanned = catch_unwind(|| crate::scan::scan(run))
+        .map_err(|payload| CorePanic::new_err(panic_message(payload)))?;
+    let Some(tokens) = scanned else {
         return Ok(py.None());
     };
     let out = PyList::empty(py);
@@ -464,6 +499,16 @@ impl ArrowColumns {
 #[allow(clippy::type_complexity)]
 fn lex_game(
     text: &str,
+) -> PyResult<Option<Vec<(&'static str, &str, usize, usize, usize, usize, usize, usize)>>> {
+    match catch_unwind(|| lex_fields(text)) {
+        Ok(fields) => Ok(fields),
+        Err(payload) => Err(CorePanic::new_err(panic_message(payload))),
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn lex_fields(
+    text: &str,
 ) -> Option<Vec<(&'static str, &str, usize, usize, usize, usize, usize, usize)>> {
     let tokens = crate::lex::lex_game(text)?;
     let mut out = Vec::with_capacity(tokens.len());
@@ -492,6 +537,15 @@ fn lex_game(
         ));
     }
     Some(out)
+}
+
+/// Where the first game of `data` ends with other text after it (see `split.rs`): the index
+/// after the blank lines that follow its termination marker, or None. The reader's boundary
+/// scan for byte input; the same search as `notation.pgn.reader._between_games`.
+#[pyfunction]
+fn game_end(py: Python<'_>, data: &[u8]) -> PyResult<Option<usize>> {
+    py.detach(|| catch_unwind(|| crate::split::game_end(data)))
+        .map_err(|payload| CorePanic::new_err(panic_message(payload)))
 }
 
 /// One mainline walked for `notation filter` (see `walk_mainline`).
@@ -573,6 +627,7 @@ fn walk_mainline(
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game_end, m)?)?;
     m.add_class::<MovesBatch>()?;
     m.add_class::<ArrowColumns>()?;
     // A panic is reported to Python as CorePanic (and by notation as internal.error); the
@@ -586,5 +641,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position_key, m)?)?;
     m.add_function(wrap_pyfunction!(split_run, m)?)?;
     m.add_function(wrap_pyfunction!(walk_mainline, m)?)?;
+    // The limits and the table the core shares with the Python reader (tests assert them equal
+    // to notation.pgn.model.MAX_VARIATION_DEPTH, MAX_LINE_PLIES and parser.SYMBOL_NAGS).
+    m.add("MAX_DEPTH", MAX_DEPTH)?;
+    m.add("MAX_PLIES", MAX_PLIES)?;
+    let nags = pyo3::types::PyDict::new(m.py());
+    for (symbol, nag) in SYMBOL_NAGS {
+        nags.set_item(symbol, nag)?;
+    }
+    m.add("SYMBOL_NAGS", nags)?;
     Ok(())
 }

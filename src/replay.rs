@@ -77,6 +77,29 @@ pub struct Ply {
     pub en_passant: bool,
     /// Comments and NAGs written after the move: index range into [`Game::notes`].
     pub notes: (u32, u32),
+    /// The check suffix the move should carry (0, `b'+'` or `b'#'`) when it was written with
+    /// another: the SAN is then the written one with this suffix, as the reference spells it.
+    pub suffix_fix: Option<u8>,
+}
+
+/// A move-level warning the reference gives and the core repeats: where the move was
+/// written (ply, line, column, SAN as written) and what is remarked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Remark {
+    pub ply: u32,
+    pub line: u32,
+    pub column: u32,
+    pub san: String,
+    pub kind: RemarkKind,
+}
+
+/// What a [`Remark`] says (messages are built by the Python side, shared with the reference).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemarkKind {
+    /// `san.check-suffix`: the suffix written (0, `+`, `#`) and the one the move calls for.
+    Suffix { written: u8, expected: u8 },
+    /// `movenumber.mismatch`: the number written and the move's number.
+    Number { written: u64, actual: u32 },
 }
 
 /// A comment (its text as the reader keeps it: whitespace runs collapsed) or a NAG after a
@@ -113,28 +136,41 @@ pub fn comment_text(token: &str) -> String {
     out
 }
 
+/// The annotation symbols written instead of `$n` (suffix glyphs and ChessBase symbols) and
+/// the NAG each stands for: the table of `notation.pgn.parser.SYMBOL_NAGS` (a test asserts the
+/// two equal through `notation._core.SYMBOL_NAGS`).
+pub const SYMBOL_NAGS: [(&str, u8); 20] = [
+    ("!", 1),
+    ("?", 2),
+    ("!!", 3),
+    ("??", 4),
+    ("!?", 5),
+    ("?!", 6),
+    ("=", 10),
+    ("∞", 13),
+    ("+=", 14),
+    ("⩲", 14),
+    ("+/=", 14),
+    ("=+", 15),
+    ("⩱", 15),
+    ("=/+", 15),
+    ("±", 16),
+    ("+/-", 16),
+    ("∓", 17),
+    ("-/+", 17),
+    ("+-", 18),
+    ("-+", 19),
+];
+
 /// The NAG a glyph or NAG text stands for (`$n`, `!`, `+-`, `±`, ...); None beyond 255.
 pub fn nag_value(text: &str) -> Option<u8> {
     if let Some(digits) = text.strip_prefix('$') {
         return digits.parse::<u8>().ok();
     }
-    Some(match text {
-        "!" => 1,
-        "?" => 2,
-        "!!" => 3,
-        "??" => 4,
-        "!?" => 5,
-        "?!" => 6,
-        "=" => 10,
-        "∞" => 13,
-        "+=" | "⩲" | "+/=" => 14,
-        "=+" | "⩱" | "=/+" => 15,
-        "±" | "+/-" => 16,
-        "∓" | "-/+" => 17,
-        "+-" => 18,
-        "-+" => 19,
-        _ => return None,
-    })
+    SYMBOL_NAGS
+        .iter()
+        .find(|(symbol, _)| *symbol == text)
+        .map(|(_, nag)| *nag)
 }
 
 /// Where a ply was written, for located diagnostics.
@@ -165,6 +201,8 @@ pub struct Game<'a> {
     pub start_white: bool,
     pub final_pos: Pos,
     pub variation_plies: u32,
+    /// The move-level warnings, in text order (mainline and variations).
+    pub remarks: Vec<Remark>,
     runs: Vec<(&'a str, u32, u32)>,
 }
 
@@ -353,6 +391,18 @@ struct Replayer<'a> {
     runs: Vec<(&'a str, u32, u32)>,
     variation_plies: u32,
     keep_notes: bool,
+    remarks: Vec<Remark>,
+}
+
+/// Line and column (1-based, in characters) of byte `at` of a run written at `line:column`.
+fn locate(text: &str, line: u32, column: u32, at: usize) -> (u32, u32) {
+    let before = &text[..at];
+    let newlines = before.matches('\n').count() as u32;
+    let col = match before.rfind('\n') {
+        None => column + before.chars().count() as u32,
+        Some(nl) => before[nl + 1..].chars().count() as u32 + 1,
+    };
+    (line + newlines, col)
 }
 
 impl<'a> Replayer<'a> {
@@ -405,24 +455,43 @@ impl<'a> Replayer<'a> {
                                     return Err("a line longer than any game can last");
                                 }
                                 if mated {
-                                    return Err("check suffix"); // a move after mate
-                                }
-                                if let Some(n) = number {
-                                    if n != u64::from(pos.fullmove) {
-                                        return Err("move number");
-                                    }
+                                    return Err("a move after mate"); // the reference explains
                                 }
                                 let mv = resolve(&pos.board, &parsed)?;
                                 let (after, piece, captured, castle, en_passant) = play(&pos, mv);
                                 let check = !after.board.checkers().is_empty();
                                 let mate = check && !has_moves(&after.board);
-                                let ok = match suffix {
-                                    0 => !check,
-                                    b'+' => check && !mate,
-                                    _ => mate,
+                                // (a mate written '+' that is not its line's last move is
+                                // declined above, at the next move, as the reference stops there)
+                                let expected = if mate {
+                                    b'#'
+                                } else if check {
+                                    b'+'
+                                } else {
+                                    0
                                 };
-                                if !ok {
-                                    return Err("check suffix");
+                                let wrong_number = number.filter(|&n| n != u64::from(pos.fullmove));
+                                if expected != suffix || wrong_number.is_some() {
+                                    let (line_no, column_no) = locate(text, *line, *column, at);
+                                    let remark = |kind| Remark {
+                                        ply,
+                                        line: line_no,
+                                        column: column_no,
+                                        san: san.to_string(),
+                                        kind,
+                                    };
+                                    if expected != suffix {
+                                        self.remarks.push(remark(RemarkKind::Suffix {
+                                            written: suffix,
+                                            expected,
+                                        }));
+                                    }
+                                    if let Some(written) = wrong_number {
+                                        self.remarks.push(remark(RemarkKind::Number {
+                                            written,
+                                            actual: pos.fullmove,
+                                        }));
+                                    }
                                 }
                                 mated = mate;
                                 if mainline {
@@ -445,6 +514,7 @@ impl<'a> Replayer<'a> {
                                         castle,
                                         en_passant,
                                         notes: (first, first),
+                                        suffix_fix: (expected != suffix).then_some(expected),
                                     });
                                     if self.keep_notes {
                                         if let Some(g) = glyph {
@@ -506,6 +576,7 @@ pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, 
         runs: Vec::new(),
         variation_plies: 0,
         keep_notes,
+        remarks: Vec::new(),
     };
     let final_pos = replayer.line(lines, start, true, 0, 1)?;
     Ok(Game {
@@ -515,6 +586,7 @@ pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, 
         start_white,
         final_pos,
         variation_plies: replayer.variation_plies,
+        remarks: replayer.remarks,
         runs: replayer.runs,
     })
 }
@@ -652,9 +724,23 @@ impl Game<'_> {
     }
 
     /// The SAN of a mainline ply as written (with its suffix; the core takes standard SAN only).
-    pub fn san(&self, ply: &Ply) -> &str {
+    /// The SAN of a mainline ply as the reference keeps it: as written, with the check suffix
+    /// the move calls for.
+    pub fn san(&self, ply: &Ply) -> std::borrow::Cow<'_, str> {
         let text = self.runs[ply.run as usize].0;
-        &text[ply.at as usize..(ply.at + ply.len) as usize]
+        let written = &text[ply.at as usize..(ply.at + ply.len) as usize];
+        match ply.suffix_fix {
+            None => std::borrow::Cow::Borrowed(written),
+            Some(suffix) => {
+                let base = written.trim_end_matches(['+', '#']);
+                let mut fixed = String::with_capacity(base.len() + 1);
+                fixed.push_str(base);
+                if suffix != 0 {
+                    fixed.push(char::from(suffix));
+                }
+                std::borrow::Cow::Owned(fixed)
+            }
+        }
     }
 
     /// Where ply `ply` (1-based, mainline) was written.
@@ -662,16 +748,11 @@ impl Game<'_> {
         let record = self.plies.get((ply as usize).checked_sub(1)?)?;
         let (text, line, column) = &self.runs[record.run as usize];
         let at = record.at as usize;
-        let before = &text[..at];
-        let newlines = before.matches('\n').count() as u32;
-        let col = match before.rfind('\n') {
-            None => column + before.chars().count() as u32,
-            Some(nl) => before[nl + 1..].chars().count() as u32 + 1,
-        };
+        let (line, column) = locate(text, *line, *column, at);
         Some(Mark {
             ply,
-            line: line + newlines,
-            column: col,
+            line,
+            column,
             san: text[at..at + record.len as usize].to_string(),
             fullmove: record.fullmove,
             white: record.white,
@@ -734,12 +815,80 @@ mod tests {
     fn declines_what_needs_explaining() {
         for text in [
             "1. e4 e5 2. Ke3 ",
-            "1. e4 e5 2. Nf3+ ",
-            "1. e4 2. e5 ",
             "1. Nf3 Nf6 2. Ngh3 ",
-            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7+ ",
+            "1. f3 e5 2. g4 Qh4+ 3. a3 ", // a move after a mate written '+'
         ] {
             assert!(replay(start(), &run(text), false).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn remarks_wrong_suffixes_and_move_numbers_where_written() {
+        let lines = run("1. e4 e5 2. Nf3+ Nc6\n3. Bc4 Nf6 5. Ng5 Be7 4. Bxf7 ");
+        let game = replay(start(), &lines, true).unwrap();
+        let kinds: Vec<_> = game
+            .remarks
+            .iter()
+            .map(|r| (r.ply, r.line, r.column, r.san.as_str(), r.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (
+                    3,
+                    1,
+                    13,
+                    "Nf3+",
+                    RemarkKind::Suffix {
+                        written: b'+',
+                        expected: 0
+                    }
+                ),
+                (
+                    7,
+                    2,
+                    15,
+                    "Ng5",
+                    RemarkKind::Number {
+                        written: 5,
+                        actual: 4
+                    }
+                ),
+                (
+                    9,
+                    2,
+                    26,
+                    "Bxf7",
+                    RemarkKind::Suffix {
+                        written: 0,
+                        expected: b'+'
+                    }
+                ),
+                (
+                    9,
+                    2,
+                    26,
+                    "Bxf7",
+                    RemarkKind::Number {
+                        written: 4,
+                        actual: 5
+                    }
+                ),
+            ]
+        );
+        // the SAN kept is the one the move calls for
+        assert_eq!(game.san(&game.plies[2]), "Nf3");
+        assert_eq!(game.san(&game.plies[8]), "Bxf7+");
+        let lines = run("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ ");
+        let mate = replay(start(), &lines, false).unwrap();
+        assert_eq!(game_suffix(&mate), (b'+', b'#'));
+        assert_eq!(mate.san(&mate.plies[6]), "Qxf7#");
+    }
+
+    fn game_suffix(game: &Game<'_>) -> (u8, u8) {
+        match game.remarks.last().unwrap().kind {
+            RemarkKind::Suffix { written, expected } => (written, expected),
+            other => panic!("{other:?}"),
         }
     }
 

@@ -14,8 +14,8 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 SAMPLE_GAMES = ROOT / "sample_games"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 #: A working directory outside the checkout for subprocesses, so that ``python -c`` imports the
-#: installed package (the checkout's ``notation/`` lacks ``cli`` and ``grammars``, which install
-#: inside it).
+#: installed package (from the checkout's root it would import the checkout, which works too:
+#: ``notation/_checkout.py``).
 OUTSIDE = Path(tempfile.gettempdir())
 #: Set to 1 to write the golden files from the current output (review the diff: it is an API change).
 UPDATE_GOLDEN = os.environ.get("NOTATION_UPDATE_GOLDEN") == "1"

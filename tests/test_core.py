@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from conftest import ROOT, corpus_path, epd_cases, scalachess_cases
 from notation import Position
 from notation.pgn.parser import _split_run, parse_game_outline
+from notation.pgn.chunks import RawGame, ReadFailure
 from notation.pgn.reader import split_games
 
 from notation import _core  # the core must be built: no skip
@@ -288,7 +289,7 @@ def _corpus_texts(limit: int | None) -> list[str]:
         for number, raw in enumerate(split_games(path)):
             if limit is not None and number >= limit:
                 break
-            if raw.size != -1 and not raw.oversized:
+            if isinstance(raw, RawGame) and not raw.oversized:
                 texts.append(raw.data if isinstance(raw.data, str) else raw.data.decode("utf-8", "replace"))
     return texts
 
@@ -311,8 +312,50 @@ _TAGS = st.sampled_from([
 _ENDS = st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "½-½", "", "1-0 junk", "*\n\n", "1-0x", "0-1\xa0", "(1. d4) *"])
 
 
+#: comments before the first move (TCEC games open with one), closed or not, with odd blanks
+_INTROS = st.sampled_from(["{intro} ", "{a\nb}\n", "; line\n", ";x", "{open", "{é}  ", "{x}\xa0", "{}", "{a}{b}",
+                           "{%x}\n%esc\n", "1. {c} "])
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_TAGS, max_size=4), st.lists(_PIECES, max_size=12), _ENDS)
-def test_the_core_cuts_tokens_as_lark_does_on_generated_games(tags: list[str], pieces: list[str], end: str) -> None:
-    text = "".join(tags) + "\n" + "".join(pieces) + " " + end
+@given(st.lists(_TAGS, max_size=4), st.lists(_INTROS, max_size=2), st.lists(_PIECES, max_size=12), _ENDS)
+def test_the_core_cuts_tokens_as_lark_does_on_generated_games(
+    tags: list[str], intros: list[str], pieces: list[str], end: str,
+) -> None:
+    text = "".join(tags) + "\n" + "".join(intros) + "".join(pieces) + " " + end
     _check_lexed([text])
+
+
+# ------------------------------------------------------------------------ the boundary scan
+def _regex_end(data: bytes) -> int | None:
+    from notation.pgn.reader import _between_games
+
+    found = _between_games(True).search(data)
+    return None if found is None else found.end()
+
+
+_SPLIT_PARTS = st.sampled_from([b"1-0", b"0-1", b"1/2-1/2", b"*", b" ", b"\t", b"\r", b"\n", b"\n\n", b"x", b"e4",
+                                b"\x0b", b"\x0c", b"\xff\xfe", b"\xfe\xff", b"[", b"1", b"-", b"/2", b"\xc3\xa9"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_SPLIT_PARTS, max_size=30))
+def test_the_core_finds_a_games_end_as_the_readers_regex_on_generated_text(parts: list[bytes]) -> None:
+    data = b"".join(parts)
+    assert _core.game_end(data) == _regex_end(data), data
+
+
+def test_the_core_finds_a_games_end_as_the_readers_regex_on_corpus_files() -> None:
+    import gzip
+
+    found = 0
+    for path in sorted(p for p in corpus_path("games").rglob("*") if p.is_file() and ".pgn" in p.name):
+        data = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
+        data, at = data[: 1 << 19], 0  # (each step copies the rest: kept short)
+        while True:
+            end = _core.game_end(data[at:])
+            assert end == _regex_end(data[at:]), (path.name, at)
+            if end is None:
+                break
+            at, found = at + end, found + 1
+    assert found > 2_000

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 #: Library code: the package plus what installs inside it (``notation.cli``, ``notation.grammars``).
@@ -34,14 +35,60 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """Modules of ours that ``name`` imports at run time (anywhere in the file, also inside
-    functions; not under ``if TYPE_CHECKING:``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+#: The layers of docs/ARCHITECTURE.md, lowest first: a module may import (at run time, inside a
+#: function, or for type checking only) modules of its own layer and of the layers below it.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("notation.diagnostics", "notation.compiled", "notation.parallel", "notation.grammars"),
+    ("notation.rules",),
+    ("notation.formats",),
+    ("notation.pgn",),
+    ("notation.validation",),
+    ("notation.openings",),
+    ("notation.select",),
+    ("notation.tables",),
+    ("notation.convert",),
+    ("notation.pictures",),
+    ("notation.scoresheet",),
+    ("notation.cli",),
+    ("notation",),  # the public API: lazy exports of every layer
+)
+
+#: Imports that run against the layers, each with its reason (keep this short).
+UPWARD: dict[tuple[str, str], str] = {
+    ("notation.formats.position", "notation.pictures.board"):
+        "Position._repr_svg_, Jupyter's display hook: imported only when a notebook draws a position",
+}
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of the layer that holds ``module`` (the longest prefix)."""
+    best, found = -1, -1
+    for index, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, found = len(prefix), index
+    assert found >= 0, f"{module} is in no layer of LAYERS"
+    return found
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import in ``graph`` (module -> modules it imports) from a lower layer to a higher."""
+    return sorted(
+        f"{name} (layer {layer_of(name)}) imports {target} (layer {layer_of(target)})"
+        for name, targets in graph.items()
+        for target in targets
+        if layer_of(target) > layer_of(name) and (name, target) not in UPWARD
+    )
+
+
+def _imports(name: str, path: Path, known: set[str], *, type_only: bool = True, text: str | None = None) -> set[str]:
+    """Modules of ours that ``name`` imports (anywhere in the file, also inside functions; with
+    ``type_only`` also those under ``if TYPE_CHECKING:``)."""
+    tree = ast.parse(text if text is not None else path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     skipped: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not type_only and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped.update(id(n) for n in ast.walk(node))
     out: set[str] = set()
     for node in ast.walk(tree):
@@ -63,9 +110,14 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     return out
 
 
-def test_no_import_circles() -> None:
+def _graph() -> dict[str, set[str]]:
     modules = _modules()
-    graph = {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+    return {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+
+
+def test_no_import_circles() -> None:
+    """No module imports another that imports it back, type-only imports included."""
+    graph = _graph()
     circles: list[list[str]] = []
     state: dict[str, int] = {}
     stack: list[str] = []
@@ -85,6 +137,31 @@ def test_no_import_circles() -> None:
         if name not in state:
             visit(name)
     assert not circles, "import circles:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_imports_follow_the_layers() -> None:
+    """The dependency order of docs/ARCHITECTURE.md, run-time and type-only imports alike:
+    rules imports only rules (and the base), text formats only rules, and so on up."""
+    assert not layer_violations(_graph()), "\n".join(layer_violations(_graph()))
+    assert all(layer_of(a) < layer_of(b) for a, b in UPWARD), "an UPWARD entry that is no upward import"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from notation.formats.fen import parse_fen\n",
+        "def f():\n    from notation.formats import san\n",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from notation.pgn.model import Game\n",
+    ],
+)
+def test_the_layer_test_fails_on_an_inverted_import(source: str) -> None:
+    """A rules module that imports a format (at load, in a function, or for types only) fails."""
+    modules = _modules()
+    graph = _graph()
+    name = "notation.rules.position"
+    graph[name] = _imports(name, modules[name], set(modules), text=source)
+    found = layer_violations(graph)
+    assert found and all(line.startswith(name) for line in found), found
 
 
 def test_the_graph_sees_imports_inside_functions() -> None:

@@ -27,7 +27,7 @@ from notation.validation.replay import start_position
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 #: What ``strip`` may name.
 STRIPPABLE: tuple[str, ...] = ("comments", "variations", "nags", "clocks")

@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from notation.convert.normalise import Mainline, normalise
+from notation.pgn.chunks import ReadFailure
 from notation.pgn.model import RESULTS
 from notation.pgn.writer import escape_tag_value, write_game
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
+    from notation.pgn.chunks import Chunk
     from notation.pgn.sources import Source
 
 #: The output formats.
@@ -208,21 +209,21 @@ def separator(to: str) -> str:
 
 
 def convert_chunk(
-    task: tuple[list[RawGame], ConvertOptions, str | None],
-) -> tuple[str | None, list[tuple[str | None, bool, RawGame | None]]]:
+    task: tuple[list[Chunk], ConvertOptions, str | None],
+) -> tuple[str | None, list[tuple[str | None, bool, Chunk | None]]]:
     """One chunk of a source's raw games converted (in a worker with ``--jobs``): the task is
     ``(raw games, options, the source's display name)``; the result that name and, per game,
-    ``(text, converted whole, the chunk when its source could not be read)``, without a text
-    for a read failure."""
+    ``(text, converted whole, the read failure, or the game after which reading stopped)``,
+    without a text for a read failure."""
     from notation.pgn.reader import parse_raw_game
 
     raws, options, name = task
-    out: list[tuple[str | None, bool, RawGame | None]] = []
+    out: list[tuple[str | None, bool, Chunk | None]] = []
     for raw in raws:
-        failed = raw if raw.size == -1 or raw.io_error is not None else None
-        if raw.size == -1:
-            out.append((None, True, failed))
+        if isinstance(raw, ReadFailure):
+            out.append((None, True, raw))
             continue
+        failed = raw if raw.io_error is not None else None
         text, whole = convert_game(parse_raw_game(raw), options)
         out.append((text, whole, failed))
     return name, out
@@ -231,10 +232,11 @@ def convert_chunk(
 
 def convert(sources: Source | Iterable[Source], options: ConvertOptions | None = None) -> Iterator[str]:
     """The converted text of every game of ``sources`` (one path, handle or ``"-"``, or several),
-    in input order; join them with :func:`separator`."""
+    in input order (read failures are no games: nothing for them); join them with :func:`separator`."""
     from notation.pgn.reader import read_games
     from notation.select.run import source_list
 
     for source in source_list(sources):
         for game in read_games(source):
-            yield convert_game(game, options)[0]
+            if not isinstance(game, ReadFailure):
+                yield convert_game(game, options)[0]

@@ -1,15 +1,16 @@
 """FEN / X-FEN / Shredder-FEN: parse the fields (syntax) and format them.
 
-:func:`parse_fen` checks the syntax of each field and returns a :class:`FenFields`;
-``Position.from_fen`` then checks the position itself (kings, pawns, check, castling,
-en passant). Every failure raises :class:`FenError` naming the field at fault.
+:func:`parse_fen` checks the syntax of each field and returns a
+:class:`notation.rules.setup.Setup`; ``Position.from_fen``
+(:class:`notation.formats.position.Position`) then has the rules check the position itself (kings, pawns, check, castling, en passant). Every failure
+raises :class:`FenError` naming the field at fault.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from notation.rules.setup import Setup, SetupError
 from notation.rules.squares import BB_RANKS, FILE_NAMES, SQUARE_NAMES, scan_squares
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,26 +27,14 @@ PIECE_CODES: dict[str, int] = {
 CODE_LETTERS: dict[int, str] = {code: letter for letter, code in PIECE_CODES.items()}
 
 
-class FenError(ValueError):
+class FenError(SetupError):
     """A FEN that is not a legal chess position; ``field`` names the FEN field at fault."""
 
     def __init__(self, field: str, message: str, fen: str | None = None) -> None:
-        super().__init__(f"invalid FEN ({field}): {message}")
+        ValueError.__init__(self, f"invalid FEN ({field}): {message}")
         self.field = field
         self.message = message
         self.fen = fen
-
-
-@dataclass(frozen=True, slots=True)
-class FenFields:
-    """The six fields of a FEN, syntax-checked but not yet validated as a position."""
-
-    board: tuple[int, ...]  # 64 piece codes (0 = empty), a1 first
-    turn: bool
-    castling: str
-    ep_square: int | None
-    halfmove_clock: int
-    fullmove_number: int
 
 
 def parse_placement(text: str) -> list[int]:
@@ -77,7 +66,7 @@ def parse_placement(text: str) -> list[int]:
     return board
 
 
-def parse_fen(text: str) -> FenFields:
+def parse_fen(text: str) -> Setup:
     """Split and syntax-check a FEN. Missing half-move/full-move fields default to ``0 1``."""
     parts = text.split()
     if not parts:
@@ -104,7 +93,7 @@ def parse_fen(text: str) -> FenFields:
     fullmove = _parse_int(parts[5] if len(parts) > 5 else "1", "fullmove", 0)
     if fullmove == 0:
         fullmove = 1  # common in the wild; FEN says move numbers start at 1
-    return FenFields(tuple(board), turn_text == "w", castling, ep_square, halfmove, fullmove)
+    return Setup(tuple(board), turn_text == "w", castling, ep_square, halfmove, fullmove)
 
 
 def _parse_int(text: str, field: str, minimum: int) -> int:

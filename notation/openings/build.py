@@ -22,7 +22,7 @@ from pathlib import Path
 
 from notation.formats.san import SanError
 from notation.openings.eco import TableEntry
-from notation.rules.position import Position
+from notation.formats.position import Position
 
 #: The header line of a Lichess ``chess-openings`` source file.
 SOURCE_HEADER = ("eco", "name", "pgn")

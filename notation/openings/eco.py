@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 #: The package data file holding the table.
 TABLE_FILE = "eco.tsv"
@@ -93,7 +93,7 @@ def classify_keys(keys: Iterable[int]) -> Opening | None:
 def standard_start(start: Position | None) -> bool:
     """Whether ``start`` (a game's start position, None when it has none) is standard chess's
     initial position: the only start :func:`classify` classifies."""
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     return start is not None and not start.chess960 and start.key() == Position.initial().key()
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from notation.diagnostics import UNREAD_CODES, Diagnostic
+from notation.diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.comment_commands import Arrow, Eval, Highlight
@@ -201,12 +201,6 @@ class Game:
     intro_comments: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list, compare=False)
     encoding: str = field(default="utf-8", compare=False)
-
-    @property
-    def unread(self) -> bool:
-        """Whether this is no game but the reader's stand-in for a source that could not be read
-        (to the end) or holds no PGN: no tags, no moves, a ``pgn.io`` or ``pgn.not-pgn`` finding."""
-        return not self.moves and not self.tags and any(d.code in UNREAD_CODES for d in self.diagnostics)
 
     def mainline(self) -> list[str]:
         """The mainline SAN tokens as written."""

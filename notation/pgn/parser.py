@@ -33,10 +33,10 @@ from lark import Lark, Token, Transformer
 from lark.lexer import Lexer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from notation.compiled import core_module
+from notation.compiled import core_tokens
 from notation.diagnostics import Diagnostic
 from notation.formats.san import SanError, parse_san_syntax
-from notation.grammars import build_parser, lark_cython_available, terminal_patterns
+from notation.grammars import build_parser, lark_cython_available, overridden, regex_literal, terminal_patterns
 from notation.pgn.model import (
     GLYPH_NAGS,
     MAX_LINE_PLIES,
@@ -554,15 +554,13 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
 POSSESSIVE_RUNS: dict[str, tuple[str, str]] = {"MOVES": (")*)+", ")*+)++"), "TAGS": (")+", ")++")}
 
 
-def _possessive_runs(parser: Lark) -> Lark:
-    """Rewrite ``parser``'s run terminals (:data:`POSSESSIVE_RUNS`) before its lexer first runs
-    (Lark and lark-cython build their scanners on first use, from these terminal objects)."""
-    for terminal in parser.terminals:
-        rewrite = POSSESSIVE_RUNS.get(terminal.name)
-        pattern = terminal.pattern
-        if rewrite is not None and pattern.type == "re" and pattern.value.endswith(rewrite[0]):
-            pattern.value = pattern.value[: -len(rewrite[0])] + rewrite[1]
-    return parser
+@lru_cache(maxsize=1)
+def pgn_grammar() -> str:
+    """``pgn.lark``, its run terminals (:data:`POSSESSIVE_RUNS`) made possessive by ``%override``."""
+    patterns = terminal_patterns("pgn")
+    runs = {term: regex_literal(patterns[term].removesuffix(greedy) + possessive)
+            for term, (greedy, possessive) in POSSESSIVE_RUNS.items() if patterns[term].endswith(greedy)}
+    return overridden("pgn", runs)
 
 
 def _guarded_parser(outline: bool) -> tuple[Lark, GameBuilder]:
@@ -576,16 +574,18 @@ def _guarded_parser(outline: bool) -> tuple[Lark, GameBuilder]:
 @lru_cache(maxsize=2)
 def _guarded(outline: bool) -> tuple[Lark, GameBuilder, ParenGuard]:
     builder, guard = OutlineBuilder() if outline else GameBuilder(), ParenGuard(MAX_DIAGNOSTICS)
-    parser = build_parser("pgn", use_cython=False, lexer="contextual", transformer=builder, cache=True, postlex=guard)
-    return _possessive_runs(parser), builder, guard
+    parser = build_parser("pgn", text=pgn_grammar(), use_cython=False, lexer="contextual", transformer=builder,
+                          cache=True, postlex=guard)
+    return parser, builder, guard
 
 
 @lru_cache(maxsize=2)
 def _parser(use_cython: bool) -> tuple[Lark, GameBuilder]:
     builder = GameBuilder()
     # cache=True: Lark keeps the grammar analysis in a temp file, so later processes start faster.
-    parser = build_parser("pgn", use_cython=use_cython, lexer="contextual", transformer=builder, cache=True)
-    return _possessive_runs(parser), builder
+    parser = build_parser("pgn", text=pgn_grammar(), use_cython=use_cython, lexer="contextual", transformer=builder,
+                          cache=True)
+    return parser, builder
 
 
 def get_parser(use_cython: bool | None = None) -> tuple[Lark, GameBuilder]:
@@ -729,8 +729,9 @@ class OutlineBuilder(GameBuilder):
 @lru_cache(maxsize=2)
 def _outline_parser(use_cython: bool) -> tuple[Lark, OutlineBuilder]:
     builder = OutlineBuilder()
-    parser = build_parser("pgn", use_cython=use_cython, lexer="contextual", transformer=builder, cache=True)
-    return _possessive_runs(parser), builder
+    parser = build_parser("pgn", text=pgn_grammar(), use_cython=use_cython, lexer="contextual", transformer=builder,
+                          cache=True)
+    return parser, builder
 
 
 class _CoreTokens(Lexer):
@@ -765,9 +766,8 @@ def parse_game_outline(
     When the compiled core can cut the game's tokens (a game of tag pairs, moves in standard
     SAN with comments and NAGs, and a result), Lark parses the tokens it cut; otherwise Lark
     lexes the game itself. Tests prove both give the same tokens."""
-    core = core_module()
     guard = needs_guard(text, MAX_DIAGNOSTICS)
-    fields = core.lex_game(text) if core is not None and not guard else None
+    fields, failure = (None, None) if guard else core_tokens(text, line)
     parser: Lark
     builder: GameBuilder
     if fields is not None:
@@ -786,6 +786,8 @@ def parse_game_outline(
         builder.diag("pgn.syntax", "internal parser failure; movetext skipped", None)
         tags, mainline, result_token = {}, _Line(), None  # type: ignore[var-annotated]
     builder.end_junk()
+    if failure is not None:
+        builder.diagnostics.insert(0, failure.located(file=file, game=number))
     game = Game(
         file=file, number=number, line=line, offset=offset, tags=tags, result=None,
         diagnostics=builder.diagnostics, encoding=encoding,

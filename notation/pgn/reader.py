@@ -19,11 +19,11 @@ offset in its UTF-8 transcoding). Lines count ``\\n``; a lone ``\\r`` (old Mac f
 end too (:class:`notation.pgn.sources.SafeRead` makes it ``\\n``), so CR, LF, CRLF and mixed
 line ends give the same games and lines.
 
-A source that cannot be read to the end yields the games read whole, then a ``pgn.io`` stand-in
-located at the game where reading stopped (:func:`_split`).
-
-A source with no PGN structure at all (prose, code, JSON, binary data: see
-:mod:`notation.pgn.structure`) yields one ``pgn.not-pgn`` stand-in instead of its chunks
+Read failures are yielded beside the games, as their own type
+(:class:`notation.pgn.chunks.ReadFailure`), never as games: a source that cannot be read to the
+end yields the games read whole, then a ``pgn.io`` failure located at the game where reading
+stopped (:func:`_split`). A source with no PGN structure at all (prose, code, JSON, binary data:
+see :mod:`notation.pgn.structure`) yields one ``pgn.not-pgn`` failure instead of its chunks
 (:func:`_structured`), and so does a document of another format (Markdown, HTML, JSON...);
 text before the first game of a PGN file is read as a game.
 """
@@ -33,11 +33,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from notation.diagnostics import Diagnostic
+from notation.pgn.chunks import Chunk, RawGame, ReadFailure
 from notation.pgn.model import Game, MoveNode, Span
 from notation.pgn.sources import (
     BOM,
@@ -66,60 +66,21 @@ def _tag_section(binary: bool) -> Any:
     return re.compile("\\n(?:" + line + ")+")
 
 
-@dataclass(slots=True)
-class RawGame:
-    """One game's source text and where it starts; no parsing done.
+def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES) -> Iterator[Chunk]:
+    """Split ``source`` into :class:`RawGame` chunks, one per game, streaming, with a
+    :class:`ReadFailure` beside them where reading fails.
 
-    ``data`` is bytes for binary sources (decoded by :func:`parse_raw_game`, per game, with the
-    CP1252/CP850 fallback of :func:`notation.pgn.sources.decode`) or str for text handles. ``size`` counts the game's bytes; when it
-    exceeds the cap, ``oversized`` is set and ``data`` holds only the start of the game.
-    ``size == -1``: not a game but a read failure (``data`` says what and where; see
-    :func:`split_games`). ``io_error`` marks a whole game after which reading stopped (set by the
-    distributed import engine on the last game of a range; the reader itself reports the
-    failure as the next, ``size == -1``, chunk). ``problem``: the diagnostic of a ``size == -1``
-    chunk that is no read failure (``pgn.not-pgn``: text with no PGN structure; ``data`` then
-    holds its message); None for ``pgn.io``.
-    """
-
-    data: bytes | str
-    file: str | None
-    number: int
-    line: int
-    offset: int
-    size: int = 0
-    oversized: bool = False
-    io_error: str | None = None
-    problem: Diagnostic | None = None
-
-    def __reduce__(self) -> tuple[type[RawGame], tuple[Any, ...]]:
-        # pickled as its fields: half the cost of a slots dataclass's default (games cross to
-        # worker processes in batches)
-        return (RawGame, (self.data, self.file, self.number, self.line, self.offset, self.size,
-                          self.oversized, self.io_error, self.problem))
-
-    @property
-    def text(self) -> str:
-        """The game text (decoded)."""
-        if isinstance(self.data, str):
-            return self.data
-        return decode(self.data)[0]
-
-
-def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES) -> Iterator[RawGame]:
-    """Split ``source`` into :class:`RawGame` chunks, one per game, streaming.
-
-    A source that cannot be opened yields one :class:`RawGame` with ``size == -1`` (parsed into
-    a game carrying a ``pgn.io`` diagnostic). A source that cannot be read to the end (truncated
-    or corrupt compressed data, an I/O error) yields every game read whole before the failure,
-    then one ``size == -1`` chunk located where reading stopped: the game being read then (its
-    number, first line and offset), which is not a game, since its end is missing; see
-    :func:`_split`. A source with no PGN structure yields one ``size == -1`` chunk whose
-    ``problem`` is ``pgn.not-pgn`` (see :func:`_structured`).
+    A source that cannot be opened yields one ``pgn.io`` :class:`ReadFailure` (line 0). A source
+    that cannot be read to the end (truncated or corrupt compressed data, an I/O error) yields
+    every game read whole before the failure, then one :class:`ReadFailure` located where
+    reading stopped: the game being read then (its number, first line and offset), which is not
+    a game, since its end is missing; see :func:`_split`. A source with no PGN structure yields
+    one ``not-pgn`` :class:`ReadFailure` (see :func:`_structured`).
     """
     return _chunks(source, max_game_bytes, tags_only=False)
 
 
-def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[RawGame]:
+def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[Chunk]:
     meter = current_meter()
     try:
         with open_source(source) as (read, name):
@@ -130,7 +91,7 @@ def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[RawGame]:
                 meter.games += 1
                 yield raw
     except OSError as error:
-        yield RawGame(data=str(error), file=source_name(source), number=1, line=0, offset=0, size=-1)
+        yield ReadFailure.io(str(error), file=source_name(source), number=1, line=0, offset=0)
 
 
 def split_range(
@@ -142,7 +103,7 @@ def split_range(
     line: int = 1,
     name: str | None = None,
     max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
-) -> Iterator[RawGame]:
+) -> Iterator[Chunk]:
     """The games in bytes ``[start, end)`` of the *uncompressed* file ``path``, exactly as
     :func:`split_games` yields them from the whole file (same text, number, line, offset).
 
@@ -166,7 +127,7 @@ def split_range(
 
             yield from _split(SafeRead(read_range), display, max_game_bytes, False, number - 1, line - 1, start)
     except OSError as error:
-        yield RawGame(data=str(error), file=display, number=number, line=0, offset=0, size=-1)
+        yield ReadFailure.io(str(error), file=display, number=number, line=0, offset=0)
 
 
 #: Leading chunks with no PGN structure that :func:`_structured` holds back to decide whether a
@@ -185,7 +146,7 @@ class _Mode:
         self.tags_only = tags_only
 
 
-def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool) -> Iterator[RawGame]:
+def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool) -> Iterator[Chunk]:
     """:func:`_split`, with a source that is no PGN told apart (:mod:`notation.pgn.structure`).
 
     Leading chunks without PGN structure are held back, whole (also in tags-only mode), until
@@ -194,8 +155,7 @@ def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_onl
     are yielded exactly as :func:`_split` gives them (a preamble such as mail headers before
     the games, a bare move list) and the rest streams
     through untouched; so a real PGN file only costs a look at its first chunk. When the source
-    ends first, they are replaced by one ``size == -1`` chunk whose ``problem`` is
-    ``pgn.not-pgn``, numbered, located and quoted as the first of them. Past
+    ends first, they are replaced by one ``not-pgn`` :class:`ReadFailure`, numbered, located and quoted as the first of them. Past
     :data:`HOLD_BYTES` or :data:`HOLD_CHUNKS` they are let go (the first one's start is kept)
     and so are the structureless chunks after them: one ``pgn.not-pgn`` then names the lines up
     to the first chunk with structure (``in lines 1-N, which are skipped``), and the games from
@@ -208,7 +168,7 @@ def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_onl
     size = 0
     gone: RawGame | None = None  # past the caps: the first chunk, its text cut to the quote's need
     for raw in chunks:
-        if raw.size != -1 and not has_structure(raw.data):
+        if isinstance(raw, RawGame) and not has_structure(raw.data):
             if gone is None and not held and (kind := other_format(raw.data)) is not None:
                 yield _not_pgn(raw, None, kind)  # a document of another format: not read on
                 return
@@ -226,19 +186,18 @@ def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_onl
             yield _not_pgn(gone, max(gone.line, raw.line - 1))
         for chunk in held:
             yield _tag_lines(chunk) if tags_only else chunk
-        yield _tag_lines(raw) if tags_only and raw.size != -1 else raw
+        yield _tag_lines(raw) if tags_only and isinstance(raw, RawGame) else raw
         yield from chunks
         return
     if gone is not None or held:
         yield _not_pgn(gone if gone is not None else held[0], None)
 
 
-def _not_pgn(first: RawGame, upto: int | None, kind: str | None = None) -> RawGame:
-    """The ``pgn.not-pgn`` stand-in for structureless text starting with chunk ``first``
+def _not_pgn(first: RawGame, upto: int | None, kind: str | None = None) -> ReadFailure:
+    """The ``pgn.not-pgn`` failure for structureless text starting with chunk ``first``
     (``kind``: the format it is, see :func:`notation.pgn.structure.other_format`)."""
     problem = not_pgn(first.data, file=first.file, game=first.number, line=first.line, upto=upto, kind=kind)
-    return RawGame(data=problem.message, file=first.file, number=first.number, line=first.line,
-                   offset=first.offset, size=-1, problem=problem)
+    return ReadFailure("not-pgn", problem, first.file, first.number, first.line, first.offset, problem.message)
 
 
 @lru_cache(maxsize=2)
@@ -291,7 +250,7 @@ def _split(
     number: int = 0,
     lines: int = 0,
     offset: int = 0,
-) -> Iterator[RawGame]:
+) -> Iterator[Chunk]:
     """The boundary split shared by :func:`split_games` and the headers-only fast path.
 
     Works on blocks: one regex match finds each *tag section* (a run of tag lines). A tag
@@ -306,14 +265,14 @@ def _split(
     was read is split as if the input ended there (exactly the split of the readable prefix,
     as ``zcat`` gives it), and its last game is not yielded: the failure cut it, and nothing
     tells how much of it is missing (even text up to a result may have lost comments or the
-    rest of its line). It becomes one ``size == -1`` chunk naming that game, its first line and
+    rest of its line). It becomes one :class:`ReadFailure` naming that game, its first line and
     offset, and the error. Nothing read at all: the chunk is the error alone (line 0).
     """
     first: Any = read(BLOCK)
     if not first:
         failure = getattr(read, "error", None)
         if failure is not None:
-            yield RawGame(data=failure, file=name, number=number + 1, line=0, offset=offset, size=-1)
+            yield ReadFailure.io(failure, file=name, number=number + 1, line=0, offset=offset)
         return
     nl: Any
     empty: Any
@@ -358,7 +317,7 @@ def _split(
         elif is_tag or not mode.tags_only:
             chunk.parts.append(piece)
 
-    between = _between_games(isinstance(first, bytes)).search
+    between = _game_end(isinstance(first, bytes))
 
     def feed(seg: Any, pos: int) -> Iterator[RawGame]:
         """Non-tag text at file offset ``pos``: the current game's, up to where it ended (a
@@ -377,7 +336,7 @@ def _split(
             if found is None:
                 add(seg, False)
                 return
-            cut = found.end() - len(chunk.tail)
+            cut = found - len(chunk.tail)
             add(seg[:cut], False)
             number += 1
             consumed_nl += chunk.newlines
@@ -477,22 +436,49 @@ def _between_games(binary: bool) -> Any:
     return re.compile(pattern.encode() + rb"|\n(?=\xff\xfe|\xfe\xff)")
 
 
+def _game_end(binary: bool) -> Callable[[Any], int | None]:
+    """Where the first game of a text ends with other text after it (the end of
+    :func:`_between_games`'s first match), or None. Bytes go to the compiled core's scan when
+    it is on (the same search in one pass over the lines; a panic there leaves the search to
+    the regex); text, or no core, to the regex."""
+    search = _between_games(binary).search
+
+    def by_regex(text: Any) -> int | None:
+        found = search(text)
+        return None if found is None else found.end()
+
+    from notation.compiled import core_module
+
+    core = core_module() if binary else None
+    if core is None:
+        return by_regex
+    scan, panic = core.game_end, core.CorePanic
+
+    def by_core(text: Any) -> int | None:
+        try:
+            return scan(text)  # type: ignore[no-any-return]
+        except panic:
+            return by_regex(text)
+
+    return by_core
+
+
 def _opens_tag(head: bytes | str) -> bool:
     """Whether a line starting with ``head`` may be a tag line (blanks, then ``[``)."""
     text = head.lstrip(b" \t") if isinstance(head, bytes) else head.lstrip(" \t")
     return text[:1] in (b"[", "[")
 
 
-def _cut(error: str, chunk: _Chunk | None, name: str | None, number: int, consumed_nl: int, pos: int) -> RawGame:
-    """The ``size == -1`` chunk of a read failure: located at the game being read (``chunk``),
+def _cut(error: str, chunk: _Chunk | None, name: str | None, number: int, consumed_nl: int, pos: int) -> ReadFailure:
+    """The :class:`ReadFailure` of a read failure: located at the game being read (``chunk``),
     else after the last game."""
     if chunk is None:
         where = f"after game {number}" if number else "before any game"
         text = f"reading stopped at line {consumed_nl + 1}, {where}: {error}"
-        return RawGame(data=text, file=name, number=number + 1, line=consumed_nl + 1, offset=pos, size=-1)
+        return ReadFailure.io(text, file=name, number=number + 1, line=consumed_nl + 1, offset=pos)
     line, offset = chunk.line, chunk.offset
     text = f"reading stopped inside game {number + 1} (from line {line}), which was not read: {error}"
-    return RawGame(data=text, file=name, number=number + 1, line=line, offset=offset, size=-1)
+    return ReadFailure.io(text, file=name, number=number + 1, line=line, offset=offset)
 
 
 def _start(seg: bytes | str, pos: int, consumed_nl: int, nl: bytes | str) -> tuple[_Chunk | None, int]:
@@ -523,25 +509,20 @@ def _raw(chunk: _Chunk, name: str | None, number: int, empty: bytes | str) -> Ra
     )
 
 
-def unreadable_game(raw: RawGame) -> Game:
-    """The stand-in :class:`Game` of a ``size == -1`` chunk (a source that could not be read, or
-    not to the end): no tags, no moves, one ``pgn.io`` diagnostic located where reading stopped
-    (or the chunk's ``problem``: ``pgn.not-pgn``)."""
-    if raw.problem is not None:
-        return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset,
-                    diagnostics=[raw.problem])
-    message = str(raw.data) if raw.line else f"cannot read the source: {raw.data!s}"
-    diagnostic = Diagnostic.make("pgn.io", message, file=raw.file, game=raw.number, line=raw.line or None)
-    return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, diagnostics=[diagnostic])
+def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None, failure: Diagnostic | None = None) -> Game:
+    """Parse one chunk from :func:`split_games` into a :class:`Game` (never raises).
+    ``failure``: the ``internal.error`` of a core that panicked on this game
+    (:func:`notation.compiled.through_core`), kept first among the game's diagnostics."""
+    game = _parse_raw_game(raw, use_cython)
+    if failure is not None:
+        game.diagnostics.insert(0, failure.located(file=raw.file, game=raw.number))
+    return game
 
 
-def parse_raw_game(raw: RawGame, *, use_cython: bool | None = None) -> Game:
-    """Parse one chunk from :func:`split_games` into a :class:`Game` (never raises)."""
+def _parse_raw_game(raw: RawGame, use_cython: bool | None) -> Game:
     from notation.pgn.parser import parse_game_text  # Lark and SAN: not needed by read_headers
 
     where = {"file": raw.file, "game": raw.number}
-    if raw.size == -1:
-        return unreadable_game(raw)
     if isinstance(raw.data, bytes) and raw.data[:2] in (b"\xff\xfe", b"\xfe\xff") and raw.offset > 0:
         # a UTF-16 file joined after this one: its games cannot be split from here; say where
         message = ("UTF-16 text from here to the end of the source (a file joined to this one?) is not read; "
@@ -628,8 +609,10 @@ def read_games(
     max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
     headers_only: bool = False,
     use_cython: bool | None = None,
-) -> Iterator[Game]:
-    """Iterate the games of ``source`` (path, ``"-"`` for stdin, or an open handle).
+) -> Iterator[Game | ReadFailure]:
+    """Iterate the games of ``source`` (path, ``"-"`` for stdin, or an open handle), with a
+    :class:`notation.pgn.chunks.ReadFailure` beside them where the source could not be read
+    (to the end) or holds no PGN.
 
     ``headers_only=True`` is :func:`read_headers` (no movetext parsing, no Lark). A path that
     does not exist raises ``FileNotFoundError`` when iteration starts.
@@ -639,13 +622,13 @@ def read_games(
         yield from read_headers(source, max_game_bytes=max_game_bytes)
         return
     for raw in split_games(source, max_game_bytes=max_game_bytes):
-        yield parse_raw_game(raw, use_cython=use_cython)
+        yield parse_raw_game(raw, use_cython=use_cython) if isinstance(raw, RawGame) else raw
 
 
-def read_headers(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES) -> Iterator[Game]:
-    """Games with their tags only (moves empty, ``result`` None): the headers-only mode of the
-    reader, never Lark. Game numbers, ``line`` and ``offset`` equal those of :func:`read_games`
+def read_headers(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES) -> Iterator[Game | ReadFailure]:
+    """Games with their tags only (moves empty, ``result`` None), read failures beside them:
+    the headers-only mode of the reader, never Lark. Game numbers, ``line`` and ``offset`` equal those of :func:`read_games`
     (the same boundary split, keeping only tag lines)."""
     require_existing(source)
     for raw in _chunks(source, max_game_bytes, tags_only=True):
-        yield unreadable_game(raw) if raw.size == -1 else headers_game(raw)
+        yield headers_game(raw) if isinstance(raw, RawGame) else raw

@@ -31,7 +31,7 @@ import os
 import re
 import sys
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -609,17 +609,60 @@ def unreadable_diagnostic(item: Unreadable) -> Diagnostic:
     return Diagnostic.make("pgn.io", f"cannot read: {why}; the games in it were not read", file=str(item.path))
 
 
-def find_pgn_files(path: str | os.PathLike[str], problems: list[Diagnostic] | None = None) -> list[Path]:
-    """The PGN files under a directory (recursively, sorted by path), or ``[path]`` for a file.
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One path argument of a command, expanded (:func:`expand_paths`): the one reading of
+    ``-``, files, folders and datasets that every command shares.
 
-    What cannot be read (:func:`walk_pgn_files`) is left out and reported in ``problems`` as a
-    ``pgn.io`` diagnostic naming the path (pass a list: without one it is only left out).
+    ``kind``: ``stdin`` (``-``), ``file`` (anything to read as one input: a file, a pipe),
+    ``folder`` (searched for PGN files), ``dataset`` (a folder the caller's ``dataset`` test
+    accepts: not searched), ``missing`` (no such path) or ``unreadable`` (its type cannot be
+    read). ``files``: a file's path; a folder's PGN files in path order, with an
+    :class:`Unreadable` in place of what the search could not read; an unreadable path's
+    :class:`Unreadable`.
     """
-    files: list[Path] = []
-    for item in walk_pgn_files(path):
-        if isinstance(item, Unreadable):
-            if problems is not None:
-                problems.append(unreadable_diagnostic(item))
-        else:
-            files.append(item)
-    return files
+
+    given: str
+    kind: str
+    files: tuple[Path | Unreadable, ...] = ()
+
+    @property
+    def path(self) -> Path:
+        return Path(self.given)
+
+    @property
+    def readable(self) -> list[Path]:
+        """The files that can be read (:attr:`files` without the :class:`Unreadable` ones)."""
+        return [f for f in self.files if not isinstance(f, Unreadable)]
+
+    def unreadable(self) -> list[Diagnostic]:
+        """The ``pgn.io`` diagnostics of what could not be read (:func:`unreadable_diagnostic`)."""
+        return [unreadable_diagnostic(f) for f in self.files if isinstance(f, Unreadable)]
+
+
+def expand_paths(
+    paths: Iterable[str | os.PathLike[str]], *, dataset: Callable[[Path], bool] | None = None
+) -> list[Input]:
+    """Every argument of ``paths`` as an :class:`Input`, in the order given (``-`` each time it
+    is given; no file is left out or merged: what to do with a missing path, an empty folder or
+    a file named twice is the caller's choice)."""
+    out: list[Input] = []
+    for item in paths:
+        given = os.fspath(item)
+        if given == "-":
+            out.append(Input(given, "stdin"))
+            continue
+        path = Path(given)
+        try:
+            if not path.exists():
+                out.append(Input(given, "missing"))
+            elif not path.is_dir():
+                out.append(Input(given, "file", (path,)))
+            elif dataset is not None and dataset(path):
+                out.append(Input(given, "dataset"))
+            else:
+                out.append(Input(given, "folder", tuple(walk_pgn_files(path))))
+        except (OSError, ValueError) as error:  # e.g. inside a folder that cannot be searched
+            failure = error if isinstance(error, OSError) else OSError(str(error))
+            out.append(Input(given, "unreadable", (Unreadable(path, failure),)))
+    return out

@@ -19,7 +19,7 @@ from notation.pgn.model import Game
 from notation.pgn.sources import decode
 
 if TYPE_CHECKING:  # pragma: no cover
-    from notation.pgn.reader import RawGame
+    from notation.pgn.chunks import RawGame
 
 _UNESCAPE = re.compile(r"\\(.)")
 
@@ -92,11 +92,6 @@ def _tags_lenient(text: str) -> tuple[dict[str, str], int]:
 
 def headers_game(raw: RawGame) -> Game:
     """The :class:`Game` of a tags-only chunk of the reader: tags, no moves, no Lark."""
-    if raw.size == -1:  # the reader's stand-in: no PGN (its problem), or a source that cannot be read
-        if raw.problem is not None:
-            return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, diagnostics=[raw.problem])
-        message = f"cannot read the source: {raw.data!s}"
-        return Game(file=raw.file, number=1, line=0, diagnostics=[Diagnostic.make("pgn.io", message, file=raw.file, game=1)])
     data = raw.data
     bad_at: int | None = None
     if isinstance(data, bytes):
@@ -114,29 +109,15 @@ def headers_game(raw: RawGame) -> Game:
             game.diagnostics.append(
                 Diagnostic.make("pgn.bad-tag", f"{bad} malformed tag line(s)", file=raw.file, game=raw.number, line=raw.line)
             )
+    where = {"file": raw.file, "game": raw.number}
     if bad_at is not None:
-        game.diagnostics.append(
-            Diagnostic.make(
-                "pgn.encoding",
-                f"tags are not valid UTF-8; decoded as {encoding}",
-                file=raw.file,
-                game=raw.number,
-                line=raw.line,
-            )
-        )
+        message = f"tags are not valid UTF-8; decoded as {encoding}"
+        game.diagnostics.append(Diagnostic.make("pgn.encoding", message, line=raw.line, **where))
     if raw.io_error is not None:
         game.diagnostics.append(
             Diagnostic.make("pgn.io", f"reading stopped after this game: {raw.io_error}", file=raw.file, game=raw.number)
         )
     if raw.oversized:
-        game.diagnostics.append(
-            Diagnostic.make(
-                "pgn.oversized-game",
-                f"game of {raw.size} bytes is larger than the cap",
-                file=raw.file,
-                game=raw.number,
-                line=raw.line,
-                column=1,
-            )
-        )
+        message = f"game of {raw.size} bytes is larger than the cap"
+        game.diagnostics.append(Diagnostic.make("pgn.oversized-game", message, line=raw.line, column=1, **where))
     return game

@@ -17,7 +17,7 @@ from notation.pgn.comment_commands import Arrow, Highlight, arrows, highlights
 from notation.pgn.model import Game
 from notation.pictures.board import diagram_ply, position_svg
 from notation.rules.move import Move
-from notation.rules.position import Position
+from notation.formats.position import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +103,7 @@ def from_game(game: Game, ply: int | None = None) -> tuple[Diagram | None, list[
 
 def from_source(source: str | Path, *, game: int = 1, ply: int | None = None) -> tuple[Diagram | None, list[Diagnostic]]:
     """The diagram of game number ``game`` (1-based) of a PGN file after ``ply`` plies."""
+    from notation.pgn.chunks import ReadFailure
     from notation.pgn.reader import parse_raw_game, split_games
     from notation.pgn.sources import require_existing
 
@@ -110,10 +111,9 @@ def from_source(source: str | Path, *, game: int = 1, ply: int | None = None) ->
         require_existing(source)
         for raw in split_games(source):
             if raw.number == game:
-                found = parse_raw_game(raw)  # only the game asked for is parsed
-                if found.unread:
-                    return None, list(found.diagnostics)  # the reader's stand-in: not a game to draw
-                return from_game(found, ply)
+                if isinstance(raw, ReadFailure):
+                    return None, [raw.diagnostic]  # not a game to draw
+                return from_game(parse_raw_game(raw), ply)  # only the game asked for is parsed
     except OSError as exc:
         return None, [Diagnostic.make("pgn.io", f"cannot read: {exc.strerror or exc}", file=str(source))]
     message = f"game {game} asked for, but the input holds fewer games"

@@ -101,16 +101,13 @@ def queen_attacks(sq: int, occ: int) -> int:
 def _line_tables() -> tuple[list[list[int]], list[list[int]]]:
     between = [[0] * 64 for _ in range(64)]
     line = [[0] * 64 for _ in range(64)]
-    for a in range(64):
-        for b in range(64):
-            if a == b:
-                continue
-            for dirs in (_ROOK_DIRS, _BISHOP_DIRS):
-                if _ray_attacks(a, 0, dirs) & BB_SQUARES[b]:
+    for dirs, empty in ((_ROOK_DIRS, ROOK_EMPTY), (_BISHOP_DIRS, BISHOP_EMPTY)):
+        for a in range(64):
+            rays = empty[a]
+            for b in range(64):
+                if a != b and rays & BB_SQUARES[b]:  # aligned: only these pairs cost a ray walk
                     between[a][b] = _ray_attacks(a, BB_SQUARES[b], dirs) & _ray_attacks(b, BB_SQUARES[a], dirs)
-                    line[a][b] = (
-                        (_ray_attacks(a, 0, dirs) & _ray_attacks(b, 0, dirs)) | BB_SQUARES[a] | BB_SQUARES[b]
-                    )
+                    line[a][b] = (rays & empty[b]) | BB_SQUARES[a] | BB_SQUARES[b]
     return between, line
 
 

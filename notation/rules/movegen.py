@@ -10,7 +10,7 @@ These functions read the position's bitboards directly; :class:`Position` offers
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from notation.rules.attacks import (
     BETWEEN,
@@ -27,8 +27,24 @@ from notation.rules.attacks import (
 from notation.rules.move import MOVES, Move
 from notation.rules.squares import BB_ALL, BB_RANKS, BISHOP, KNIGHT, QUEEN, ROOK, scan_squares
 
-if TYPE_CHECKING:  # pragma: no cover
-    from notation.rules.position import Position
+
+
+class Position(Protocol):
+    """What move generation reads of a position (:class:`notation.rules.position.Position`,
+    which imports this module: so the generator names the parts it needs, not the class)."""
+
+    _bb: list[int]
+    _co: list[int]
+    turn: bool
+    castling_rights: int
+    ep_square: int | None
+    chess960: bool
+
+    def _attacked_by(self, colour: bool, sq: int, occ: int, removed: int = 0) -> bool: ...
+
+    def _is_safe(self, f: int, t: int) -> bool: ...
+
+    def _ep_safe(self, f: int, ep: int) -> bool: ...
 
 _BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
 _PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)

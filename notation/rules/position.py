@@ -7,10 +7,14 @@ incrementally updated Zobrist hash of pieces, side to move and castling rights, 
 numbers (:mod:`notation.rules.zobrist`). The repetition key adds the en passant file only when
 an en passant capture is legal (FIDE 10.10); it is otherwise the Polyglot key.
 
-This module keeps the rules only: legal move generation is in :mod:`notation.rules.movegen`,
-the replay fast path in :mod:`notation.rules.step`, and text (FEN, SAN, UCI/LAN) in
-:mod:`notation.formats`; the ``san()``/``parse_san()``/``fen()``/``parse_uci()`` methods are
-python-chess-style conveniences over those.
+This module keeps the rules only and reads no text: a position is built from a
+:class:`notation.rules.setup.Setup` (:meth:`Position.from_setup`); legal move generation is in
+:mod:`notation.rules.movegen` and the replay fast path in :mod:`notation.rules.step`. Text (FEN,
+SAN, UCI/LAN) is :mod:`notation.formats`'s, and so is the position users meet,
+:class:`notation.formats.position.Position` (``notation.Position``): this class with the
+python-chess-style ``from_fen()``/``fen()``/``san()``/``parse_san()``/``parse_uci()`` methods.
+Every new position is of its parent's class (``play`` keeps it), so what the text class starts
+stays of it.
 """
 
 from __future__ import annotations
@@ -36,13 +40,11 @@ from notation.rules.squares import (
     SQUARE_NAMES,
     scan_squares,
 )
-from notation.formats import fen as _fen
-from notation.formats import san as _san
-from notation.formats import uci as _uci
-from notation.formats.fen import STARTING_FEN, FenError, FenFields, format_placement, parse_fen
-from notation.formats.san import SanResolution, SanSyntax
+from typing import TypeVar, cast
+
 from notation.rules import movegen as _movegen
 from notation.rules.move import Move
+from notation.rules.setup import STARTING_SETUP, Setup, SetupError
 
 _Z = zobrist.PIECE
 _Z_TURN = zobrist.TURN
@@ -50,6 +52,7 @@ _Z_EP = zobrist.EP_FILE
 _new = object.__new__
 _BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
 _BB_ALL = (1 << 64) - 1
+_P = TypeVar("_P", bound="Position")
 
 
 class Position:
@@ -84,21 +87,22 @@ class Position:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def initial(cls) -> Position:
-        """The standard starting position."""
-        return _INITIAL
+    def initial(cls: type[_P]) -> _P:
+        """The standard starting position (one per class, made once)."""
+        found = _INITIAL.get(cls)
+        if found is None:
+            found = _INITIAL[cls] = _set_up(cls, STARTING_SETUP, None)
+        return cast(_P, found)
 
     @classmethod
-    def from_fen(cls, text: str, *, chess960: bool | None = None) -> Position:
-        """A validated position from FEN, X-FEN or Shredder-FEN (raises :class:`FenError`).
+    def from_setup(cls: type[_P], setup: Setup, *, chess960: bool | None = None) -> _P:
+        """A validated position from ``setup`` (raises :class:`notation.rules.setup.SetupError`).
 
-        ``chess960=None`` decides from the castling field: rights that only make sense in
+        ``chess960=None`` decides from the castling rights: rights that only make sense in
         Chess960 (king or rook off its standard square, Shredder file letters) make it a
-        Chess960 position. Four-field (EPD-like) FENs get ``0 1`` clocks.
+        Chess960 position.
         """
-        if not isinstance(text, str):
-            raise FenError("placement", f"not a FEN string: {text!r}")
-        return _set_up(cls, parse_fen(text), chess960)
+        return _set_up(cls, setup, chess960)
 
     def _compute_hash(self) -> int:
         h = 0
@@ -287,7 +291,7 @@ class Position:
         return _movegen.generate(self, _BB_ALL, to_mask & _BB_ALL, castling)
 
     # ------------------------------------------------------------------ playing moves
-    def play(self, move: Move) -> Position:
+    def play(self: _P, move: Move) -> _P:
         """The position after ``move`` (a legal move); ``self`` is left unchanged.
 
         ``move`` is trusted: check untrusted moves with :meth:`is_legal` (or get them from
@@ -373,7 +377,7 @@ class Position:
             if cr & fbit:
                 cr &= ~fbit
         bb[0] = co[0] | co[1]
-        new = _new(Position)
+        new = _new(type(self))
         new._board = board
         new._bb = bb
         new._co = co
@@ -388,9 +392,9 @@ class Position:
         new.chess960 = self.chess960
         return new
 
-    def _finish(self, board: bytearray, bb: list[int], co: list[int], h: int, cr: int,
-                half: int, ep: int | None) -> Position:
-        new = _new(Position)
+    def _finish(self: _P, board: bytearray, bb: list[int], co: list[int], h: int, cr: int,
+                half: int, ep: int | None) -> _P:
+        new = _new(type(self))
         new._board = board
         new._bb = bb
         new._co = co
@@ -406,9 +410,9 @@ class Position:
         new.chess960 = self.chess960
         return new
 
-    def play_null(self) -> Position:
+    def play_null(self: _P) -> _P:
         """The position after a null move (turn passes, en passant right lost)."""
-        new = _new(Position)
+        new = _new(type(self))
         new._board = self._board
         new._bb = self._bb
         new._co = self._co
@@ -485,24 +489,8 @@ class Position:
         return self.key()
 
     def __repr__(self) -> str:
-        extra = ", chess960=True" if self.chess960 else ""
-        return f"Position.from_fen({self.fen()!r}{extra})"
-
-    def _repr_svg_(self) -> str:  # a diagram in Jupyter (notation.pictures.board)
-        from notation.pictures.board import position_svg
-        return position_svg(self)
-
-    # ------------------------------------------------------------------ FEN
-    def board_fen(self) -> str:
-        return format_placement(self._board)
-
-    def fen(self, *, shredder: bool = False, en_passant: str = "legal") -> str:
-        """FEN of the position (see :func:`notation.formats.fen.format_fen`)."""
-        return _fen.format_fen(self, shredder=shredder, en_passant=en_passant)
-
-    def castling_fen(self, *, shredder: bool = False) -> str:
-        """The castling field of the FEN (X-FEN, or Shredder-FEN with ``shredder=True``)."""
-        return _fen.castling_field(self, shredder=shredder)
+        extra = ", chess960" if self.chess960 else ""
+        return f"<Position key={self.key():#018x}{extra}>"
 
     # ------------------------------------------------------------------ moves to a square
     def piece_moves_to(self, piece_type: int, to: int) -> list[Move]:
@@ -510,61 +498,18 @@ class Position:
         pawns, not castling) that end on ``to``: a reverse lookup from ``to``, no move list."""
         return _movegen.piece_moves_to(self, piece_type, to)
 
-    # ------------------------------------------------------------------ text (notation.formats)
-    # Conveniences in python-chess style; the code is in notation.formats.san and .uci.
-    def san(self, move: Move) -> str:
-        """Standard algebraic notation of a legal ``move``, with ``+``/``#``."""
-        return _san.san(self, move)
-
-    def san_without_suffix(self, move: Move) -> str:
-        return _san.san_without_suffix(self, move)
-
-    def parse_san(self, text: str, *, strict: bool = False) -> Move:
-        """The legal move named by SAN ``text`` (lenient by default; ``strict=True`` follows the
-        PGN standard). Raises :class:`InvalidSan`, :class:`IllegalSan` or :class:`AmbiguousSan`."""
-        return _san.parse_san(self, text, strict=strict)
-
-    def play_san(self, text: str) -> tuple[Move, Position]:
-        """``(move, position after it)`` for lenient SAN ``text`` (raises like :meth:`parse_san`)."""
-        move = _san.parse_san(self, text)
-        return move, self.play(move)
-
-    def resolve_san(self, syntax: SanSyntax, *, strict: bool = False) -> Move:
-        return _san.resolve_san(self, syntax, strict=strict)
-
-    def parse_san_detailed(self, text: str, *, strict: bool = False) -> SanResolution:
-        return _san.parse_san_detailed(self, text, strict=strict)
-
-    def resolve_san_detailed(self, syntax: SanSyntax, *, strict: bool = False) -> SanResolution:
-        return _san.resolve_san_detailed(self, syntax, strict=strict)
-
-    def uci(self, move: Move) -> str:
-        return move.uci()
-
-    def parse_uci(self, text: str) -> Move:
-        """The legal move for UCI ``text`` (``e2e4``, ``e7e8q``, ``0000``; in standard positions
-        ``e1h1`` king-takes-rook castling is accepted as ``e1g1``)."""
-        return _uci.parse_uci(self, text)
-
-    def lan(self, move: Move) -> str:
-        """Long algebraic notation: ``e2-e4``, ``Ng1-f3``, ``e7xd8=Q``, ``O-O`` (with ``+``/``#``)."""
-        return _uci.format_lan(self, move)
-
-    def parse_lan(self, text: str) -> Move:
-        return _uci.parse_lan(self, text)
-
 
 def _validate_placement(bb: list[int], co: list[int]) -> None:
     for colour, name in ((True, "White"), (False, "Black")):
         kings = (bb[6] & co[colour]).bit_count()
         if kings != 1:
-            raise FenError("placement", f"{name} has {kings} kings (exactly one needed)")
+            raise SetupError("placement", f"{name} has {kings} kings (exactly one needed)")
         if (bb[1] & co[colour]).bit_count() > 8:
-            raise FenError("placement", f"{name} has more than 8 pawns")
+            raise SetupError("placement", f"{name} has more than 8 pawns")
         if co[colour].bit_count() > 16:
-            raise FenError("placement", f"{name} has more than 16 pieces")
+            raise SetupError("placement", f"{name} has more than 16 pieces")
     if bb[1] & (BB_RANKS[0] | BB_RANKS[7]):
-        raise FenError("placement", "a pawn stands on the first or eighth rank")
+        raise SetupError("placement", "a pawn stands on the first or eighth rank")
 
 
 def _parse_castling(text: str, bb: list[int], co: list[int], chess960: bool | None) -> tuple[int, bool]:
@@ -580,34 +525,34 @@ def _parse_castling(text: str, bb: list[int], co: list[int], chess960: bool | No
         base = 0 if colour else 56
         king = (bb[6] & co[colour]).bit_length() - 1
         if king >> 3 != base >> 3:
-            raise FenError("castling", f"castling right {ch!r} but the {name} king is not on its first rank")
+            raise SetupError("castling", f"castling right {ch!r} but the {name} king is not on its first rank")
         rooks = bb[4] & co[colour] & BB_RANKS[base >> 3]
         lower = ch.lower()
         if lower == "k":
             side_rooks = rooks & ~((2 << king) - 1)
             if not side_rooks:
-                raise FenError("castling", f"castling right {ch!r} but no {name} rook on the king side")
+                raise SetupError("castling", f"castling right {ch!r} but no {name} rook on the king side")
             rook = side_rooks.bit_length() - 1
         elif lower == "q":
             side_rooks = rooks & ((1 << king) - 1)
             if not side_rooks:
-                raise FenError("castling", f"castling right {ch!r} but no {name} rook on the queen side")
+                raise SetupError("castling", f"castling right {ch!r} but no {name} rook on the queen side")
             rook = (side_rooks & -side_rooks).bit_length() - 1
         else:
             rook = base + "abcdefgh".index(lower)
             if not rooks >> rook & 1:
-                raise FenError("castling", f"castling right {ch!r} but no {name} rook on {SQUARE_NAMES[rook]}")
+                raise SetupError("castling", f"castling right {ch!r} but no {name} rook on {SQUARE_NAMES[rook]}")
             if rook == king:
-                raise FenError("castling", f"castling right {ch!r} names the king's own file")
+                raise SetupError("castling", f"castling right {ch!r} names the king's own file")
         side = rook > king
         if (colour, side) in seen:
-            raise FenError("castling", f"two castling rights on the same side for {name}: {text!r}")
+            raise SetupError("castling", f"two castling rights on the same side for {name}: {text!r}")
         seen.add((colour, side))
         rights |= 1 << rook
         if king != base + 4 or rook not in (base, base + 7):
             needs_960 = True
     if chess960 is False and needs_960:
-        raise FenError("castling", f"castling rights {text!r} need Chess960 rules (king or rook off its standard square)")
+        raise SetupError("castling", f"castling rights {text!r} need Chess960 rules (king or rook off its standard square)")
     return rights, needs_960
 
 
@@ -615,18 +560,18 @@ def _validate_ep(ep: int, turn: bool, board: bytearray) -> None:
     name = SQUARE_NAMES[ep]
     rank = ep >> 3
     if rank != (5 if turn else 2):
-        raise FenError("en_passant", f"en passant square {name} is not on the {'sixth' if turn else 'third'} rank")
+        raise SetupError("en_passant", f"en passant square {name} is not on the {'sixth' if turn else 'third'} rank")
     pawn_sq = ep - 8 if turn else ep + 8
     origin = ep + 8 if turn else ep - 8
     pawn_code = PAWN if turn else PAWN | 8  # the pawn of the side that just moved
     if board[pawn_sq] != pawn_code:
-        raise FenError("en_passant", f"en passant square {name} but no pawn that just double-stepped past it")
+        raise SetupError("en_passant", f"en passant square {name} but no pawn that just double-stepped past it")
     if board[ep] or board[origin]:
-        raise FenError("en_passant", f"en passant square {name} but the pawn could not have just double-stepped")
+        raise SetupError("en_passant", f"en passant square {name} but the pawn could not have just double-stepped")
 
 
-def _set_up(cls: type[Position], fields: FenFields, chess960: bool | None) -> Position:
-    """A validated position from the syntax-checked fields of a FEN (raises FenError)."""
+def _set_up(cls: type[_P], fields: Setup, chess960: bool | None) -> _P:
+    """A validated position of class ``cls`` from ``fields`` (raises SetupError)."""
     board = bytearray(fields.board)
     pos = _new(cls)
     pos._board = board
@@ -653,9 +598,10 @@ def _set_up(cls: type[Position], fields: FenFields, chess960: bool | None) -> Po
     them = not pos.turn
     if pos._attacked_by(pos.turn, pos.king(them), bb[0]):
         side = "White" if them else "Black"
-        raise FenError("position", f"the side not to move ({side}) is in check")
+        raise SetupError("position", f"the side not to move ({side}) is in check")
     pos._hash = pos._compute_hash()
     return pos
 
 
-_INITIAL = Position.from_fen(STARTING_FEN)
+#: The standard starting position of each class (:meth:`Position.initial`).
+_INITIAL: dict[type[Position], Position] = {}

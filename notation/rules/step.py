@@ -13,7 +13,7 @@ Kinds (``notation.formats.san.SanSyntax.fast``): 1 pawn push, 7 pawn capture (no
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from notation.rules import zobrist
 from notation.rules.attacks import (
@@ -32,6 +32,8 @@ from notation.rules.squares import BB_RANKS
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.position import Position
+
+_P = TypeVar("_P", bound="Position")
 
 _Z = zobrist.PIECE
 _Z_TURN = zobrist.TURN
@@ -56,8 +58,8 @@ def _push_source(us: bool, to: int, tbit: int, pawns: int, occ: int) -> int:
 
 
 def advance(
-    pos: Position, kind: int, to: int, mask: int, capture: bool, in_check: bool | None = None
-) -> tuple[Move, Position, bool] | None:
+    pos: _P, kind: int, to: int, mask: int, capture: bool, in_check: bool | None = None
+) -> tuple[Move, _P, bool] | None:
     """The replay fast path: ``(move, position after it, whether it gives check)`` for a SAN
     whose resolver plan is ``(kind, to, mask)`` (see ``SanSyntax.fast``) and whose capture
     mark is ``capture``, when the move is the one legal candidate and needs no remark;

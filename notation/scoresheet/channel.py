@@ -31,7 +31,7 @@ from notation.scoresheet.tokens import BISHOP, KING, PAWN, Written, parse_token,
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 #: Costs (nats) where the learned table has no figure; names are ``kind.detail``.
 DEFAULTS: dict[str, float] = {

@@ -39,7 +39,7 @@ from notation.scoresheet.viterbi import OMIT, SWAP, TRANSPOSE, Box, CopyOp, Latt
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 #: Default cap on the cost of a confident reading (nats: the sum of its boxes' costs).
 MAX_COST = 60.0
@@ -239,7 +239,7 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
     independent witnesses of the same moves (see :mod:`notation.scoresheet.viterbi`). The
     corrections say which copy each concerns; the per-box view covers every box of every copy."""
     from notation.formats.fen import FenError, parse_fen
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     lines = first_lines or [1] * len(texts)
     sheets = [read_sheet(text, first_line=line) for text, line in zip(texts, lines)]

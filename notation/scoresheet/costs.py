@@ -34,7 +34,7 @@ from notation.scoresheet.tokens import Written
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 # --- edit costs -------------------------------------------------------------------------------
 PIECE_WRONG = 2.0  # a piece letter naming another piece (Bf3 for Nf3)

@@ -29,7 +29,7 @@ from notation.scoresheet.tokens import PAWN
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 #: The lowest cost of reading a box as a move it does not spell (the channel's floor).
 FLOOR = 9.0
@@ -186,7 +186,7 @@ def _explain(counts: _Counts, pos: Position, move: Move, op: object) -> None:
 
 
 def _align(copies: list[list[str]], answer: tuple[str, ...], lang: str) -> list[tuple[Position, Move, tuple[object, ...]]]:
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.viterbi import Box, read_copies
 
     pos = Position.initial()
@@ -227,7 +227,7 @@ def move_prior(games: list[tuple[str, ...]]) -> dict[str, float]:
     """``prior.move.*``: per class of :func:`notation.scoresheet.plausibility.move_class`, the
     negative log of how much likelier a played move is of that class than a legal move at random
     (each distinct game counted once; smoothed by half a move)."""
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.plausibility import CLASSES, captured_square, move_class
 
     played: Counter[str] = Counter()
@@ -256,7 +256,7 @@ def move_prior(games: list[tuple[str, ...]]) -> dict[str, float]:
 def _book_leave(games: list[tuple[str, ...]]) -> float:
     """``prior.leave``: how often a move played from a position of the opening table leaves it
     (negative log of the share, over the first plies of ``games``)."""
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.viterbi import BOOK_PLIES, _book_counts
 
     known = _book_counts()

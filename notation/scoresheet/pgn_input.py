@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from notation.diagnostics import Diagnostic
+from notation.pgn.chunks import ReadFailure
 from notation.scoresheet.layout import _header
 from notation.scoresheet.readings import Reading
 from notation.scoresheet.reconstruct import (
@@ -51,8 +52,8 @@ from notation.scoresheet.search import MAX_EXPANSIONS
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
 
+    from notation.pgn.chunks import Chunk
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
 
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _NAG = re.compile(r"\$\d+")
@@ -117,7 +118,8 @@ def read_pgn_sheets(text: str, *, lang: str = "auto", fen: str | None = None,
     yield from ordered_map(_pgn_sheet, ((raw, options) for raw in split_games(io.StringIO(text))), executor)
 
 
-def _pgn_sheet(task: tuple[RawGame, tuple[str, str | None, dict[str, str] | str | None, float | None, int, str]]) -> SheetGame:
+def _pgn_sheet(task: tuple[Chunk, tuple[str, str | None, dict[str, str] | str | None, float | None, int, str]]
+               ) -> SheetGame:
     """The sheet of one game of a PGN input (see :func:`read_pgn_sheets`)."""
     from notation.pgn.reader import parse_raw_game
 
@@ -125,7 +127,11 @@ def _pgn_sheet(task: tuple[RawGame, tuple[str, str | None, dict[str, str] | str 
     extra, bad = _parse_tags(tags)
     bad_tags = [Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored",
                                 san=entry) for entry in bad]
-    if raw.size == -1 or raw.oversized or not isinstance(raw.data, str):
+    if isinstance(raw, ReadFailure):
+        rec = Reconstruction(status="needs-human", tags=roster_tags({}, "*", None), layout="pgn",
+                             diagnostics=[*bad_tags, raw.diagnostic])
+        return SheetGame(raw.number, raw.line, rec, pgn=True)
+    if raw.oversized or not isinstance(raw.data, str):
         game = parse_raw_game(raw)  # not readable as a game: its diagnostics say why
         rec = Reconstruction(status="needs-human", tags=roster_tags(game.tags, "*", None), layout="pgn",
                              diagnostics=bad_tags + game.diagnostics)

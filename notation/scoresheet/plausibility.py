@@ -17,7 +17,7 @@ from notation.scoresheet.tokens import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 VALUE = {PAWN: 1, KNIGHT: 3, BISHOP: 3, ROOK: 5, QUEEN: 9}
 

@@ -47,7 +47,7 @@ from notation.scoresheet.plausibility import en_prise
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.search import _Search, _Step
 
 #: Score of a written move that fits several moves (a missing disambiguation), per cell.

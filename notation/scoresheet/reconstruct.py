@@ -50,7 +50,7 @@ from notation.scoresheet.tokens import MAX_TOKEN_LENGTH, LANGUAGES, Written, det
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 #: Readings listed at most (the cheapest found, then ranked): room for a many-way tie of an
 #: omitted waiting move.
@@ -178,7 +178,7 @@ class Reconstruction:
 
     def start_position(self) -> Position:
         from notation.formats.fen import STARTING_FEN
-        from notation.rules.position import Position
+        from notation.formats.position import Position
 
         if self.chess960:
             return Position.from_fen(self.start_fen or STARTING_FEN, chess960=True)
@@ -524,7 +524,7 @@ def _repair(text: str, *, lang: str, fen: str | None, tags: dict[str, str] | str
             max_expansions: int, first_line: int) -> Reconstruction:
     """The repair search's reconstruction (``method="repair"`` of :func:`reconstruct`)."""
     from notation.formats.fen import FenError
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     sheet = read_sheet(text, first_line=first_line)
     merged, diagnostics, fen = merge_tags([sheet.tags], tags, fen)

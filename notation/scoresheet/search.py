@@ -63,7 +63,7 @@ from notation.scoresheet.costs import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.layout import Cell
     from notation.scoresheet.tokens import Written
 

@@ -19,7 +19,7 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
 
-from notation.grammars import build_parser, grammar_text
+from notation.grammars import build_parser, overridden
 
 # Piece types (same numbering as notation.rules.squares).
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
@@ -73,15 +73,13 @@ def _lark_string(text: str) -> str:
 
 
 def language_grammar(lang: str) -> str:
-    """``grammars/sheet.lark`` with its piece terminals filled with the letters of ``lang``."""
+    """``grammars/sheet.lark`` with its piece terminals redefined, by Lark's ``%override``, as
+    the letters of ``lang`` (:func:`notation.grammars.overridden`)."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown scoresheet language {lang!r}")
-    text = grammar_text("sheet")
-    for piece, name in _TERMINALS.items():
-        alternatives = " | ".join(_lark_string(s) for s in _spellings(lang, piece))
-        replacement = f"{name}: {alternatives}".replace("\\", "\\\\")
-        text = re.sub(rf"(?m)^{name}: .*$", replacement, text)
-    return text
+    return overridden("sheet", {
+        name: " | ".join(_lark_string(s) for s in _spellings(lang, piece)) for piece, name in _TERMINALS.items()
+    })
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterable
 
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 #: States kept per ply.
 BEAM = 64
@@ -276,7 +276,7 @@ def _book_counts() -> dict[int, int]:
     the number of the table's lines through it (how much theory, a measure of how often it is
     played)."""
     from notation.openings.eco import table
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     counts: dict[int, int] = {}
     for entry in table().values():

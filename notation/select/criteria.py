@@ -27,15 +27,15 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from notation.select.material import MaterialPattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
+    from notation.pgn.chunks import RawGame
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.validation.reports import GameReport
 
 #: The ways a game ends or what occurs in it that ``endings`` can ask for.
@@ -328,7 +328,7 @@ def _starts_with(subject: Subject, moves: tuple[str, ...]) -> bool:
 def _target(fen: str) -> tuple[int, str, bool, int, int | None, int]:
     """(FIDE key, placement, turn, castling, legal en passant square, number of pieces) of
     ``fen``; raises FenError."""
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     pos = Position.from_fen(fen)
     return pos.key(), pos.board_fen(), pos.turn, pos.castling_rights, _ep(pos), pos.occupied.bit_count()
@@ -447,13 +447,12 @@ class Subject:
         return self._sans
 
     def _core_sans(self) -> list[str] | None:
-        from notation.compiled import core_module
+        from notation.compiled import through_core
 
-        core = core_module()
-        raw = self.raw
-        if core is None or raw.oversized or raw.io_error is not None or raw.size == -1:
-            return None
-        tokens = core.lex_game(raw.text)
+        return through_core(self.raw, self._cut_in_core)[0]  # on a panic: parsed (the report says)
+
+    def _cut_in_core(self, core: Any) -> list[str] | None:
+        tokens = core.lex_game(self.raw.text)
         if tokens is None:
             return None
         sans: list[str] = []
@@ -464,7 +463,7 @@ class Subject:
                 if parts is None:
                     return None
                 sans.extend(part[1] for part in parts if part[0] == "move")
-            elif kind not in ("TAGS", "RESULT"):
+            elif kind not in ("TAGS", "COMMENT", "RESULT"):
                 return None
         return sans
 
@@ -503,12 +502,15 @@ class Subject:
         return self._core_walk[0]
 
     def _walk_in_core(self) -> CoreWalk | None:
-        from notation.compiled import core_module
+        from notation.compiled import through_core
+
+        return through_core(self.raw, self._walked_in_core)[0]  # on a panic: walked in Python
+
+    def _walked_in_core(self, core: Any) -> CoreWalk | None:
         from notation.rules.move import Move
 
-        core = core_module()
         start = self.start
-        if core is None or start is None or getattr(core, "walk_mainline", None) is None:
+        if start is None:
             return None
         tags = self.tags if self._game is None else self._game.tags
         chess960 = bool(start.chess960)

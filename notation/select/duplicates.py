@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
 
 def game_identity(start: Position | None, tags: dict[str, str], moves: list[Move], rest: list[str]) -> bytes:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from notation.rules.position import Position
+from notation.formats.position import Position
 
 #: Piece letters in piece-type order (index 1 = pawn ... 6 = king).
 _LETTERS = "PNBRQK"

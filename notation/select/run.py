@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
-from notation.pgn.reader import RawGame, split_games
+from notation.pgn.chunks import Chunk, RawGame, ReadFailure
+from notation.pgn.reader import split_games
 from notation.pgn.sources import decode, source_name
 from notation.pgn.tags import patterns, tag_pairs
 from notation.select.criteria import Criteria, Subject
@@ -51,8 +52,8 @@ class Selected:
 
     @property
     def io_failure(self) -> bool:
-        """The source (or the rest of it) could not be read."""
-        return self.raw.size == -1 or self.raw.io_error is not None
+        """Reading the source stopped after this game."""
+        return self.raw.io_error is not None
 
 
 @lru_cache(maxsize=2)
@@ -64,8 +65,6 @@ def _header_end(binary: bool) -> Any:
 
 def raw_header(raw: RawGame) -> bytes | str:
     """The chunk's leading tag lines (its tag section) as read."""
-    if raw.size == -1:
-        return b""
     data = raw.data
     return data[: _header_end(isinstance(data, bytes)).match(data).end()]
 
@@ -86,10 +85,11 @@ def select(
     criteria: Criteria | None = None,
     *,
     unique: bool = False,
-) -> Iterator[Selected]:
+) -> Iterator[Selected | ReadFailure]:
     """Every game of ``sources`` (paths, handles, ``"-"``; or (source, display name) pairs) with
     whether it is selected and, with ``unique``, whether it is a duplicate. Never raises on bad
-    input: an unreadable source is one unselected game whose ``io_failure`` is set."""
+    input: where a source cannot be read (to the end) or holds no PGN, its
+    :class:`notation.pgn.chunks.ReadFailure` comes beside the games."""
     criteria = criteria if criteria is not None else Criteria()
     index = DuplicateIndex() if unique else None
     needles = criteria.needles()
@@ -97,6 +97,9 @@ def select(
         source, name = item if isinstance(item, tuple) else (item, None)
         display = name if name is not None else source_name(source)
         for raw in split_games(source):
+            if isinstance(raw, ReadFailure):
+                yield raw
+                continue
             selected = _judge(raw, display, criteria, needles)
             if selected.selected and index is not None:
                 selected.duplicate = index.seen(selected.subject.identity())
@@ -105,8 +108,6 @@ def select(
 
 def _judge(raw: RawGame, display: str | None, criteria: Criteria, needles: Any) -> Selected:
     """One game read, selected or not (never a duplicate: that takes the games before it)."""
-    if raw.size == -1:
-        return Selected(Subject(raw, {}, display), False)
     head = raw_header(raw)
     if needles and isinstance(head, bytes) and Criteria.rejects_header(head, needles):
         # a name/event/site text occurs nowhere in the tags: no match, tags left unread
@@ -136,7 +137,7 @@ class Written:
     selected: bool
     duplicate: bool = False
     text: str | None = None
-    failed: RawGame | None = None
+    failed: Chunk | None = None  # a read failure, or a game after which reading stopped
     identity: bytes | None = None
 
 
@@ -153,7 +154,7 @@ def select_written(
     the same games, texts and duplicates in the same order either way."""
     from notation.parallel import chunks, ordered_map
 
-    def tasks() -> Iterator[tuple[list[RawGame], str, Criteria, bool, bool]]:
+    def tasks() -> Iterator[tuple[list[Chunk], str, Criteria, bool, bool]]:
         for source, display in sources:
             for chunk in chunks(split_games(source)):
                 yield chunk, display, criteria, unique, verbatim
@@ -167,18 +168,18 @@ def select_written(
             yield written
 
 
-def judge_chunk(task: tuple[list[RawGame], str, Criteria, bool, bool]) -> list[Written]:
+def judge_chunk(task: tuple[list[Chunk], str, Criteria, bool, bool]) -> list[Written]:
     """The :class:`Written` of each game of one chunk: ``(raw games, display name, criteria,
     unique, verbatim)``; with ``unique`` a selected game carries its duplicate identity."""
     raws, display, criteria, unique, verbatim = task
     needles = criteria.needles()
     out: list[Written] = []
     for raw in raws:
+        if isinstance(raw, ReadFailure):
+            out.append(Written(False, failed=raw))
+            continue
         item = _judge(raw, display, criteria, needles)
         failed = raw if item.io_failure else None
-        if raw.size == -1:
-            out.append(Written(False, failed=failed))
-            continue
         if not item.selected:
             out.append(Written(False, failed=failed))
             continue
@@ -202,5 +203,5 @@ def filter_games(
 ) -> Iterator[Game]:
     """The selected games (duplicates left out with ``unique``) of one source or several."""
     for item in select(source_list(sources), criteria, unique=unique):
-        if item.selected and not item.duplicate:
+        if isinstance(item, Selected) and item.selected and not item.duplicate:
             yield item.game

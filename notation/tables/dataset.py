@@ -61,7 +61,7 @@ from typing import Any
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.pgn.sources import display_path, find_pgn_files, is_input_file
+from notation.pgn.sources import display_path, expand_paths
 from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
 GAMES_DIR = "games"
@@ -198,22 +198,19 @@ def expand_inputs(
     found: list[Path] = []
     problems: list[Diagnostic] = []
     seen: set[Path] = set()
-    for item in paths:
-        path = Path(item)
-        if str(item) == "-":
+    for item in expand_paths(paths):  # (a file: a file, a pipe, /dev/stdin)
+        if item.kind == "stdin":
             if STDIN not in found:
                 found.append(STDIN)
             continue
-        if path.is_dir():
-            candidates = find_pgn_files(path, problems if unreadable is None else unreadable)
-        elif is_input_file(path):  # a file, a pipe, /dev/stdin
-            candidates = [path]
-        else:
+        if item.kind == "missing":
+            path = item.path
             problems.append(
                 Diagnostic.make("pgn.io", f"no such file or directory: {str(path)!r}", file=str(path))
             )
             continue
-        for candidate in candidates:
+        (problems if unreadable is None else unreadable).extend(item.unreadable())
+        for candidate in item.readable:
             resolved = candidate.resolve()
             if resolved not in seen:
                 seen.add(resolved)
@@ -485,23 +482,24 @@ def planned_games(path: Path, seen: set[int], stats: PlanStats) -> Iterator[tupl
     file with no PGN structure its ``pgn.not-pgn``,
     ``stats`` counts files, games and duplicates, and ``new`` is False for a game whose id is
     in ``seen`` (which it extends)."""
-    from notation.pgn.reader import unreadable_game
+    from notation.pgn.chunks import ReadFailure
     from notation.tables.rows import raw_games
 
     stats.files += 1
     games = raw_games(sys.stdin.buffer if path == STDIN else path)
     while True:
         try:
-            gid, raw = next(games)
+            item = next(games)
         except StopIteration:
             return
         except Exception as exc:  # noqa: BLE001 - e.g. a truncated .gz: keep what was read
             message = f"cannot read past game {stats.games_read}: {type(exc).__name__}: {exc}"
             stats.diagnostics.append(Diagnostic.make("pgn.io", message, file=str(path)))
             return
-        if getattr(raw, "size", 0) < 0:  # no PGN, or the reader could not read (more of) the file
-            stats.diagnostics.extend(d.located(file=str(path)) for d in unreadable_game(raw).diagnostics)
+        if isinstance(item, ReadFailure):  # no PGN, or the reader could not read (more of) the file
+            stats.diagnostics.append(item.diagnostic.located(file=str(path)))
             continue
+        gid, raw = item
         stats.games_read += 1
         if gid in seen:
             stats.duplicates += 1

@@ -226,14 +226,15 @@ def _plan_file(
 def run_range(task: RangeTask) -> ChunkResult:
     """Read, split, parse, replay and tabulate one byte range and write its parts (a worker's
     work): :func:`notation.tables.dataset.run_chunk` on the games the plan saw."""
+    from notation.pgn.chunks import ReadFailure
     from notation.pgn.reader import split_range
 
     skip = set(task.skip)
     items: list[tuple[int, Any]] = []
     found = 0
     for raw in split_range(task.path, task.start, task.end, number=task.number, line=task.line, name=task.name):
-        if raw.size < 0 or (raw.io_error is not None and task.io_error is None):
-            problem = raw.data if raw.size < 0 else raw.io_error
+        if isinstance(raw, ReadFailure) or (raw.io_error is not None and task.io_error is None):
+            problem = raw.reason if isinstance(raw, ReadFailure) else raw.io_error
             raise RangeChanged(f"{task.path}: cannot read bytes {task.start}..{task.end}: {problem!s}")
         found += 1
         if raw.number not in skip:

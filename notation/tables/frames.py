@@ -40,7 +40,8 @@ def to_frames(
     With an ``executor`` (:func:`notation.parallel.worker_pool`) the games are tabulated in its
     workers, chunk by chunk (:func:`tabulate_chunk`); the frames are the same, row for row.
     """
-    from notation.pgn.reader import split_games, unreadable_game
+    from notation.pgn.chunks import ReadFailure
+    from notation.pgn.reader import split_games
     from notation.pgn.sources import require_existing
     from notation.tables.rows import game_id, raw_text, source_name, tabulate_raw
 
@@ -48,9 +49,9 @@ def to_frames(
 
     def whole() -> Iterator[Any]:
         for raw in split_games(source):
-            if raw.size == -1:
+            if isinstance(raw, ReadFailure):
                 if problems is not None:
-                    problems.extend(unreadable_game(raw).diagnostics)
+                    problems.append(raw.diagnostic)
                 continue
             yield raw
 
@@ -77,7 +78,8 @@ def files_to_frames(
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`to_frames` of several sources at once, one table for all (each game keeps its own
     file's name): a folder of 2,000 one-game files costs one table build, not 2,000."""
-    from notation.pgn.reader import split_games, unreadable_game
+    from notation.pgn.chunks import ReadFailure
+    from notation.pgn.reader import split_games
     from notation.pgn.sources import require_existing
     from notation.tables.rows import game_id, raw_text, tabulate_raw
 
@@ -85,9 +87,9 @@ def files_to_frames(
         for source in sources:
             require_existing(source)
             for raw in split_games(source):
-                if raw.size == -1:
+                if isinstance(raw, ReadFailure):
                     if problems is not None:
-                        problems.extend(unreadable_game(raw).diagnostics)
+                        problems.append(raw.diagnostic)
                     continue
                 yield game_id(raw_text(raw)), raw
 

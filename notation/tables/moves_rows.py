@@ -36,7 +36,7 @@ from notation.tables.schema import MOVES_SCHEMA, empty_moves
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.validation.replay import Replay
 
 #: rows per flushed batch (moves); games flush every ``BATCH_ROWS // 64`` games

@@ -25,7 +25,7 @@ import polars as pl
 from notation.diagnostics import Diagnostic
 
 from notation.formats.fen import STARTING_FEN
-from notation.openings.columns import KeysBuilder, openings_of, with_openings
+from notation.tables.openings import KeysBuilder, openings_of, with_openings
 from notation.pgn.comment_commands import COMMAND_PATTERN
 from notation.tables import ranges
 from notation.tables.moves_rows import BATCH_ROWS, SPACES, MovesBuilder
@@ -38,10 +38,11 @@ from notation.tables.schema import (
     empty_moves,
 )
 
+from notation.pgn.chunks import RawGame, ReadFailure
+
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.validation.replay import Replay
     from notation.validation.reports import GameReport
 
@@ -410,37 +411,40 @@ class TableBuilder:
 
     def add_raw(self, gid: int, raw: RawGame, source_file: str | None) -> Verdict:
         """Like :meth:`add_game` for a chunk of the reader: through the compiled core when it
-        takes the game (its columns go straight to Arrow), else parsed and replayed in Python."""
-        from notation.compiled import core_module
+        takes the game (the one gate, :func:`notation.compiled.through_core`; its columns go
+        straight to Arrow), else parsed and replayed in Python."""
+        from notation.compiled import through_core
         from notation.pgn.reader import parse_raw_game
-        from notation.validation import core
 
-        module = core_module()
-        if module is not None and raw.size != -1 and not raw.oversized and raw.io_error is None:
-            batch = None
-            if self.moves is not None:
-                if self.moves.core_batch is None:
-                    self.moves.core_batch = module.MovesBatch()
-                batch = self.moves.core_batch
-            elif self.keys is not None:
-                batch = self.keys.batch(module)
-            try:
-                taken = core.take(module, raw, batch)
-            except module.CorePanic:
-                taken = None  # a bug in the core: the reference decides (its columns are not used)
-            if taken is not None:
-                game, result, start = taken
-                name = source_file if source_file is not None else _basename(game.file)
-                v = verdict_of(core.report_of(game, result, game.file or "<input>", start))
-                self.games.add(gid, name, game, result.plies, _start_fen(game, start), v)
-                if self.moves is not None:
-                    self.moves.add_core(gid, start, result.plies, game)
-                elif self.keys is not None:
-                    self.keys.add_core(gid, result.plies)
-                return v
-        game = parse_raw_game(raw)
+        verdict, failure = through_core(raw, lambda module: self._add_in_core(module, gid, raw, source_file))
+        if verdict is not None:
+            return verdict
+        game = parse_raw_game(raw, failure=failure)
         name = source_file if source_file is not None else _basename(game.file)
         return self.add_game(gid, game, name)
+
+    def _add_in_core(self, module: Any, gid: int, raw: RawGame, source_file: str | None) -> Verdict | None:
+        from notation.validation import core
+
+        batch = None
+        if self.moves is not None:
+            if self.moves.core_batch is None:
+                self.moves.core_batch = module.MovesBatch()
+            batch = self.moves.core_batch
+        elif self.keys is not None:
+            batch = self.keys.batch(module)
+        taken = core.take(module, raw, batch)
+        if taken is None:
+            return None
+        game, result, start = taken
+        name = source_file if source_file is not None else _basename(game.file)
+        v = verdict_of(core.report_of(game, result, game.file or "<input>", start))
+        self.games.add(gid, name, game, result.plies, _start_fen(game, start), v)
+        if self.moves is not None:
+            self.moves.add_core(gid, start, result.plies, game)
+        elif self.keys is not None:
+            self.keys.add_core(gid, result.plies)
+        return v
 
     def finish(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """Both tables; the games get their computed openings from the moves' position keys."""
@@ -467,16 +471,17 @@ def _start_fen(game: Game, start: Position | None) -> str | None:
     return _text(game.tags, "FEN")
 
 
-def raw_games(source: Any) -> Iterator[tuple[int, Any]]:
-    """``(game_id, raw_game)`` for every game chunk of ``source`` (no parsing)."""
+def raw_games(source: Any) -> Iterator[tuple[int, RawGame] | ReadFailure]:
+    """``(game_id, raw_game)`` for every game chunk of ``source`` (no parsing), and the read
+    failures beside them as they come."""
     from notation.pgn.reader import split_games
 
     for raw in split_games(source):
-        yield game_id(raw_text(raw)), raw
+        yield raw if isinstance(raw, ReadFailure) else (game_id(raw_text(raw)), raw)
 
 
 def raw_text(raw: RawGame) -> str | bytes:
-    """The text of a :class:`notation.pgn.reader.RawGame` (bytes or str, whichever it holds)."""
+    """The text of a :class:`notation.pgn.chunks.RawGame` (bytes or str, whichever it holds)."""
     return raw.data
 
 
@@ -514,7 +519,8 @@ def tabulate_raw(
 
 def tabulate_source(source: Any, *, moves: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`notation.tables.frames.to_frames`: every game of ``source``, no de-duplication."""
-    games, plies, _ = tabulate_raw(raw_games(source), moves=moves, source_file=source_name(source))
+    pairs = (item for item in raw_games(source) if not isinstance(item, ReadFailure))
+    games, plies, _ = tabulate_raw(pairs, moves=moves, source_file=source_name(source))
     return games, plies
 
 

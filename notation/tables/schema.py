@@ -11,7 +11,7 @@ Dtypes (pinned by ``tests/test_frames_schema.py``; change them like an API):
   ``outcome``, ``color``, ``piece``/``captured``/``promotion`` (``P N B R Q K``).
 * ``Categorical`` for open but repetitive text: ``source_file``, ``event``, titles, ``eco``,
   ``opening`` (the tags as written), ``eco_computed``/``opening_computed`` (the ECO table's
-  classification, :mod:`notation.openings.columns`), ``time_control``, ``termination``, ``variant``, ``first_error``.
+  classification, :mod:`notation.tables.openings`), ``time_control``, ``termination``, ``variant``, ``first_error``.
 * ``UInt64`` for ``game_id`` (blake2b-64 of the whitespace-normalised game text, see
   :func:`notation.tables.rows.game_id`) and ``position_key`` (the FIDE repetition key after the move,
   Polyglot-compatible: the Polyglot hash, except that the en passant file counts only when an en

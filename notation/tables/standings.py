@@ -344,18 +344,14 @@ def invalid_games(invalid: list[Diagnostic], inputs: Sequence[str | Path] = ()) 
     file has it. A game whose file cannot be found or read again (standard input, a dataset
     whose PGN has moved, two inputs of one name) stays its ``standings.invalid-game``
     diagnostic. Each file is read once, up to the last game named."""
+    from notation.pgn.chunks import RawGame
     from notation.pgn.reader import split_games
-    from notation.pgn.sources import find_pgn_files
+    from notation.pgn.sources import expand_paths
     from notation.validation.core import check_raw
 
     by_name: dict[str, list[Path]] = {}
-    for given in inputs:
-        path = Path(given)
-        try:
-            files = find_pgn_files(path, []) if path.is_dir() else [path] if path.is_file() else []
-        except OSError:
-            continue
-        for file in files:
+    for item in expand_paths(inputs):
+        for file in item.readable if item.kind == "folder" or (item.kind == "file" and item.path.is_file()) else []:
             by_name.setdefault(file.name, []).append(file)
     wanted: dict[str, set[int]] = {}
     for diag in invalid:
@@ -370,7 +366,7 @@ def invalid_games(invalid: list[Diagnostic], inputs: Sequence[str | Path] = ()) 
             continue
         try:
             for raw in split_games(str(where)):
-                if raw.size != -1 and raw.number in numbers:
+                if isinstance(raw, RawGame) and raw.number in numbers:
                     found[(name, raw.number)] = check_raw(raw, str(where))
                 if raw.number >= max(numbers):
                     break

@@ -132,7 +132,7 @@ def _base(games: GamesInput, where: Selection | None = None) -> pl.LazyFrame:
         clean_name(pl.col("white")).alias("white"),
         clean_name(pl.col("black")).alias("black"),
         ((pl.col("plies") + 1) // 2).alias("_moves"),
-        # the tags as written, else the ECO table's classification (notation.openings.columns)
+        # the tags as written, else the ECO table's classification (notation.tables.openings)
         pl.coalesce(pl.col("eco"), pl.col("eco_computed")).alias("eco"),
         pl.coalesce(pl.col("opening"), pl.col("opening_computed")).alias("opening"),
         pl.when(tag.is_null() | tag.is_in(["", "?", "-"]))

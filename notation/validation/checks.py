@@ -30,7 +30,7 @@ from notation.validation.dead import Dead
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.validation.replay import PlyRecord
 
 DATE_TAGS: tuple[str, ...] = ("Date", "EventDate", "UTCDate")

@@ -5,9 +5,10 @@ the reader's diagnostics, and the mainline's move runs and variations left whole
 splits the runs, resolves and plays every move, and computes the claims, the rule-based end
 and the final FEN in one call, returning a few Python objects per game (never one per move).
 
-The core handles a game only when the pure-Python replay would have nothing to say about its
-moves. Otherwise it *declines* (a lenient spelling, an illegal or ambiguous move, a wrong
-suffix or move number, a null move, an unusual start position, text its scanner does not
+The core handles a game when the pure-Python replay would say nothing about its moves, or
+only that a check suffix or a move number is wrong (warnings the core finds where they are
+written and :func:`remark_diagnostics` words with the reference's own message functions).
+Otherwise it *declines* (a lenient spelling, an illegal or ambiguous move, a move after mate, a null move, an unusual start position, text its scanner does not
 read, a variation nested deeper than the reader keeps or a line longer than
 :data:`~notation.pgn.model.MAX_LINE_PLIES` plies, which the reference reports as
 ``game.too-long``), and :func:`check_raw` falls back to :func:`notation.validation.reports.check_game`
@@ -15,14 +16,16 @@ on a full parse, which explains with located diagnostics. Reports are identical 
 a test compares both paths on every game of the corpus.
 
 ``NOTATION_CORE=python`` (or ``0``) turns the core off for a process (:mod:`notation.compiled`):
-everything goes through the reference. A panic inside the core becomes an ``internal.error`` diagnostic on that game.
+everything goes through the reference. Whether a game goes to the core, and what a panic inside
+it means (the reference reads the game, which carries an ``internal.error``), is decided by the
+one gate of every command, :func:`notation.compiled.through_core`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from notation.compiled import core_module
+from notation.compiled import core_module, through_core
 from notation.diagnostics import Diagnostic, worst_severity
 from notation.validation.checks import (
     Claims,
@@ -40,8 +43,8 @@ from notation.validation.reports import GameReport, _report, check_game
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
-    from notation.pgn.reader import RawGame
-    from notation.rules.position import Position
+    from notation.pgn.chunks import RawGame
+    from notation.formats.position import Position
 
 def core_available() -> bool:
     """True when validation and import use the compiled core in this process."""
@@ -54,18 +57,14 @@ _COUNTER_LIMIT = 1 << 30
 
 def check_raw(raw: RawGame, name: str | None) -> GameReport:
     """The report of one game chunk of :func:`notation.pgn.reader.split_games` (``name``: the
-    file name reports carry), through the core when it takes the game."""
+    file name reports carry), through the core when it takes the game (the one gate:
+    :func:`notation.compiled.through_core`)."""
     from notation.pgn.reader import parse_raw_game
 
-    core = core_module()
-    if core is not None and raw.size != -1 and not raw.oversized and raw.io_error is None:
-        try:
-            report = _through_core(core, raw, name)
-        except core.CorePanic as exc:
-            return _panicked(raw, name, str(exc))
-        if report is not None:
-            return report
-    return check_game(parse_raw_game(raw), file=name)
+    report, failure = through_core(raw, lambda core: _through_core(core, raw, name))
+    if report is not None:
+        return report
+    return check_game(parse_raw_game(raw, failure=failure), file=name)
 
 
 def _through_core(core: Any, raw: RawGame, name: str | None) -> GameReport | None:
@@ -108,11 +107,29 @@ def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Positio
     return game, result, start
 
 
+def remark_diagnostics(remarks: list[tuple[str, int, int, int, str, str, str]]) -> list[Diagnostic]:
+    """The move-level warnings the core found (wrong check suffixes, wrong move numbers), as
+    the reference words and locates them."""
+    from notation.validation.replay import number_message, suffix_message
+
+    out = []
+    for kind, ply, line, column, san, written, expected in remarks:
+        if kind == "suffix":
+            out.append(Diagnostic.make("san.check-suffix", suffix_message(san, written, expected),
+                                       line=line, column=column, ply=ply, san=san))
+        else:
+            out.append(Diagnostic.make("movenumber.mismatch", number_message(written, expected),
+                                       line=line, column=column, ply=ply, san=san))
+    return out
+
+
 def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport:
     """The report of a game the core took (the same checks as the reference path)."""
     from notation.validation.replay import plies_before
 
     diagnostics = list(game.diagnostics)
+    if result.remarks:
+        diagnostics.extend(remark_diagnostics(result.remarks))
     diagnostics.extend(tag_diagnostics(game))
     claim = Claims(result.threefold, result.fifty_moves, result.fivefold, result.seventyfive_moves)
     perpetual = Perpetual(*result.perpetual) if result.perpetual is not None else None
@@ -129,13 +146,3 @@ def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport
     status = worst if worst in ("error", "warning") else "ok"
     return _report(game, name, status, plies, result.final_fen, end, claim, diagnostics,
                    result.variation_plies, plies_before(start), dead)
-
-
-def _panicked(raw: RawGame, name: str | None, message: str) -> GameReport:
-    """A game on which the core failed (a bug): an ``internal.error`` at the game's first line."""
-    from notation.pgn.model import Game as GameModel
-
-    game = GameModel(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset)
-    diag = Diagnostic.make("internal.error", f"internal error in the compiled core: {message}", line=raw.line)
-    return _report(game, name if name is not None else (raw.file or "<input>"), "error", 0, None,
-                   Outcome(), Claims(), [diag], 0, 0)

@@ -37,7 +37,7 @@ from notation.diagnostics import Diagnostic
 from notation.grammars import terminal_patterns
 from notation.formats.fen import STARTING_FEN, FenError
 from notation.rules.move import NULL_MOVE, Move
-from notation.rules.position import Position
+from notation.formats.position import Position
 from notation.rules.step import advance
 from notation.formats.san import SanError, parse_san_syntax
 from notation.pgn.model import MAX_LINE_PLIES, too_long
@@ -373,23 +373,10 @@ class _Replayer:
     ) -> None:
         suffix = syntax.suffix
         if suffix != expected:
-            if expected == "":
-                message = f"{node.san!r} does not give check: drop the '{suffix}'"
-            elif suffix == "":
-                message = f"{node.san!r} gives {'checkmate' if expected == '#' else 'check'}: write '{expected}'"
-            elif expected == "#":
-                message = f"{node.san!r} gives checkmate: write '#' not '+'"
-            else:
-                message = f"{node.san!r} gives check but not mate: write '+' not '#'"
-            self._emit("san.check-suffix", message, node, ply)
+            self._emit("san.check-suffix", suffix_message(node.san, suffix, expected), node, ply)
         number = node.number
         if number is not None and number != before.fullmove_number:
-            self._emit(
-                "movenumber.mismatch",
-                f"move number {number} written, but this is move {before.fullmove_number}",
-                node,
-                ply,
-            )
+            self._emit("movenumber.mismatch", number_message(number, before.fullmove_number), node, ply)
         if lenient:
             self._emit(
                 "san.lenient",
@@ -397,6 +384,23 @@ class _Replayer:
                 node,
                 ply,
             )
+
+
+def suffix_message(san: str, suffix: str, expected: str) -> str:
+    """The message of ``san.check-suffix``: ``san`` as written with ``suffix`` ("", "+", "#")
+    where the move calls for ``expected`` (both paths build it here)."""
+    if expected == "":
+        return f"{san!r} does not give check: drop the '{suffix}'"
+    if suffix == "":
+        return f"{san!r} gives {'checkmate' if expected == '#' else 'check'}: write '{expected}'"
+    if expected == "#":
+        return f"{san!r} gives checkmate: write '#' not '+'"
+    return f"{san!r} gives check but not mate: write '+' not '#'"
+
+
+def number_message(written: object, actual: object) -> str:
+    """The message of ``movenumber.mismatch`` (both paths build it here)."""
+    return f"move number {written} written, but this is move {actual}"
 
 
 # SAN syntax by text for the replay loop: one dict lookup per ply instead of a call into

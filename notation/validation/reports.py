@@ -26,6 +26,7 @@ from notation.validation.dead import NO_ANALYSIS, Dead, analyse
 from notation.diagnostics import PEDANTIC_CODES, SEVERITY_RANK, Diagnostic, worst_severity
 
 if TYPE_CHECKING:  # pragma: no cover
+    from notation.pgn.chunks import ReadFailure
     from notation.pgn.model import Game
     from notation.validation.checks import Mark
     from notation.validation.replay import Replay
@@ -51,6 +52,9 @@ class GameReport:
     variation_plies: int = 0
     start_ply: int = 0  # plies before the start position (labels of FEN games)
     dead: Dead = NO_ANALYSIS  # the first dead position, and who can still mate at the end
+    #: not a game but a read failure's line (:class:`notation.pgn.chunks.ReadFailure`'s kind:
+    #: ``"io"`` or ``"not-pgn"``); None for a game. Not part of the jsonl contract.
+    read_failure: str | None = None
 
     @property
     def errors(self) -> int:
@@ -102,6 +106,16 @@ def check_game(game: Game, *, file: str | None = None) -> GameReport:
         return _failed(game, name, exc)
 
 
+def failure_report(failure: ReadFailure, *, file: str | None = None) -> GameReport:
+    """The report line of a read failure (:class:`notation.pgn.chunks.ReadFailure`): no game,
+    status ``error``, its one diagnostic located at the failure (``read_failure`` says which)."""
+    name = file if file is not None else (failure.file or "<input>")
+    diag = failure.diagnostic
+    located = diag.located(file=name, game=failure.number, line=diag.line if diag.line is not None else failure.line)
+    return GameReport(file=name, game=failure.number, line=failure.line, white=None, black=None, result=None,
+                      status="error", plies=0, final_fen=None, diagnostics=(located,), read_failure=failure.kind)
+
+
 def check_replayed(game: Game, rep: Replay, *, file: str | None = None) -> GameReport:
     """Like :func:`check_game` for a game already replayed (``rep = replay(game)``): no second
     replay (used by ``notation.tables.rows`` so that import and validate agree exactly)."""
@@ -130,8 +144,6 @@ def replay(game: Game) -> Replay:
 
 
 def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
-    if game.unread:  # the reader's stand-in for a source that could not be read, or no PGN
-        return _report(game, name, "error", 0, None, Outcome(), Claims(), list(game.diagnostics), 0, 0)
     if rep is None:
         rep = replay(game)
     if rep.superseded:

@@ -17,8 +17,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+from notation.pgn.chunks import Chunk, ReadFailure
 from notation.validation.core import check_raw
-from notation.validation.reports import GameReport
+from notation.validation.reports import GameReport, failure_report
 
 
 # --------------------------------------------------------------------------------- driving
@@ -57,11 +58,17 @@ def validate_sources(
 
         for source, name in sources:
             for raw in split_games(source):
-                report = check_raw(raw, name)
+                report = checked(raw, name)
                 yield report if render is None else render(report)
         return
     with process_pool(jobs) as pool:
         yield from _parallel(sources, pool, jobs, render)
+
+
+def checked(item: Chunk, name: str | None) -> GameReport:
+    """The report of one item of the reader: a game's (:func:`check_raw`), or a read failure's
+    line (:func:`notation.validation.reports.failure_report`)."""
+    return failure_report(item, file=name) if isinstance(item, ReadFailure) else check_raw(item, name)
 
 
 # Batches sent to a worker: at most this many games or characters, whichever comes first.
@@ -77,7 +84,7 @@ def _batches(sources: Iterable[tuple[Any, str | None]]) -> Iterator[list[tuple[A
         size = 0
         for raw in split_games(source):
             batch.append((raw, name))
-            size += max(raw.size, len(raw.data))
+            size += 1 if isinstance(raw, ReadFailure) else max(raw.size, len(raw.data))
             if len(batch) >= BATCH_GAMES or size >= BATCH_CHARS:
                 yield batch
                 batch, size = [], 0
@@ -88,8 +95,8 @@ def _batches(sources: Iterable[tuple[Any, str | None]]) -> Iterator[list[tuple[A
 def _work(batch: list[tuple[Any, str | None]], render: Callable[[GameReport], Any] | None) -> list[Any]:
     """Worker: parse and check a batch of raw games (and render the reports)."""
     if render is None:
-        return [check_raw(raw, name) for raw, name in batch]
-    return [render(check_raw(raw, name)) for raw, name in batch]
+        return [checked(raw, name) for raw, name in batch]
+    return [render(checked(raw, name)) for raw, name in batch]
 
 
 def _parallel(
@@ -141,7 +148,7 @@ def _warm_up() -> None:
         from notation.pgn.reader import split_games
 
         for raw in split_games(io.StringIO('[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Result "*"]\n\n1. e4 O-O *\n')):
-            check_raw(raw, None)  # the core's parser and the reference's
+            checked(raw, None)  # the core's parser and the reference's
     except Exception:  # noqa: BLE001 - warm-up is an optimisation only
         pass
 

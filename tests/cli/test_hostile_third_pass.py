@@ -242,13 +242,14 @@ def test_garbage_after_the_compressed_data_keeps_the_last_game(tmp_path: Path, k
 def test_two_members_then_garbage(tmp_path: Path) -> None:
     import gzip
 
+    from notation.pgn.chunks import ReadFailure
     from notation.pgn.reader import read_games
 
     path = tmp_path / "games.pgn.gz"
     path.write_bytes(gzip.compress(_dated("2024.01.02").encode()) + gzip.compress(_dated("2024.01.03").encode()) + b"x")
     games = list(read_games(path))
-    assert [g.tags.get("Date") for g in games[:2]] == ["2024.01.02", "2024.01.03"]
-    assert [d.code for d in games[2].diagnostics] == ["pgn.io"]
+    assert [g.tags.get("Date") for g in games[:2]] == ["2024.01.02", "2024.01.03"]  # type: ignore[union-attr]
+    assert isinstance(games[2], ReadFailure) and games[2].diagnostic.code == "pgn.io"
 
 
 # ------------------------------------------------------------------- text between games

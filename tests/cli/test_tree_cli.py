@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from tables_support import ROUND_ROBIN, check_golden, run_cli
 
-from notation.openings.tree import COLUMNS
+from notation.tables.tree import COLUMNS
 from notation.tables.dataset import WriteOptions, import_files
 
 

@@ -12,7 +12,7 @@ from conftest import SAMPLE_GAMES, corpus_path
 from notation.convert.normalise import normalise, polyglot_key
 from notation.convert.render import ConvertOptions, convert, convert_game, wrap
 from notation.pgn.reader import read_games
-from notation.rules.position import Position
+from notation.formats.position import Position
 from notation.validation.replay import replay
 
 SLOPPY = """[Event "E"]

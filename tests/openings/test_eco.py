@@ -24,7 +24,7 @@ from notation.openings.eco import MAX_PLIES, MIN_PIECES, Opening, classify, clas
 from notation.pgn.model import Game
 from notation.pgn.parser import parse_game_text
 from notation.pgn.reader import read_games
-from notation.rules.position import Position
+from notation.formats.position import Position
 
 
 def game(movetext: str, **tags: str) -> Game:

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notation.pgn import reader
-from notation.pgn.reader import RawGame, parse_raw_game, read_games, read_headers, split_games
+from notation.pgn.chunks import Chunk, RawGame, ReadFailure
+from notation.pgn.reader import parse_raw_game, read_games, read_headers, split_games
 from notation.pgn.structure import has_structure, other_format
 from notation.validation.run import validate
 
@@ -26,7 +27,7 @@ PROSE = (
 GAMES = (SAMPLE_GAMES / "classics.pgn").read_text(encoding="utf-8")
 
 
-def _chunks(text: str | bytes) -> list[RawGame]:
+def _chunks(text: str | bytes) -> list[Chunk]:
     data = text.encode() if isinstance(text, str) else text
     return list(split_games(io.BytesIO(data)))
 
@@ -63,12 +64,11 @@ def test_structure_of_a_chunk(text: str, structured: bool) -> None:
     assert has_structure(text.encode()) is structured
 
 
-def _only_not_pgn(chunks: list[RawGame], line: int, column: int) -> str:
+def _only_not_pgn(chunks: list[Chunk], line: int, column: int) -> str:
     assert len(chunks) == 1
     raw = chunks[0]
-    assert raw.size == -1 and raw.problem is not None and raw.number == 1
-    game = parse_raw_game(raw)
-    [diag] = game.diagnostics
+    assert isinstance(raw, ReadFailure) and raw.kind == "not-pgn" and raw.number == 1
+    diag = raw.diagnostic
     where = (diag.code, diag.severity, diag.line, diag.column, diag.game)
     assert where == ("pgn.not-pgn", "error", line, column, 1)
     return diag.message
@@ -113,8 +113,8 @@ def test_a_document_of_another_format_is_one_not_pgn_even_with_pgn_inside(start:
     """PGN quoted in a document (a README's examples, a web page's <pre>) is not read as games."""
     assert other_format(start) == kind
     chunks = _chunks(start + "\n\n" + GAMES)
-    assert len(chunks) == 1 and chunks[0].problem is not None
-    assert chunks[0].problem.message.startswith(f"{kind} file, not PGN")
+    assert len(chunks) == 1 and isinstance(chunks[0], ReadFailure)
+    assert chunks[0].diagnostic.message.startswith(f"{kind} file, not PGN")
 
 
 @pytest.mark.parametrize("start", ['{"Annotated by a club member"}\n', "{ comment }\n", '[Event "x"]\n', "1. e4 ", "% escape\n",
@@ -176,18 +176,19 @@ def test_a_preamble_past_the_hold_cap_is_one_not_pgn_then_every_game(monkeypatch
     games = chunks[1:]
     assert [r.data for r in games] == [r.data for r in _chunks(GAMES)]
     assert games[0].line == first_game and games[0].number == 7  # numbers and lines as in the file
-    headers = [g.tags for g in read_headers(io.BytesIO(text.encode()))]
-    assert headers[1:] == [g.tags for g in read_games(io.StringIO(GAMES))]
+    failure, *headers = read_headers(io.BytesIO(text.encode()))
+    assert isinstance(failure, ReadFailure) and failure.kind == "not-pgn"
+    assert [g.tags for g in headers] == [g.tags for g in read_games(io.StringIO(GAMES))]  # type: ignore[union-attr]
 
 
 def test_not_pgn_everywhere_the_reader_is(tmp_path: Path) -> None:
     path = tmp_path / "README.md"
     path.write_text(PROSE, encoding="utf-8")
     for source in (path, str(path), io.StringIO(PROSE), io.BytesIO(PROSE.encode())):
-        [game] = list(read_games(source))  # type: ignore[arg-type]
-        assert [d.code for d in game.diagnostics] == ["pgn.not-pgn"]
+        [failure] = list(read_games(source))  # type: ignore[arg-type]
+        assert isinstance(failure, ReadFailure) and failure.diagnostic.code == "pgn.not-pgn"
     [head] = list(read_headers(path))
-    assert [d.code for d in head.diagnostics] == ["pgn.not-pgn"] and head.tags == {}
+    assert isinstance(head, ReadFailure) and head.diagnostic.code == "pgn.not-pgn"
     [report] = list(validate(path))
     assert report.status == "error" and [d.code for d in report.diagnostics] == ["pgn.not-pgn"]
     raw = _chunks(PROSE)[0]
@@ -201,10 +202,10 @@ def test_any_input_gives_chunks_or_one_not_pgn_never_a_crash(data: bytes | str, 
     if games_after:
         blob += b"\n\n" + GAMES.encode()
     chunks = _chunks(blob)
-    problems = [r for r in chunks if r.problem is not None]
+    problems = [r for r in chunks if isinstance(r, ReadFailure)]
     assert len(problems) <= 1
     if problems:
-        assert chunks[0] is problems[0] and problems[0].problem.code == "pgn.not-pgn"  # type: ignore[union-attr]
+        assert chunks[0] is problems[0] and problems[0].diagnostic.code == "pgn.not-pgn"
     if games_after and other_format(blob) is None:  # (a document of another format is not read on)
-        assert sum(1 for r in chunks if r.size > 0 and '[Event "' in r.text) >= GAMES.count('[Event "')
+        assert sum(1 for r in chunks if isinstance(r, RawGame) and r.size > 0 and '[Event "' in r.text) >= GAMES.count('[Event "')
     list(read_headers(io.BytesIO(blob)))

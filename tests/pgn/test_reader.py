@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import zstandard
 
-from notation.pgn.reader import read_headers
 from notation.pgn.model import Game
-from notation.pgn.reader import parse_raw_game, read_games, split_games
+from notation.pgn.chunks import ReadFailure
+from notation.pgn.reader import parse_raw_game, read_games, read_headers, split_games
 from conftest import OUTSIDE, corpus_game_files, corpus_path
 
 TWO_GAMES = (
@@ -81,7 +81,7 @@ def test_missing_file_raises_in_the_api_and_is_a_diagnostic_in_the_split(tmp_pat
     with pytest.raises(FileNotFoundError):
         list(read_headers(tmp_path / "nope.pgn"))
     (raw,) = list(split_games(tmp_path / "nope.pgn"))  # what the commands use: reported, not raised
-    assert raw.size == -1 and "No such file" in raw.data
+    assert isinstance(raw, ReadFailure) and "No such file" in raw.reason
 
 
 def test_empty_and_blank_sources() -> None:
@@ -250,14 +250,13 @@ def test_corpus_counts_full() -> None:
 
 def test_truncated_compressed_file_keeps_games_and_reports() -> None:
     data = gzip.compress((TWO_GAMES * 50).encode())
-    games = list(read_games(io.BytesIO(data[: len(data) // 2])))
-    assert 0 < len(games) < 100
-    assert [d.code for d in games[-1].diagnostics][-1] == "pgn.io"
-    assert all("pgn.io" not in [d.code for d in g.diagnostics] for g in games[:-1])
+    *games, failed = read_games(io.BytesIO(data[: len(data) // 2]))
+    assert len(games) < 100 and isinstance(failed, ReadFailure) and failed.diagnostic.code == "pgn.io"
+    assert all(isinstance(g, Game) and "pgn.io" not in [d.code for d in g.diagnostics] for g in games)
     headers = list(read_headers(io.BytesIO(data[: len(data) // 2])))
-    assert len(headers) == len(games) and headers[-1].diagnostics[-1].code == "pgn.io"
+    assert len(headers) == len(games) + 1 and isinstance(headers[-1], ReadFailure)
     (broken,) = read_games(io.BytesIO(b"\x1f\x8b\x08garbage"))
-    assert [d.code for d in broken.diagnostics] == ["pgn.io"]
+    assert isinstance(broken, ReadFailure) and broken.diagnostic.code == "pgn.io"
 
 
 def test_move_offsets_are_byte_offsets_in_utf8_games() -> None:

@@ -35,8 +35,10 @@ from conftest import OUTSIDE
 from faults_support import deny_folder, pgn_tree
 
 from notation.pgn import reader, sources
-from notation.pgn.reader import RawGame, read_games, read_headers, split_games
-from notation.pgn.sources import Unreadable, find_pgn_files, is_plain_file, walk_pgn_files, wide_encoding
+from notation.pgn.model import Game
+from notation.pgn.chunks import Chunk, RawGame, ReadFailure
+from notation.pgn.reader import read_games, read_headers, split_games
+from notation.pgn.sources import Unreadable, expand_paths, is_plain_file, walk_pgn_files, wide_encoding
 
 # --- a varied set of games (varied enough that compression does not shrink it to nothing) -------
 
@@ -79,12 +81,12 @@ def decode_prefix(kind: str, data: bytes) -> bytes:
     return out
 
 
-def chunks(source: Any) -> list[RawGame]:
+def chunks(source: Any) -> list[Chunk]:
     return list(split_games(source))
 
 
 def whole_games(raws: list[RawGame]) -> list[bytes | str]:
-    return [r.data for r in raws if r.size != -1]
+    return [r.data for r in raws if isinstance(r, RawGame)]
 
 
 # --- truncated and corrupt compressed data -----------------------------------------------------
@@ -105,22 +107,21 @@ def test_truncated_compressed_data_keeps_every_whole_game(tmp_path: Path, kind: 
         raws = chunks(source)
         assert whole_games(raws) == expected
         failure = raws[-1]
-        assert failure.size == -1 and len(raws) == len(expected) + 1
+        assert isinstance(failure, ReadFailure) and len(raws) == len(expected) + 1
         assert failure.number == len(expected) + 1
-        assert "truncated" in str(failure.data)
+        assert "truncated" in failure.reason
         if prefix.strip():  # located at the game that was cut: its number and first line
             assert failure.line == in_prefix[-1].line and failure.offset == in_prefix[-1].offset
-            assert f"game {failure.number}" in str(failure.data)
+            assert f"game {failure.number}" in failure.reason
 
-    games = list(read_games(path))
-    assert len(games) == len(expected) + 1
-    stand_in = games[-1]
-    assert [d.code for d in stand_in.diagnostics] == ["pgn.io"] and not stand_in.moves and not stand_in.tags
-    assert stand_in.diagnostics[0].game == stand_in.number and stand_in.diagnostics[0].file == str(path)
-    assert all("pgn.io" not in [d.code for d in g.diagnostics] for g in games[:-1])
+    *games, failed = read_games(path)
+    assert len(games) == len(expected) and all(isinstance(g, Game) for g in games)
+    assert isinstance(failed, ReadFailure) and failed.kind == "io" and failed.diagnostic.code == "pgn.io"
+    assert failed.diagnostic.game == failed.number and failed.diagnostic.file == str(path)
+    assert all("pgn.io" not in [d.code for d in g.diagnostics] for g in games)  # type: ignore[union-attr]
     headers = list(read_headers(path))
-    assert [h.number for h in headers] == [g.number for g in games]
-    assert [d.code for d in headers[-1].diagnostics] == ["pgn.io"]
+    assert [h.number for h in headers] == [g.number for g in [*games, failed]]
+    assert isinstance(headers[-1], ReadFailure) and headers[-1].diagnostic == failed.diagnostic
 
 
 def test_truncation_loses_no_block_of_games() -> None:
@@ -136,9 +137,9 @@ def test_truncated_zstd_at_a_frame_edge_is_seen() -> None:
     """zstd stops silently on a truncated frame: the reader must still see it."""
     frames = b"".join(zstandard.ZstdCompressor().compress(TEXT[i : i + 100_000]) for i in range(0, len(TEXT), 100_000))
     whole = chunks(io.BytesIO(frames))
-    assert all(r.size != -1 for r in whole) and b"".join(whole_games(whole)) == TEXT  # type: ignore[arg-type]
+    assert all(isinstance(r, RawGame) for r in whole) and b"".join(whole_games(whole)) == TEXT  # type: ignore[arg-type]
     raws = chunks(io.BytesIO(frames[:-3]))  # the last frame loses its checksum/last bytes
-    assert raws[-1].size == -1 and "truncated" in str(raws[-1].data)
+    assert isinstance(raws[-1], ReadFailure) and "truncated" in raws[-1].reason
 
 
 @pytest.mark.parametrize("kind", sorted(COMPRESSORS))
@@ -148,7 +149,7 @@ def test_corrupt_data_in_the_middle(kind: str) -> None:
     damage = len(compressed) * 3 // 4
     compressed[damage : damage + 64] = bytes(64)  # zeroed bytes
     raws = chunks(io.BytesIO(bytes(compressed)))
-    assert raws[-1].size == -1 and "corrupt" in str(raws[-1].data)
+    assert isinstance(raws[-1], ReadFailure) and "corrupt" in raws[-1].reason
     got, original = whole_games(raws), whole_games(chunks(io.BytesIO(TEXT)))
     # the games decoded before the damage are read; gzip sees damage only at the member's CRC
     # (what decoded before is read, as zcat shows it): its first games are still the original
@@ -172,12 +173,12 @@ def test_concatenated_members_and_padding_read_whole() -> None:
         zstandard.ZstdCompressor().compress(a) + zstandard.ZstdCompressor().compress(b),
     ):
         raws = chunks(io.BytesIO(data))
-        assert all(r.size != -1 for r in raws) and whole_games(raws) == expected
+        assert all(isinstance(r, RawGame) for r in raws) and whole_games(raws) == expected
 
 
 def test_garbage_after_the_compressed_data_is_reported() -> None:
     raws = chunks(io.BytesIO(gzip.compress(TEXT) + b"this is not gzip"))
-    assert raws[-1].size == -1 and "not gzip data" in str(raws[-1].data)
+    assert isinstance(raws[-1], ReadFailure) and "not gzip data" in raws[-1].reason
     # the data ended cleanly before the garbage: every game is whole, as zcat gives them
     assert len(raws) == TEXT.count(b"[Event ") + 1
     assert whole_games(raws[:-1]) == whole_games(chunks(io.BytesIO(TEXT)))
@@ -188,11 +189,11 @@ def test_bad_magic_is_an_error_not_games(tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"archive{suffix}"
     path.write_bytes(b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(range(256)) * 4)  # a zip, named .gz
     (raw,) = chunks(path)
-    assert raw.size == -1 and "not " in str(raw.data) and "50 4b 03 04" in str(raw.data)
-    (game,) = read_games(path)
-    assert [d.code for d in game.diagnostics] == ["pgn.io"] and game.diagnostics[0].file == str(path)
+    assert isinstance(raw, ReadFailure) and "not " in raw.reason and "50 4b 03 04" in raw.reason
+    (failed,) = read_games(path)
+    assert isinstance(failed, ReadFailure) and failed.diagnostic.code == "pgn.io" and failed.diagnostic.file == str(path)
     with path.open("rb") as handle:  # a handle with that name too
-        assert chunks(handle)[0].size == -1
+        assert isinstance(chunks(handle)[0], ReadFailure)
 
 
 def test_a_misnamed_plain_file_still_reads(tmp_path: Path) -> None:
@@ -203,7 +204,7 @@ def test_a_misnamed_plain_file_still_reads(tmp_path: Path) -> None:
 
 def test_corrupt_gzip_header_reads_nothing_and_says_so() -> None:
     (raw,) = chunks(io.BytesIO(b"\x1f\x8b\x08garbage and more garbage"))
-    assert raw.size == -1 and raw.line == 0 and "gzip" in str(raw.data)
+    assert isinstance(raw, ReadFailure) and raw.line == 0 and "gzip" in raw.reason
 
 
 class _FailingAfter(io.RawIOBase):
@@ -229,7 +230,7 @@ def test_an_io_error_in_a_plain_stream_is_located() -> None:
     raws = chunks(io.BufferedReader(_FailingAfter(TEXT, limit), buffer_size=8192))
     expected = whole_games(chunks(io.BytesIO(TEXT[:limit])))[:-1]
     assert whole_games(raws) == expected
-    assert raws[-1].size == -1 and "Input/output error" in str(raws[-1].data)
+    assert isinstance(raws[-1], ReadFailure) and "Input/output error" in raws[-1].reason
 
 
 @pytest.mark.parametrize("kind", sorted(COMPRESSORS))
@@ -238,7 +239,7 @@ def test_an_io_error_in_compressed_data_keeps_what_decoded(kind: str) -> None:
     limit = len(compressed) * 3 // 5
     raws = chunks(io.BufferedReader(_FailingAfter(compressed, limit), buffer_size=8192))
     assert whole_games(raws) == whole_games(chunks(io.BytesIO(decode_prefix(kind, compressed[:limit]))))[:-1]
-    assert raws[-1].size == -1 and "Input/output error" in str(raws[-1].data)
+    assert isinstance(raws[-1], ReadFailure) and "Input/output error" in raws[-1].reason
 
 
 def test_an_io_error_at_a_game_start_cuts_the_game_before() -> None:
@@ -246,13 +247,13 @@ def test_an_io_error_at_a_game_start_cuts_the_game_before() -> None:
     limit = TEXT.index(b"[Event ", 10_000)
     raws = chunks(io.BufferedReader(_FailingAfter(TEXT, limit), buffer_size=8192))
     assert whole_games(raws) == whole_games(chunks(io.BytesIO(TEXT[:limit])))[:-1]
-    assert raws[-1].size == -1 and "inside game" in str(raws[-1].data)
+    assert isinstance(raws[-1], ReadFailure) and "inside game" in raws[-1].reason
 
 
 def test_an_io_error_before_any_game() -> None:
     raws = chunks(io.BufferedReader(_FailingAfter(b"\n\n\n" + TEXT, 3), buffer_size=8192))
-    assert len(raws) == 1 and raws[0].size == -1
-    assert (raws[0].number, raws[0].line) == (1, 4) and "before any game" in str(raws[0].data)
+    assert len(raws) == 1 and isinstance(raws[0], ReadFailure)
+    assert (raws[0].number, raws[0].line) == (1, 4) and "before any game" in raws[0].reason
 
 
 # --- folders that cannot be read ----------------------------------------------------------------
@@ -264,12 +265,12 @@ def test_an_unreadable_subfolder_is_reported_in_place(tmp_path: Path, monkeypatc
     found = walk_pgn_files(root)
     assert found[0] == root / "a" / "one.pgn"
     assert isinstance(found[1], Unreadable) and found[1].path == root / "b"
-    problems: list[Any] = []
-    assert find_pgn_files(root, problems) == [root / "a" / "one.pgn"]
-    (diag,) = problems
+    (folder,) = expand_paths([root])
+    assert folder.kind == "folder" and [str(f) for f in folder.files] == [str(f) for f in found] and folder.readable == [root / "a" / "one.pgn"]
+    (diag,) = folder.unreadable()
     assert diag.code == "pgn.io" and diag.file == str(root / "b") and "Permission denied" in diag.message
     (raw,) = chunks(found[1])  # read as a source, it reports its error
-    assert raw.size == -1 and raw.file == str(root / "b")
+    assert isinstance(raw, ReadFailure) and raw.file == str(root / "b")
 
 
 def test_an_unreadable_top_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -432,11 +433,11 @@ def test_escape_lines_before_the_first_game_whatever_the_blocks(monkeypatch: pyt
     """Blank and ``%`` lines before the first game are skipped line by line: the same game
     (text, line, offset) however the blocks fall (before, one block kept the ``%`` line)."""
 
-    def located(raws: list[RawGame]) -> list[tuple[Any, ...]]:
-        return [(r.data, r.number, r.line, r.offset, r.size) for r in raws]
+    def located(raws: list[Chunk]) -> list[tuple[Any, ...]]:
+        return [(r.data, r.number, r.line, r.offset, r.size) if isinstance(r, RawGame) else r for r in raws]
 
     expected = located(chunks(io.BytesIO(text)))
-    assert expected and expected[0][0][:1] not in (b"%", "%")  # a lone '[' is no PGN: pgn.not-pgn
+    assert expected and (isinstance(expected[0], ReadFailure) or expected[0][0][:1] not in (b"%", "%"))  # a lone '[' is no PGN
     for block in (1, 2, 3, 5):
         monkeypatch.setattr(reader, "BLOCK", block)
         assert located(chunks(io.BytesIO(text))) == expected
@@ -449,3 +450,14 @@ def test_a_missing_path_raises_file_not_found(tmp_path: Path) -> None:
     for reader in (read_games, read_headers, validate):
         with pytest.raises(FileNotFoundError):
             next(iter(reader(tmp_path / "missing.pgn")))  # type: ignore[operator]
+
+
+def test_every_argument_is_expanded_one_way(tmp_path: Path) -> None:
+    """``-``, a file, a folder, a dataset and a missing path: the one expansion every command uses."""
+    root = pgn_tree(tmp_path)
+    data = tmp_path / "data"
+    (data / "games").mkdir(parents=True)
+    given = ["-", str(root / "a" / "one.pgn"), str(root), str(data), str(tmp_path / "nope"), "-"]
+    kinds = [item.kind for item in expand_paths(given, dataset=lambda p: (p / "games").is_dir())]
+    assert kinds == ["stdin", "file", "folder", "dataset", "missing", "stdin"]
+    assert [item.kind for item in expand_paths([str(data)])] == ["folder"]  # no dataset test: a folder

@@ -12,7 +12,7 @@ from pictures_support import CLOCK_PGN, by_class, parse
 from notation.pictures.board import CHECK_COLOUR, Overlay, board_svg, position_svg, square_name
 from notation.pictures.diagram import diagram, from_fen, from_game, parse_ply
 from notation.pgn.reader import read_games
-from notation.rules.position import Position
+from notation.formats.position import Position
 
 FOOLS_MATE = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
 

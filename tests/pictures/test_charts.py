@@ -151,11 +151,24 @@ def test_engine_evaluation(comment: str, value: Eval | None) -> None:
     assert engine_evaluation([comment]) == value
 
 
-def test_every_kind_is_drawn_deterministically(round_robin: pl.DataFrame) -> None:
-    first = _svg("rating", chart_data.score_by_rating(round_robin))
-    assert first == _svg("rating", chart_data.score_by_rating(round_robin))
+def test_every_kind_is_drawn_deterministically(round_robin: pl.DataFrame,
+                                                clock_tables: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+    """Each kind of :data:`KINDS`, from its own data table, draws the same SVG twice (byte for
+    byte), and the picture has marks."""
     assert set(KINDS) == {"rating", "results-eco", "results-time-control", "length-eco", "length-time-control",
                           "player", "clock", "eval"}
+    games, moves = clock_tables
+    one_game = moves.filter(pl.col("game_id") == moves["game_id"][0])
+    inputs = {"player": (round_robin, None), "clock": (games, moves), "eval": (games, one_game)}
+    for kind in KINDS:
+        table_games, table_moves = inputs.get(kind, (round_robin, None))
+        data = chart_data.table_for(kind, table_games, table_moves, player="cedar,   CHEN")
+        assert data.height > 0, kind
+        first = _svg(kind, data)
+        assert first == _svg(kind, chart_data.table_for(kind, table_games, table_moves, player="cedar,   CHEN")), kind
+        root = parse(first)
+        drawn = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "role-mark" in g.get("class", "")]
+        assert drawn and any(len(g) for g in drawn), kind
 
 
 def test_png_and_html(round_robin: pl.DataFrame) -> None:

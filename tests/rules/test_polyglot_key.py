@@ -27,7 +27,7 @@ from notation.formats.san import parse_san_syntax
 from notation.pgn.reader import read_games
 from notation.rules import zobrist
 from notation.rules.move import Move
-from notation.rules.position import Position
+from notation.formats.position import Position
 from notation.rules.step import advance
 from notation.validation.replay import replay
 

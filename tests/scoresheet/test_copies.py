@@ -24,7 +24,7 @@ OPENING = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 
 
 
 def _costs(text: str, pos: object) -> dict[str, float]:
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     assert isinstance(pos, Position)
     moves = pos.legal_moves()
@@ -40,7 +40,7 @@ def test_transposition_against_missing_disambiguation_is_never_confident() -> No
 
 
 def test_what_players_write_reads_as_the_move() -> None:
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     pos = Position.initial()
     for san in "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6".split():

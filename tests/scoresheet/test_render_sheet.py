@@ -131,7 +131,7 @@ def test_html_escapes_tags() -> None:
 
 
 def test_svg_initial_position_is_well_formed() -> None:
-    from notation.rules.position import Position
+    from notation.formats.position import Position
 
     svg = position_svg(Position.initial(), caption="start & <go>")
     root = ET.fromstring(svg)
@@ -142,9 +142,36 @@ def test_svg_initial_position_is_well_formed() -> None:
     assert titles.count("white pawn") == 8 and titles.count("black king") == 1
 
 
+_SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _squares(root: ET.Element, cls: str = "square") -> dict[str, tuple[float, float]]:
+    """``data-square`` -> (x, y) of the rects of one class (``square``: the 64 board squares)."""
+    return {r.get("data-square", ""): (float(r.get("x", "0")), float(r.get("y", "0")))
+            for r in root.iter(f"{_SVG}rect") if cls in (r.get("class") or "").split()}
+
+
 def test_svg_flipped_and_empty() -> None:
-    ET.fromstring(board_svg({}, flipped=True, coordinates=False))
-    ET.fromstring(board_svg({0: (True, 6), 63: (False, 6)}, overlay=Overlay(last_move=(0, 63))))
+    """Flipped: a1 is drawn top right and h8 bottom left (Black's view), the pieces with their
+    squares and the file letters from h; empty: 64 squares, no piece, no coordinates asked."""
+    empty = ET.fromstring(board_svg({}, flipped=True, coordinates=False))
+    squares = _squares(empty)
+    assert len(squares) == 64
+    assert not [t for t in empty.iter(f"{_SVG}text") if "piece" in (t.get("class") or "")]
+    assert not [t for t in empty.iter(f"{_SVG}text") if "coordinate" in (t.get("class") or "")]
+    xs, ys = [x for x, _ in squares.values()], [y for _, y in squares.values()]
+    assert squares["a1"] == (max(xs), min(ys)) and squares["h8"] == (min(xs), max(ys))
+    upright = _squares(ET.fromstring(board_svg({}, coordinates=False)))
+    assert upright["a1"] == (min(xs), max(ys)) and upright["h8"] == (max(xs), min(ys))
+
+    kings = ET.fromstring(board_svg({0: (True, 6), 63: (False, 6)}, flipped=True, overlay=Overlay(last_move=(0, 63))))
+    pieces = {t.get("data-square"): (t.get("class"), float(t.get("x", "0"))) for t in kings.iter(f"{_SVG}text")
+              if "piece" in (t.get("class") or "")}
+    assert {sq: cls for sq, (cls, _) in pieces.items()} == {"a1": "piece white king", "h8": "piece black king"}
+    assert pieces["a1"][1] > pieces["h8"][1]  # flipped: the white king (a1) right of the black one
+    assert set(_squares(kings, "last-move")) == {"a1", "h8"}
+    files = [t.text for t in kings.iter(f"{_SVG}text") if (t.get("class") or "") == "coordinate file"]
+    assert files == list("hgfedcba")
 
 
 @pytest.mark.parametrize(("spec", "ply"), [("24w", 47), ("24b", 48), ("24", 47), ("1w", 1), ("3...", 6),

@@ -291,7 +291,7 @@ def test_written_check_marks_are_evidence_not_corrections() -> None:
 
 
 def test_mark_cost() -> None:
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.costs import CHECK_WRONG, MATE_WRONG, mark_cost
     from notation.scoresheet.tokens import parse_token
 
@@ -310,7 +310,7 @@ def test_mark_cost() -> None:
 
 
 def test_written_disambiguation_is_evidence() -> None:
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.costs import ORIGIN_EXTRA, origin_mark_cost
     from notation.scoresheet.tokens import parse_token
 

@@ -355,7 +355,7 @@ def run_injected(count: int) -> dict[str, Counter[str]]:
     the original among the candidate readings it lists; ``flagged-``: flagged, original not
     listed; ``wrong``: a different game *not* flagged (must never happen).
     """
-    from notation.rules.position import Position
+    from notation.formats.position import Position
     from notation.scoresheet.reconstruct import reconstruct
 
     def ucis(sans: list[str]) -> tuple[str, ...]:

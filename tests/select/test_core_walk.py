@@ -13,6 +13,7 @@ from conftest import OUTSIDE, SAMPLE_GAMES, corpus_game_files
 from terminal_support import CODE
 
 from notation.compiled import core_module
+from notation.pgn.chunks import RawGame, ReadFailure
 from notation.pgn.reader import split_games
 from notation.select.criteria import Subject
 from notation.select.material import material_counts
@@ -25,7 +26,7 @@ def _subjects(paths: list[Path]) -> list[Subject]:
     out = []
     for path in paths:
         for raw in split_games(str(path)):
-            if raw.size != -1:
+            if isinstance(raw, RawGame):
                 out.append(Subject(raw, header_tags(raw_header(raw)), str(path)))
     return out
 

@@ -20,7 +20,7 @@ from notation.select.criteria import (
 from notation.select.material import MaterialError, parse_material
 from notation.select.run import filter_games, raw_tags, select
 from notation.pgn.reader import split_games
-from notation.rules.position import Position
+from notation.formats.position import Position
 
 
 def _pgn(*games: tuple[dict[str, str], str]) -> str:

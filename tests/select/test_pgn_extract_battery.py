@@ -41,7 +41,7 @@ from conftest import corpus_path
 from tables_support import run_cli
 
 from notation.pgn.reader import read_games
-from notation.rules.position import Position
+from notation.formats.position import Position
 from notation.validation.replay import replay
 
 Key = tuple[str | None, tuple[str, ...]]

@@ -71,3 +71,16 @@ def test_comments_nags_and_castling_columns(tmp_path: Path, monkeypatch: pytest.
 def test_core_and_reference_build_the_same_tables_on_the_whole_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
     for path in corpus_game_files():
         _check(path, monkeypatch)
+
+
+def test_wrong_suffixes_and_move_numbers_keep_the_reference_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game the core takes with warnings: its SAN column carries the suffix each move calls
+    for (as the reference writes it) and its verdict counts the warnings."""
+    path = tmp_path / "g.pgn"
+    path.write_text('[Event "T"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3+ Nc6 3. Bc4 Nf6 5. Ng5 d5 4. Nxf7 Qe7 '
+                    '6. Nxh8+ Qb4 7. Bxf7 1-0\n[Event "U"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ 1-0\n')
+    _check(path, monkeypatch)
+    games, moves = tabulate_source(path)
+    assert moves["san"].to_list()[:3] == ["e4", "e5", "Nf3"]
+    assert moves["san"].to_list()[-1] == "Qxf7#" and moves["is_mate"].to_list()[-1]
+    assert games["warning_count"].to_list()[1] == 1

@@ -26,7 +26,8 @@ import polars as pl
 import pytest
 
 from notation.pgn.model import Game, MoveNode
-from notation.pgn.reader import RawGame, parse_raw_game, split_games, split_range
+from notation.pgn.chunks import Chunk, RawGame, ReadFailure
+from notation.pgn.reader import parse_raw_game, split_games, split_range
 from notation.pgn.sources import is_plain_file
 from notation.tables import dataset
 from notation.tables.dataset import ChunkTask, PlanStats, WriteOptions, committed_parts, plan_chunks
@@ -194,7 +195,7 @@ def test_split_range_oversized_game(files: dict[str, Path]) -> None:
 
 def test_split_range_missing_file(tmp_path: Path) -> None:
     (raw,) = split_range(tmp_path / "gone.pgn", 10, 20, number=3, line=7)
-    assert raw.size == -1 and raw.number == 3
+    assert isinstance(raw, ReadFailure) and raw.number == 3
 
 
 def test_is_plain_file(files: dict[str, Path], tmp_path: Path) -> None:

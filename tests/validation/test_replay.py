@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import notation
 from notation.pgn.model import Game, MoveNode
 from notation.rules.move import Move
-from notation.rules.position import Position
+from notation.formats.position import Position
 from notation.pgn.reader import read_games
 from notation.validation.replay import PlyRecord, Replay, replay, variant_kind
 

@@ -19,7 +19,7 @@ from notation.validation.checks import (
 )
 from notation.diagnostics import CODES
 from notation.pgn.model import Game
-from notation.rules.position import Position
+from notation.formats.position import Position
 from notation.pgn.reader import read_games
 from notation.validation.replay import replay
 from notation.validation.reports import GameReport, check_game

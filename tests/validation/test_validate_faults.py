@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import corpus_path
 
-from notation.rules.position import Position
+from notation.formats.position import Position
 from notation.pgn.reader import read_games
 from notation.formats.san import SanError
 from notation.validation.run import validate

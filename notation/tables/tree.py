@@ -34,9 +34,9 @@ from typing import Any, Final
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.openings.columns import table_frame
+from notation.tables.openings import table_frame
 from notation.pgn.model import MAX_LINE_PLIES
-from notation.rules.position import Position
+from notation.formats.position import Position
 from notation.tables.scoring import as_lazy, clean_name, pct, performance, white_score
 
 #: The columns of :attr:`OpeningTree.frame`, in order.

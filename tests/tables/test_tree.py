@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from notation.openings.tree import COLUMNS, opening_tree, root_position
+from notation.tables.tree import COLUMNS, opening_tree, root_position
 from notation.tables.dataset import WriteOptions, import_files
 
 AFTER_NF3 = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"

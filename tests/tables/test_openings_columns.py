@@ -11,7 +11,7 @@ import pytest
 from conftest import SAMPLE_GAMES, corpus_path
 
 from notation import compiled
-from notation.openings.columns import COMPUTED
+from notation.tables.openings import COMPUTED
 from notation.openings.eco import classify
 from notation.pgn.reader import read_games
 from notation.tables.rows import tabulate_source

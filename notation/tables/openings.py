@@ -5,7 +5,7 @@ position keys of the first :data:`~notation.openings.eco.MAX_PLIES` plies: the k
 table when it is built, else those collected by a :class:`KeysBuilder` (the same keys, through the
 compiled core or the Python replay). Games from the initial position of standard chess only
 (``variant`` standard, ``start_fen`` null); the others get nulls, as do games that reach no
-table position. ``tests/openings/test_columns.py`` checks that the columns equal
+table position. ``tests/tables/test_openings_columns.py`` checks that the columns equal
 :func:`notation.openings.eco.classify` game for game.
 """
 

@@ -1,0 +1,103 @@
+//! The reader's boundary scan (`notation.pgn.reader`): where a game's text ends and other text
+//! follows before the next tag section. The Python reader holds the same rule as a regex
+//! (`reader._between_games`); this is the same search, one pass over the lines, for byte input.
+//! A test compares the two on the corpus and on generated text.
+
+/// `\s` of a bytes regex: space, `\t`, `\n`, `\r`, `\x0b`, `\x0c`.
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+fn is_pad(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r')
+}
+
+const MARKERS: [&[u8]; 4] = [b"1-0", b"0-1", b"1/2-1/2", b"*"];
+
+/// Whether the line `data[start..nl]` ends with a termination marker that starts the text or
+/// follows a blank (`(?<![^\s])(?:1-0|0-1|1/2-1/2|\*)[ \t\r]*` before the newline `nl`).
+fn ends_with_marker(data: &[u8], start: usize, nl: usize) -> bool {
+    let mut end = nl;
+    while end > start && is_pad(data[end - 1]) {
+        end -= 1;
+    }
+    let line = &data[..end];
+    MARKERS.iter().any(|marker| {
+        line.ends_with(marker) && {
+            let at = end - marker.len();
+            at == 0 || is_space(data[at - 1])
+        }
+    })
+}
+
+/// The end of the blank lines after the newline at `nl` when at least one follows and then a
+/// line with something on it (`(?:[ \t\r]*\n)+(?=[ \t\r]*[^\s])`), else None.
+fn blank_lines_then_text(data: &[u8], nl: usize) -> Option<usize> {
+    let mut end = None;
+    let mut i = nl + 1;
+    loop {
+        let mut j = i;
+        while j < data.len() && is_pad(data[j]) {
+            j += 1;
+        }
+        if j < data.len() && data[j] == b'\n' {
+            i = j + 1;
+            end = Some(i);
+        } else {
+            // the line after the blank ones: something other than blanks on it
+            return end.filter(|_| j < data.len() && !is_space(data[j]));
+        }
+    }
+}
+
+/// Where the first game in `data` ends with other text after it: the index after the blank
+/// lines that follow a line ending in a termination marker, when a line with something on it
+/// follows them; or after a newline that starts a UTF-16 text (a byte order mark). None when
+/// neither occurs. The leftmost match of the reader's regex, as `re.search` finds it.
+pub fn game_end(data: &[u8]) -> Option<usize> {
+    let mut line_start = 0;
+    let mut from = 0;
+    while let Some(k) = data[from..].iter().position(|&c| c == b'\n') {
+        let nl = from + k;
+        if ends_with_marker(data, line_start, nl) {
+            if let Some(end) = blank_lines_then_text(data, nl) {
+                return Some(end);
+            }
+        }
+        if data[nl + 1..].starts_with(b"\xff\xfe") || data[nl + 1..].starts_with(b"\xfe\xff") {
+            return Some(nl + 1);
+        }
+        line_start = nl + 1;
+        from = nl + 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ends_after_the_blank_lines() {
+        assert_eq!(game_end(b"1. e4 1-0\n\nnext"), Some(11));
+        assert_eq!(game_end(b"1. e4 1-0 \r\n \r\n\r\n  x"), Some(17));
+        assert_eq!(game_end(b"*\n\nx"), Some(3));
+        assert_eq!(game_end(b"1. e4 1/2-1/2\n\n[x"), Some(15));
+    }
+
+    #[test]
+    fn needs_a_marker_a_blank_line_and_text_after() {
+        assert_eq!(game_end(b"1. e4 1-0\nnext"), None);
+        assert_eq!(game_end(b"1. e4 1-0\n\n"), None);
+        assert_eq!(game_end(b"1. e4 1-0\n\n  \n"), None);
+        assert_eq!(game_end(b"1. e4 x1-0\n\nnext"), None);
+        assert_eq!(game_end(b"1. e4 1-0\n\n\x0cx"), None);
+        assert_eq!(game_end(b"1. e4\n\nnext"), None);
+    }
+
+    #[test]
+    fn a_utf16_text_after_a_newline() {
+        assert_eq!(game_end(b"1. e4\n\xff\xfe["), Some(6));
+        assert_eq!(game_end(b"1. e4 1-0\n\n\xff\xfe["), Some(11));
+    }
+}
