@@ -25,7 +25,7 @@ from notation.diagnostics import Diagnostic
 from notation.scoresheet.channel import cost, move_facts, written_cost
 from notation.scoresheet.layout import Sheet, read_sheet
 from notation.scoresheet.readings import Edit, Reading
-from notation.scoresheet.reconstruct import (
+from notation.scoresheet.model import (
     MAX_READINGS,
     Correction,
     Reconstruction,

@@ -40,13 +40,8 @@ from notation.diagnostics import Diagnostic
 from notation.pgn.chunks import ReadFailure
 from notation.scoresheet.layout import _header
 from notation.scoresheet.readings import Reading
-from notation.scoresheet.reconstruct import (
-    Reconstruction,
-    _implied_result,
-    _parse_tags,
-    reconstruct,
-    roster_tags,
-)
+from notation.scoresheet.model import Reconstruction, _implied_result, _parse_tags, roster_tags
+from notation.scoresheet.reconstruct import reconstruct
 from notation.scoresheet.search import MAX_EXPANSIONS
 
 if TYPE_CHECKING:  # pragma: no cover

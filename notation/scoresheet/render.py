@@ -15,7 +15,7 @@ from notation.diagnostics import ply_to_move_number
 from notation.scoresheet.tokens import LANGUAGE_NAMES
 
 if TYPE_CHECKING:  # pragma: no cover
-    from notation.scoresheet.reconstruct import Correction, Reconstruction
+    from notation.scoresheet.model import Correction, Reconstruction
 
 _STATUS_TEXT = {
     "ok": "read as written",

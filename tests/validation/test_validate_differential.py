@@ -136,7 +136,12 @@ def compare_file(path: Path, stride: int = 1) -> tuple[Counter[str], list[str]]:
         if report.claims.fifty_moves != ref["fifty"]:
             problems.append(f"{where}: fifty {report.claims.fifty_moves} != {ref['fifty']}")
         automatic = report.claims.fivefold is not None or report.claims.seventyfive_moves is not None
-        if not automatic:
+        if report.outcome.termination == "dead_position":
+            # the game ended at its first dead position (FIDE 5.2.2), which python-chess does not
+            # look for: what was played after it can end in stalemate, never in mate
+            if ref["checkmate"]:
+                problems.append(f"{where}: dead position, yet python-chess ends in mate")
+        elif not automatic:
             mate = report.outcome.termination == "checkmate"
             stale = report.outcome.termination == "stalemate"
             if (mate, stale) != (ref["checkmate"], ref["stalemate"]):
