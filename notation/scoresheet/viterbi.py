@@ -257,17 +257,11 @@ def _book_prior(pos: Position, moves: list[Move], depth: int) -> list[float] | N
     lines = [c ** BOOK_POWER if c else 0.0 for c in raw]
     total = sum(lines)
     n = len(moves)
-    leave = math.exp(-cost("prior.leave"))
-    off = n - sum(1 for c in lines if c)
     if total == 0:
         return None  # a leaf of the table: every move leaves it
-    out: list[float] = []
-    for c in lines:
-        p = (1.0 - leave) * c / total if c else leave / off
-        if off == 0:
-            p = c / total
-        out.append(-BOOK_WEIGHT * math.log(p * n))
-    return out
+    off = n - sum(1 for c in lines if c)
+    leave = math.exp(-cost("prior.leave")) if off else 0.0
+    return [-BOOK_WEIGHT * math.log(((1.0 - leave) * c / total if c else leave / off) * n) for c in lines]
 
 
 @functools.cache
