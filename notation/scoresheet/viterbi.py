@@ -19,7 +19,10 @@ an extra box). Every box has a finite cost for every move (the channel's floor),
 always ends with a complete reading, the best of the beam.
 
 At each ply the cheapest :data:`BEAM` states (merged when they reach the same position with the
-same cursors) go on. The costs are negative log-probabilities, so the lattice of kept states
+same cursors) go on. With several copies a state is ranked by what it has paid and what its
+copies still owe (:func:`_pending`: the least their unread boxes will cost, as far as the boxes
+have been read at their own plies): a copy that skips a box nothing fits is cheaper for a ply
+or two and then a box behind the other copies for the rest of the game. The costs are negative log-probabilities, so the lattice of kept states
 also gives probabilities: forward and backward sums (at the channel's ``temperature``) give each
 move of the best reading its probability (the share of readings that play that move at that
 ply) and the reading as a whole its probability (the share that reach its final position, at
@@ -48,7 +51,7 @@ from notation.scoresheet.channel import (
 from notation.scoresheet.plausibility import captured_square, move_class
 
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from notation.rules.move import Move
     from notation.formats.position import Position
@@ -172,6 +175,30 @@ class _Copy:
         self.style = sheet_style(self.readings)
         self.cache: dict[tuple[int, MoveFacts], tuple[float, BoxReading | None]] = {}
         self.option_cache: dict[tuple[tuple[int, int], MoveFacts], list[_Option]] = {}
+        # The least each box can cost: its cheapest reading's edit, or dropped as an extra box,
+        # raised by ``above`` once the box has been read as the move of its own ply (it costs
+        # about what it cost for the moves of that ply).
+        unreadable, blank = cost("box.unreadable"), cost("box.blank")
+        self.extra = cost("edit.extra")
+        self.least = [min(self.extra, blank if b.blank else min((r.edit for r in rs), default=unreadable))
+                      for b, rs in zip(boxes, self.readings)]
+        self.above = [math.inf] * self.n
+
+    def owed(self, box: int) -> float:
+        return self.least[box] + (0.0 if self.above[box] == math.inf else self.above[box])
+
+    def pending(self, cursor: tuple[int, int], horizon: int) -> float:
+        """What the boxes before ``horizon`` that this copy has not read at ``cursor`` will cost
+        at least (the boxes from ``horizon`` on are owed alike by every state compared)."""
+        i, phase = cursor
+        boxes: Iterable[int]
+        if phase == 0:
+            boxes = range(i, horizon)
+        elif phase == 1:  # box i+2 read; i and i+1 owed
+            boxes = [i, i + 1, *range(i + 3, horizon)]
+        else:  # phase 2 (box i owed, i+1 and i+2 read) or 3 (box i owed, i+1 read)
+            boxes = [i, *range(i + (3 if phase == 2 else 2), horizon)]
+        return sum(self.owed(j) for j in boxes if j < self.n)
 
     def emit(self, i: int, f: MoveFacts) -> tuple[float, BoxReading | None]:
         key = (i, f)
@@ -207,6 +234,9 @@ class _Copy:
         if i >= n:
             return [(0.0, cursor, DONE, None, None, None)]
         c, r = self.emit(i, f)
+        above = min(c, self.extra) - self.least[i]
+        if above < self.above[i]:  # box i read for a move of its own ply
+            self.above[i] = above
         out: list[_Option] = [(c, (i + 1, 0), MATCH, i, None, r)]
         out.append((cost("edit.omitted"), cursor, OMIT, None, None, None))
         if i + 1 < n:
@@ -304,9 +334,11 @@ def _check_level(after: Position) -> int:
 
 
 def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam: int = BEAM,
-                forced: list[Move] | None = None) -> Lattice:
+                forced: list[Move] | None = None, only: list[Move] | None = None) -> Lattice:
     """Read the copies of one game's sheet (see the module docstring). ``forced``: the game is
-    known (only its moves are played: the alignment of the boxes with it, for learning)."""
+    known (only its moves are played: the alignment of the boxes with it, for learning).
+    ``only``: read as usual, every cost and prior alike, but play only these moves (what the
+    reading of that game costs under the model: for diagnosing a reading)."""
     sheets = [_Copy(boxes, lang) for boxes in copies]
     t = cost("temperature")
     root = _State(start, tuple((0, 0) for _ in sheets), 0, 0.0)
@@ -318,15 +350,18 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     extra_cost = cost("edit.extra")
     best_end = math.inf
     plausibility: dict[tuple[int, Move, int | None], float] = {}
+    generated: dict[int, tuple[list[Move], list[MoveFacts]]] = {}
     while layer:
-        candidates: list[tuple[float, int, int, int, tuple[tuple[int, int], ...], tuple[_Option, ...], float]] = []
+        candidates: list[tuple[float, int, int, int, tuple[tuple[int, int], ...], tuple[_Option, ...], float,
+                               float]] = []
         moves_of: list[list[Move]] = []
         for si, state in enumerate(layer):
             if forced is not None:
                 moves = forced[state.depth:state.depth + 1]
             else:
-                moves = (sorted(state.pos.legal_moves(), key=_tie_order)
-                         if state.depth < longest + MAX_OMITTED else [])
+                moves = (_generate(state.pos, generated)[0] if state.depth < longest + MAX_OMITTED else [])
+                if only is not None and state.depth >= len(only):
+                    moves = []
             moves_of.append(moves)
             finished = all(c[0] >= s.n and c[1] == 0 for c, s in zip(state.cursors, sheets))
             if finished or not moves:
@@ -337,10 +372,13 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
                 continue
             if state.cost > best_end + 2 * OPTION_SPAN:
                 continue
-            facts = move_facts(state.pos, moves) if forced is None else _forced_facts(state.pos, moves[0])
+            facts = ((_generate(state.pos, generated)[1] if only is None else move_facts(state.pos, moves))
+                     if forced is None else _forced_facts(state.pos, moves[0]))
             choice = math.log(len(moves) if forced is None else max(1, len(state.pos.legal_moves())))
             book = _book_prior(state.pos, moves, state.depth) if forced is None else None
             for mi, f in enumerate(facts):
+                if only is not None and moves[mi] != only[state.depth]:
+                    continue
                 per_copy = [s.options(c, f) for c, s in zip(state.cursors, sheets)]
                 prior = book[mi] if book is not None else 0.0
                 for c, cursors, ops in _combine(per_copy):
@@ -348,14 +386,24 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
                         if all(o[2] == DONE for o in ops):
                             continue
                         c += choice  # a move no copy wrote: any of the legal moves
-                    candidates.append((state.cost + c + prior, si, mi, len(candidates), cursors, ops, prior))
+                    total = state.cost + c + prior
+                    candidates.append((total, si, mi, len(candidates), cursors, ops, prior, total))
         if not candidates:
             break
+        owing = forced is None and len(sheets) > 1
+        if owing:  # copies out of step: ranked by what they have paid and what they owe
+            horizon = tuple(max(c[4][k][0] for c in candidates) + 3 for k in range(len(sheets)))
+            owed: dict[tuple[tuple[int, int], ...], float] = {}
+            for k, cand in enumerate(candidates):
+                debt = owed.get(cand[4])
+                if debt is None:
+                    debt = owed[cand[4]] = _pending(cand[4], sheets, horizon)
+                candidates[k] = (cand[7] + debt,) + cand[1:]
         chosen = heapq.nsmallest(beam * 3, candidates)
         merged: dict[tuple[tuple[tuple[int, int], ...], int], _State] = {}
         played: dict[tuple[int, int], tuple[Position, int, float]] = {}
         edges: list[_Edge] = []
-        for total, si, mi, _, cursors, options, prior in chosen:
+        for _, si, mi, _, cursors, options, prior, total in chosen:
             copy_ops = tuple(_op(o) for o in options)
             parent = layer[si]
             move = moves_of[si][mi]
@@ -386,7 +434,10 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
                 child.cost = parent.cost + edge_cost
                 child.best = edge
                 child.last_capture = captured_square(parent.pos, move)
-        kept = _keep(merged.values(), beam, PER_POSITION if forced is None else beam)
+        if owing:
+            kept = _keep(merged.values(), beam, PER_POSITION, lambda st: _pending(st.cursors, sheets, horizon))
+        else:
+            kept = _keep(merged.values(), beam, PER_POSITION if forced is None else beam)
         if kept and forced is None and _broken(kept[0]):
             for state in kept:  # the sheet breaks here: the readings end, the boxes left reported
                 state.end = 0.0
@@ -407,13 +458,33 @@ def _tie_order(move: Move) -> tuple[int, int, int]:
     return (-move.from_square, -move.to_square, -(move.promotion or 0))
 
 
-def _keep(states: Iterable[_State], beam: int, per_position: int) -> list[_State]:
+def _generate(pos: Position, cache: dict[int, tuple[list[Move], list[MoveFacts]]]
+              ) -> tuple[list[Move], list[MoveFacts]]:
+    """The legal moves of ``pos`` in :func:`_tie_order` and their facts (cached by position)."""
+    key = pos.key()
+    found = cache.get(key)
+    if found is None:
+        moves = sorted(pos.legal_moves(), key=_tie_order)
+        found = cache[key] = (moves, move_facts(pos, moves))
+    return found
+
+
+def _pending(cursors: tuple[tuple[int, int], ...], sheets: list[_Copy], horizon: tuple[int, ...]) -> float:
+    """The least the boxes not yet read will cost, summed over the copies (see
+    :meth:`_Copy.pending`)."""
+    return sum(sheet.pending(cursor, h) for cursor, sheet, h in zip(cursors, sheets, horizon))
+
+
+def _keep(states: Iterable[_State], beam: int, per_position: int,
+          owed: Callable[[_State], float] | None = None) -> list[_State]:
     """The cheapest ``beam`` states, at most ``per_position`` of them in one position (the
     same moves aligned with the boxes in other ways): the beam keeps other games alive rather
-    than many alignments of one."""
+    than many alignments of one. With several copies, a state is ranked by what it has paid
+    and what its copies still ``owed`` (:func:`_pending`): a copy that skips a box it cannot
+    read looks cheaper for a ply or two, and falls out of step with the others for good."""
     kept: list[_State] = []
     count: dict[int, int] = {}
-    for state in sorted(states, key=lambda s: s.cost):
+    for state in sorted(states, key=(lambda s: s.cost + owed(s)) if owed is not None else (lambda s: s.cost)):
         key = state.pos.key()
         n = count.get(key, 0)
         if n >= per_position:

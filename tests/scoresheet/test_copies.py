@@ -116,6 +116,19 @@ def test_two_copies_read_together() -> None:
     assert any(c.written == "Bc4" and c.chosen == "Ba4" for c in rec.corrections)
 
 
+LONGER = OPENING.replace(" *", " 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 14. Bg5 b4 *")
+
+
+@pytest.mark.parametrize("garbled", ["N4", "Kf", "h7"])
+def test_copies_that_both_garble_one_box_stay_in_step(garbled: str) -> None:
+    # Both players wrote something that fits no move at ply 4. Reading it (once, in both copies)
+    # costs less in all than one copy skipping the move and falling a box behind for the rest of
+    # the game; the search must see that before the skip looks cheaper for a ply or two.
+    both = LONGER.replace("Nc6", garbled, 1)
+    rec = reconstruct_copies([both, both])
+    assert rec.sans == reconstruct(LONGER).sans and len(rec.sans) == 28
+
+
 def test_cli_same_game(tmp_path: object) -> None:
     from pathlib import Path
 
@@ -166,6 +179,20 @@ def test_real_sheets_fixed_sample() -> None:
     sheets = sum(len(games[n].copies) for n in HCS_SAMPLE)
     assert wrong_confident == 0
     assert exact >= sheets // 2 and plies >= 0.95 * counted, (exact, sheets, plies, counted)
+
+
+def test_real_copies_together_fixed_sample() -> None:
+    # Both players' sheets of three real games, read together (--same-game): each is the answer.
+    # In two of them both players wrote a box that fits no move at the same ply; the copies must
+    # stay in step there (one copy skipping it was cheaper for a ply, and wrong for the game).
+    games = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}
+    for name in ("001", "002", "045"):
+        game = games[name]
+        assert game.answer is not None and len(game.copies) > 1
+        rec = reconstruct_copies([copy.text() for copy in game.copies])
+        longest = max((copy.boxes for copy in game.copies), key=len)
+        ok, right, of = score_reading(tuple(rec.sans), game.answer, longest)
+        assert ok, (name, right, of)
 
 
 def test_cli_scoresheet_jobs_gives_the_same_sheets() -> None:
