@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from notation.scoresheet.tokens import BISHOP, KING, PAWN, Written, parse_token, too_long
 
@@ -109,9 +109,9 @@ def cost(name: str, pair: str | None = None) -> float:
     return COSTS[name]
 
 
-@dataclass(frozen=True, slots=True)
-class MoveFacts:
-    """What a written box is compared with: one legal move in its position."""
+class MoveFacts(NamedTuple):
+    """What a written box is compared with: one legal move in its position (a named tuple: the
+    readings' caches are keyed by it, and a tuple hashes in C)."""
 
     piece: int  # the piece that moves (KING for castling)
     from_square: int

@@ -175,6 +175,7 @@ class _Copy:
         self.style = sheet_style(self.readings)
         self.cache: dict[tuple[int, MoveFacts], tuple[float, BoxReading | None]] = {}
         self.option_cache: dict[tuple[tuple[int, int], MoveFacts], list[_Option]] = {}
+        self.combo_cache: dict[tuple[tuple[int, int], MoveFacts], list[_Combo]] = {}
         # The least each box can cost: its cheapest reading's edit, or dropped as an extra box,
         # raised by ``above`` once the box has been read as the move of its own ply (it costs
         # about what it cost for the moves of that ply).
@@ -219,6 +220,14 @@ class _Copy:
             found = self.option_cache[key] = self._options(cursor, f)
         return found
 
+    def combined(self, cursor: tuple[int, int], f: MoveFacts) -> list[_Combo]:
+        """:meth:`options` as the combinations of one copy (cached: a sheet read alone)."""
+        key = (cursor, f)
+        found = self.combo_cache.get(key)
+        if found is None:
+            found = self.combo_cache[key] = [(o[0], (o[1],), (o,), _unwritten((o,))) for o in self.options(cursor, f)]
+        return found
+
     def _options(self, cursor: tuple[int, int], f: MoveFacts) -> list[_Option]:
         i, phase = cursor
         n = self.n
@@ -254,16 +263,25 @@ class _Copy:
 _Option = tuple[float, tuple[int, int], str, "int | None", "int | None", "BoxReading | None"]
 
 
-def _combine(per_copy: list[list[_Option]]) -> list[tuple[float, tuple[tuple[int, int], ...], tuple[_Option, ...]]]:
-    if len(per_copy) == 1:
-        return [(o[0], (o[1],), (o,)) for o in per_copy[0]]
+#: One way the copies take a move: (cost, their cursors after it, each copy's option, and 0 when
+#: some copy wrote it, 1 when none did, 2 when every copy has ended).
+_Combo = tuple[float, tuple[tuple[int, int], ...], tuple[_Option, ...], int]
+
+
+def _unwritten(ops: tuple[_Option, ...]) -> int:
+    if all(o[2] in (OMIT, DONE) for o in ops):
+        return 2 if all(o[2] == DONE for o in ops) else 1
+    return 0
+
+
+def _combine(per_copy: list[list[_Option]]) -> list[_Combo]:
     combos: list[tuple[float, tuple[tuple[int, int], ...], tuple[_Option, ...]]] = [(0.0, (), ())]
     for options in per_copy:
         combos = [(c + o[0], cur + (o[1],), ops + (o,)) for c, cur, ops in combos for o in options]
         if len(combos) > 12:
             combos.sort(key=lambda item: item[0])
             del combos[12:]
-    return combos
+    return [(c, cur, ops, _unwritten(ops)) for c, cur, ops in combos]
 
 
 def _op(option: _Option) -> CopyOp:
@@ -379,11 +397,14 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
             for mi, f in enumerate(facts):
                 if only is not None and moves[mi] != only[state.depth]:
                     continue
-                per_copy = [s.options(c, f) for c, s in zip(state.cursors, sheets)]
+                if len(sheets) == 1:
+                    combos = sheets[0].combined(state.cursors[0], f)
+                else:
+                    combos = _combine([s.options(c, f) for c, s in zip(state.cursors, sheets)])
                 prior = book[mi] if book is not None else 0.0
-                for c, cursors, ops in _combine(per_copy):
-                    if all(o[2] in (OMIT, DONE) for o in ops):
-                        if all(o[2] == DONE for o in ops):
+                for c, cursors, ops, unwritten in combos:
+                    if unwritten:
+                        if unwritten == 2:  # every copy has ended
                             continue
                         c += choice  # a move no copy wrote: any of the legal moves
                     total = state.cost + c + prior
