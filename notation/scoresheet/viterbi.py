@@ -369,6 +369,7 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     best_end = math.inf
     plausibility: dict[tuple[int, Move, int | None], float] = {}
     generated: dict[int, tuple[list[Move], list[MoveFacts]]] = {}
+    combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], list[_Combo]] = {}  # several copies
     while layer:
         candidates: list[tuple[float, int, int, int, tuple[tuple[int, int], ...], tuple[_Option, ...], float,
                                float]] = []
@@ -400,7 +401,11 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
                 if len(sheets) == 1:
                     combos = sheets[0].combined(state.cursors[0], f)
                 else:
-                    combos = _combine([s.options(c, f) for c, s in zip(state.cursors, sheets)])
+                    ckey = (state.cursors, f)
+                    cached = combined.get(ckey)
+                    if cached is None:
+                        cached = combined[ckey] = _combine([s.options(c, f) for c, s in zip(state.cursors, sheets)])
+                    combos = cached
                 prior = book[mi] if book is not None else 0.0
                 for c, cursors, ops, unwritten in combos:
                     if unwritten:
