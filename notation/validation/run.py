@@ -15,13 +15,14 @@ again) where the range before held other games than guessed.
 from __future__ import annotations
 
 import gc
+import mmap
 import os
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, BinaryIO
 
 from notation.pgn.chunks import Chunk, ReadFailure
 from notation.validation.core import check_raw
@@ -194,7 +195,7 @@ def _tasks(sources: Iterable[tuple[Any, str | None]]) -> Iterator[_Task]:
     from notation.pgn.sources import current_meter, is_plain_file
 
     for source, name in sources:
-        ranged = current_meter() is None and is_plain_file(source) and os.path.getsize(source) >= RANGE_MIN_BYTES
+        ranged = current_meter() is None and is_plain_file(source) and _size(source) >= RANGE_MIN_BYTES
         batch: list[tuple[Any, str | None]] = []
         size = 0
         chunks = split_games(source)
@@ -217,19 +218,31 @@ def _tasks(sources: Iterable[tuple[Any, str | None]]) -> Iterator[_Task]:
                 yield _Task(plan=plan, spec=spec)
 
 
+def _size(path: Any) -> int:
+    """The size of the file ``path``, 0 when it cannot be told (the reader reports why)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
 def _ranges(path: str, name: str | None, first: Any, plan: _RangePlan) -> Iterator[_Range]:
     """Ranges of about :data:`RANGE_BYTES` from the game ``first`` to the end of the file, each
     ending where a game surely starts (a tag line after a blank line: the reader starts a game
     at every tag section after text that is not a tag line), with the line of its first game
     and a guess of its number (the games before counted as tag lines after a blank line)."""
-    import mmap
-
     from notation.pgn.tags import patterns
 
     cut = re.compile(rb"\n[ \t\r]*\n(?=" + patterns().section_line.encode() + rb")")
     count = _lines_and_starts()
     start, number, line = first.offset, first.number, first.line
-    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+    mapped = _mapped(path)
+    if mapped is None:  # the file went or changed since its head was read: one range to its end,
+        # whose worker's split reports what reading it meets, as the reader would
+        yield _Range(path, name, start, 1 << 62, number, number, line)
+        return
+    handle, data = mapped
+    with handle, data:
         size = len(data)
         while start < size:
             found = cut.search(data, start + RANGE_BYTES) if start + RANGE_BYTES < size else None
@@ -239,6 +252,19 @@ def _ranges(path: str, name: str | None, first: Any, plan: _RangePlan) -> Iterat
             line += lines
             number += 1 + starts
             start = end
+
+
+def _mapped(path: str) -> tuple[BinaryIO, mmap.mmap] | None:
+    """The file ``path`` open and mapped for reading, or None when it cannot be (now empty too)."""
+    try:
+        handle = open(path, "rb")
+    except OSError:
+        return None
+    try:
+        return handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        handle.close()
+        return None
 
 
 def _lines_and_starts() -> Callable[[bytes], tuple[int, int]]:

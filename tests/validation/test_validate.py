@@ -298,6 +298,8 @@ def test_workers_splitting_byte_ranges_give_the_reports_of_one_process(tmp_path:
     two = [r.to_dict() for r in validate(path, jobs=2)]
     assert len(ranges) > 20 and len(one) > 100
     assert len(submitted) > len(ranges)  # some guessed wrong, and were split again
+    monkeypatch.setattr(module, "_mapped", lambda path: None)  # the file cannot be mapped: one range
+    assert [r.to_dict() for r in validate(path, jobs=2)] == one
     assert one == two
 
 
