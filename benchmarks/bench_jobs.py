@@ -1,18 +1,18 @@
 """Benchmark: what the parent of ``validate --jobs J`` costs beside its workers.
 
-    python benchmarks/bench_jobs.py FILE J
+    python benchmarks/bench_jobs.py FILE J [OUT]
 
-Runs ``validate(FILE, jobs=J)`` in this process with every report turned into its jsonl line
-(what ``notation validate --format jsonl`` does) and prints the games, the wall seconds, the
-parent's CPU seconds (``getrusage(RUSAGE_SELF)``: reading, splitting, sending batches, the
-lines) and the workers' (``RUSAGE_CHILDREN``, counted when the pool shuts down). On a machine
-whose cores are shared the wall time says little; the parent's CPU against one worker's says
-whether the parent would be the bottleneck with idle cores (it must stay below a worker's).
+Runs ``validate_sources([(FILE, None)], jobs=J)`` in this process with every report rendered to
+its jsonl line in the workers, as ``notation validate --format jsonl`` does (the lines written to
+OUT, default ``/dev/null``), and prints the games, the wall seconds, the parent's CPU seconds
+(``getrusage(RUSAGE_SELF)``: reading, cutting ranges or splitting, sending work, the lines) and
+the workers' (``RUSAGE_CHILDREN``, counted when the pool shuts down). On a machine whose cores
+are shared the wall time says little; the parent's CPU against one worker's says whether the
+parent would be the bottleneck with idle cores (it must stay below a worker's).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import sys
@@ -20,17 +20,18 @@ import time
 
 
 def main() -> None:
-    from notation.validation.run import validate
+    from notation.cli.validate_cmd import jsonl_line
+    from notation.validation.run import validate_sources
 
     path, jobs = sys.argv[1], int(sys.argv[2])
+    out = sys.argv[3] if len(sys.argv) > 3 else os.devnull
     started = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_SELF)
-    reports = validate(path, jobs=jobs)
     games = 0
-    for report in reports:
-        json.dumps(report.to_dict(), ensure_ascii=False, separators=(",", ":"))
-        games += 1
-    reports.close()  # shuts the pool down: its workers' CPU is then counted
+    with open(out, "w", encoding="utf-8") as handle:
+        for line in validate_sources([(path, None)], jobs=jobs, render=jsonl_line):
+            handle.write(line.text + "\n")
+            games += 1
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     parent = own.ru_utime + own.ru_stime - before.ru_utime - before.ru_stime

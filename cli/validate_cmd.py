@@ -55,7 +55,7 @@ def jsonl_line(report: Any) -> Rendered:
     io_failure = unread or any(d.code == "pgn.io" for d in report.diagnostics)
     return Rendered(
         report.file, report.status, report.plies, report.variation_plies,
-        io_failure, dumps(report.to_dict()), unread, report.read_failure == "not-pgn",
+        io_failure, report.to_json(), unread, report.read_failure == "not-pgn",
     )
 
 

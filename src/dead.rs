@@ -9,7 +9,10 @@
 //! a bare king, bishops only and all on one colour), a game over on the board (checkmate,
 //! stalemate: no move is left, so no mate but the one given), then the quick static test of M. Ambrona's
 //! unwinnability algorithm (FUN 2022, the MIT crate `chasolver`), then, while the game's
-//! [`Budget`] lasts, its full helpmate search (itself bounded by the crate's node limits).
+//! [`Budget`] lasts, its full helpmate search (itself bounded by the crate's node limits). On
+//! the side the recorded result makes the winner, which nearly always can mate, the full search
+//! comes before the quick static test, which is then only run where no mate was found
+//! ([`search_first`]: the same verdicts, the same budget).
 //!
 //! Deadness is kept by every legal move: a position reached from a dead one is dead. So the
 //! first dead position of a game is found from the end ([`first_dead`]): if the final
@@ -210,6 +213,17 @@ impl<'a> Probe<'a> {
 /// checkmate the side that gave it can mate, the other cannot; after a stalemate neither can:
 /// no move is left to play); the quick static test. None: only the search can tell.
 fn quick(probe: &mut Probe<'_>, side: Color) -> Option<Verdict> {
+    if let Some(verdict) = on_the_board(probe, side) {
+        return Some(verdict);
+    }
+    let Some(solver) = probe.solver() else {
+        return Some(Verdict::Undecided);
+    };
+    fast(probe.board, &solver, side)
+}
+
+/// The part of [`quick`] that needs no solver: the material cases and a game over on the board.
+fn on_the_board(probe: &mut Probe<'_>, side: Color) -> Option<Verdict> {
     let board = probe.board;
     if let Some(reason) = by_material(board, side) {
         return Some(Verdict::Cannot(reason));
@@ -220,16 +234,56 @@ fn quick(probe: &mut Probe<'_>, side: Color) -> Option<Verdict> {
         }
         return Some(Verdict::Cannot(Reason::Blocked));
     }
-    let Some(solver) = probe.solver() else {
-        return Some(Verdict::Undecided);
-    };
+    None
+}
+
+/// The solver's quick static test (None: it does not prove that `side` cannot mate).
+fn fast(board: &Board, solver: &chess::Board, side: Color) -> Option<Verdict> {
     // the solver is a dependency: a panic in it is an undecided answer, never a failed game
     match catch_unwind(AssertUnwindSafe(|| {
-        chasolver::is_unwinnable_fast(&solver, solver_colour(side))
+        chasolver::is_unwinnable_fast(solver, solver_colour(side))
     })) {
         Ok(true) => Some(Verdict::Cannot(searched_reason(board))),
         Ok(false) => None,
         Err(_) => Some(Verdict::Undecided),
+    }
+}
+
+/// The verdict `quick`, then (when it does not tell) one full search, would give, with the
+/// full search tried first: on the side a result makes the winner the search is nearly always
+/// spent, and nearly always finds a mate, so the quick static test (sound: it never calls a
+/// side that can mate unable to) is then not needed. Where the search does not find one, the
+/// quick test is run after it and decides as it would have before, the search it made
+/// unnecessary given back to the budget. The same verdict and the same budget left, in every
+/// case (but a panic inside the solver's quick test, which cannot be seen once a mate is found).
+fn search_first(probe: &mut Probe<'_>, side: Color, budget: &mut Budget) -> Verdict {
+    if let Some(verdict) = on_the_board(probe, side) {
+        return verdict;
+    }
+    let Some(solver) = probe.solver() else {
+        return Verdict::Undecided;
+    };
+    if budget.searches == 0 {
+        return fast(probe.board, &solver, side).unwrap_or(Verdict::Undecided);
+    }
+    budget.searches -= 1;
+    let found = catch_unwind(AssertUnwindSafe(|| {
+        chasolver::winnability(&solver, solver_colour(side))
+    }));
+    if let Ok(Some(chasolver::Winnability::Winnable { .. })) = found {
+        return Verdict::Can;
+    }
+    match fast(probe.board, &solver, side) {
+        Some(verdict) => {
+            budget.searches += 1; // the quick test decided: no search would have been made
+            verdict
+        }
+        None => match found {
+            Ok(Some(chasolver::Winnability::Unwinnable)) => {
+                Verdict::Cannot(searched_reason(probe.board))
+            }
+            _ => Verdict::Undecided,
+        },
     }
 }
 
@@ -273,14 +327,14 @@ pub fn final_verdicts(
     budget: &mut Budget,
 ) -> (Verdict, Verdict) {
     let mut probe = Probe::new(board);
-    let mut found = [
-        quick(&mut probe, Color::White),
-        quick(&mut probe, Color::Black),
-    ];
+    let mut found = [None, None];
     if let Some(side) = wins {
+        found[side as usize] = Some(search_first(&mut probe, side, budget));
+    }
+    for side in Color::ALL {
         let i = side as usize;
         if found[i].is_none() {
-            found[i] = Some(search(&mut probe, side, budget));
+            found[i] = quick(&mut probe, side);
         }
     }
     for side in Color::ALL {
@@ -382,6 +436,40 @@ mod tests {
             }
         }
         assert!(checked > 4_000);
+    }
+
+    /// The winner's search first gives what the quick test and then the search give, verdict
+    /// and budget left, whatever the budget.
+    #[test]
+    fn the_search_first_is_the_quick_test_then_the_search() {
+        let positions = [
+            "5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1",
+            "8/8/4k3/8/8/2KQ4/8/8 w - - 0 1",
+            "8/8/4k3/8/8/2KN4/8/8 b - - 0 1",
+            "k1b5/1p1p4/1P1P4/8/8/4p1p1/4P1P1/5B1K w - - 0 1",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/5b2/8/2Kn4/8/8/8/1k6 w - - 4 96",
+            "8/4kp1p/6p1/p1p5/2P1b3/PP2K1P1/7P/3B4 b - - 2 30",
+        ];
+        for fen in positions {
+            let b = board(fen);
+            for side in Color::ALL {
+                for searches in [0, 1, 8] {
+                    let mut before = Budget { searches };
+                    let mut probe = Probe::new(&b);
+                    let old = quick(&mut probe, side)
+                        .unwrap_or_else(|| search(&mut probe, side, &mut before));
+                    let mut after = Budget { searches };
+                    let new = search_first(&mut Probe::new(&b), side, &mut after);
+                    assert_eq!(
+                        (old, before.searches),
+                        (new, after.searches),
+                        "{fen} {side:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

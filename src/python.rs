@@ -548,6 +548,14 @@ fn game_end(py: Python<'_>, data: &[u8]) -> PyResult<Option<usize>> {
         .map_err(|payload| CorePanic::new_err(panic_message(payload)))
 }
 
+/// (newlines, tag lines after a blank line) of `data` (see `split.rs`): where the parallel
+/// reader's next byte range starts counting lines, and its guess of the games in this one.
+#[pyfunction]
+fn lines_and_starts(py: Python<'_>, data: &[u8]) -> PyResult<(usize, usize)> {
+    py.detach(|| catch_unwind(|| crate::split::lines_and_starts(data)))
+        .map_err(|payload| CorePanic::new_err(panic_message(payload)))
+}
+
 /// One mainline walked for `notation filter` (see `walk_mainline`).
 type Walk = (Vec<(u8, u8, Option<u8>)>, Vec<u64>, Vec<(u32, [u8; 12])>);
 
@@ -628,6 +636,7 @@ fn walk_mainline(
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
     m.add_function(wrap_pyfunction!(game_end, m)?)?;
+    m.add_function(wrap_pyfunction!(lines_and_starts, m)?)?;
     m.add_class::<MovesBatch>()?;
     m.add_class::<ArrowColumns>()?;
     // A panic is reported to Python as CorePanic (and by notation as internal.error); the

@@ -73,9 +73,29 @@ pub fn game_end(data: &[u8]) -> Option<usize> {
     None
 }
 
+/// The newlines in `data`, and its tag lines that follow a blank line (`\n\n[`, `\n\r\n[`):
+/// for the parallel reader (`notation.validation.run`), the first line of the next byte range
+/// and a guess of the games in this one (checked when the range is split).
+pub fn lines_and_starts(data: &[u8]) -> (usize, usize) {
+    let lines = data.iter().filter(|&&c| c == b'\n').count();
+    let starts = data.windows(3).filter(|w| *w == b"\n\n[").count()
+        + data.windows(4).filter(|w| *w == b"\n\r\n[").count();
+    (lines, starts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_and_the_tag_lines_after_a_blank_line() {
+        assert_eq!(lines_and_starts(b""), (0, 0));
+        assert_eq!(
+            lines_and_starts(b"[A \"1\"]\n\n1. e4 *\n\n[A \"2\"]\n"),
+            (5, 1)
+        );
+        assert_eq!(lines_and_starts(b"*\r\n\r\n[A \"\"]\r\n\n\n["), (5, 2));
+    }
 
     #[test]
     fn ends_after_the_blank_lines() {

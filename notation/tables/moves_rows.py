@@ -241,19 +241,31 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         .drop("n")
     )
     frame = pl.concat([per_ply, plies], how="horizontal")
-    target, text = pl.col("target"), pl.col("text")
+    target = pl.col("target")
+    texts = plies["text"]
+
+    def held(literal: str) -> bool:
+        """Whether some comment of the batch holds ``literal``."""
+        return bool(texts.str.contains(literal, literal=True).any())
+
+    def holding(literal: str) -> pl.Expr:
+        """The comment text, or where no comment of the batch holds ``literal`` (which every
+        match of the pattern read from it contains) a null text: the pattern then gives the
+        same nulls, of the same type, without being run over every ply."""
+        return pl.col("text") if held(literal) else pl.lit(None, dtype=pl.String)
+
     # stage 1: ply parity, capture, and the comment text's commands
     frame = frame.with_columns(
         k=pl.col("i") + pl.when(pl.col("white_first")).then(0).otherwise(1),
         capture=target.ne_missing(0),
-        clk=text.str.extract_groups(CLOCK_PATTERN.pattern),
-        ev=text.str.extract_groups(EVAL_PATTERN.pattern),
-        wv=text.str.extract_groups(WV_PATTERN.pattern),  # engine comments (TCEC, cutechess)
-        tl=text.str.extract_groups(TL_PATTERN.pattern),  # h, m, s or milliseconds
-        emt=text.str.extract_groups(EMT_PATTERN.pattern),
-        mt=text.str.extract_groups(MT_PATTERN.pattern),  # h, m, s or milliseconds
-        dp=text.str.extract(DEPTH_PATTERN.pattern, 1),
-        comment=text.str.replace_all(COMMAND_PATTERN.pattern, " ")
+        clk=holding("[%clk").str.extract_groups(CLOCK_PATTERN.pattern),
+        ev=holding("[%eval").str.extract_groups(EVAL_PATTERN.pattern),
+        wv=holding("wv=").str.extract_groups(WV_PATTERN.pattern),  # engine comments (TCEC, cutechess)
+        tl=holding("tl=").str.extract_groups(TL_PATTERN.pattern),  # h, m, s or milliseconds
+        emt=holding("[%emt").str.extract_groups(EMT_PATTERN.pattern),
+        mt=holding("mt=").str.extract_groups(MT_PATTERN.pattern),  # h, m, s or milliseconds
+        dp=holding("d=").str.extract(DEPTH_PATTERN.pattern, 1),
+        comment=(pl.col("text").str.replace_all(COMMAND_PATTERN.pattern, " ") if held("[%") else pl.col("text"))
         .str.replace_all(SPACES.pattern, " ")
         .str.strip_chars(),
     )

@@ -128,21 +128,34 @@ def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport
     from notation.validation.replay import plies_before
 
     diagnostics = list(game.diagnostics)
-    if result.remarks:
-        diagnostics.extend(remark_diagnostics(result.remarks))
+    remarks = result.remarks
+    if remarks:
+        diagnostics.extend(remark_diagnostics(remarks))
     diagnostics.extend(tag_diagnostics(game))
-    claim = Claims(result.threefold, result.fifty_moves, result.fivefold, result.seventyfive_moves)
-    perpetual = Perpetual(*result.perpetual) if result.perpetual is not None else None
+    threefold, fifty, fivefold, seventyfive = result.threefold, result.fifty_moves, result.fivefold, result.seventyfive_moves
+    claimed = threefold is not None or fifty is not None or fivefold is not None or seventyfive is not None
+    claim = Claims(threefold, fifty, fivefold, seventyfive) if claimed else NO_CLAIMS
+    perpetual = result.perpetual
     end = Outcome(result.termination, result.winner)
-    marks = {m[0]: Mark(*m) for m in result.marks}
+    marks = {m[0]: m for m in result.marks}
+
+    def locate(ply: int) -> Mark:
+        return Mark(*marks[ply])
+
     plies = result.plies
-    if plies:
-        diagnostics.extend(located_claim_diagnostics(marks.__getitem__, plies, claim, perpetual))
+    if plies and (claimed or perpetual is not None):
+        diagnostics.extend(located_claim_diagnostics(locate, plies, claim,
+                                                     Perpetual(*perpetual) if perpetual is not None else None))
     dead = dead_positions.of_core(result)
-    diagnostics.extend(dead_diagnostics(marks.__getitem__, plies, dead, end, game.line))
-    diagnostics.extend(result_diagnostics(game, dead, end, True, marks[plies] if plies else None,
-                                          marks[dead.first] if dead.first else None))
+    if dead.first is not None:
+        diagnostics.extend(dead_diagnostics(locate, plies, dead, end, game.line))
+    diagnostics.extend(result_diagnostics(game, dead, end, True, locate(plies) if plies else None,
+                                          locate(dead.first) if dead.first else None))
     worst = worst_severity(diagnostics)
     status = worst if worst in ("error", "warning") else "ok"
     return _report(game, name, status, plies, result.final_fen, end, claim, diagnostics,
                    result.variation_plies, plies_before(start), dead)
+
+
+#: The claims of a game with none (shared: :class:`Claims` is frozen).
+NO_CLAIMS = Claims()

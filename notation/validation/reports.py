@@ -23,7 +23,7 @@ from notation.validation.checks import (
     tag_diagnostics,
 )
 from notation.validation.dead import NO_ANALYSIS, Dead, analyse
-from notation.diagnostics import PEDANTIC_CODES, SEVERITY_RANK, Diagnostic, worst_severity
+from notation.diagnostics import PEDANTIC_CODES, SEVERITY_RANK, Diagnostic, json_int as _int, json_string as _string, worst_severity
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.chunks import ReadFailure
@@ -80,6 +80,21 @@ class GameReport:
             "claims": self.claims.to_dict(),
             "diagnostics": [d.to_dict() for d in self.diagnostics],
         }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as one compact line of JSON (UTF-8 kept), written out directly: the
+        same text as ``json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))``
+        (a test compares the two on every report of the corpus)."""
+        end, claim = self.outcome, self.claims
+        return (
+            f'{{"file":{_string(self.file)},"game":{_int(self.game)},"line":{_int(self.line)},'
+            f'"white":{_string(self.white)},"black":{_string(self.black)},"result":{_string(self.result)},'
+            f'"status":{_string(self.status)},"plies":{_int(self.plies)},"final_fen":{_string(self.final_fen)},'
+            f'"outcome":{{"termination":{_string(end.termination)},"winner":{_string(end.winner)}}},'
+            f'"claims":{{"threefold":{_int(claim.threefold)},"fifty_moves":{_int(claim.fifty_moves)},'
+            f'"fivefold":{_int(claim.fivefold)},"seventyfive_moves":{_int(claim.seventyfive_moves)}}},'
+            f'"diagnostics":[{",".join([d.to_json() for d in self.diagnostics])}]}}'
+        )
 
 
 def pedantic(report: GameReport) -> GameReport:
@@ -221,12 +236,10 @@ def _report(
     start_ply: int,
     dead: Dead = NO_ANALYSIS,
 ) -> GameReport:
-    fallback = game.line
-    located = [
-        d.located(file=name, game=game.number, line=d.line if d.line is not None else fallback)
-        for d in diagnostics
-    ]
-    located.sort(key=lambda d: (d.line or 0, d.column or 0))
+    fallback, number = game.line, game.number
+    located = [d.in_game(name, number, d.line if d.line is not None else fallback) for d in diagnostics]
+    if len(located) > 1:
+        located.sort(key=lambda d: (d.line or 0, d.column or 0))
     tags = game.tags
     return GameReport(
         file=name,

@@ -4,18 +4,25 @@
 order. Each game chunk of :func:`notation.pgn.reader.split_games` goes through
 :func:`notation.validation.core.check_raw`: the compiled core when it takes the game, the
 pure-Python reference otherwise (identical reports). With ``jobs > 1`` chunks are checked in a
-process pool; reports still come out in file order and are identical to ``jobs=1``.
+process pool; reports still come out in file order and are identical to ``jobs=1``. A large
+plain file is split there too: past its head (split by the parent, where the reader decides
+whether the source is PGN at all) the workers get byte ranges, each from a game's start, and
+split them themselves (:func:`notation.pgn.reader.split_range`), so the parent does no work per
+game; a range's first game number is guessed from its tag lines and corrected (the range split
+again) where the range before held other games than guessed.
 """
 
 from __future__ import annotations
 
 import gc
+import mmap
 import os
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, BinaryIO
 
 from notation.pgn.chunks import Chunk, ReadFailure
 from notation.validation.core import check_raw
@@ -76,22 +83,6 @@ BATCH_GAMES = 256
 BATCH_CHARS = 256 * 1024
 
 
-def _batches(sources: Iterable[tuple[Any, str | None]]) -> Iterator[list[tuple[Any, str | None]]]:
-    from notation.pgn.reader import split_games
-
-    for source, name in sources:
-        batch: list[tuple[Any, str | None]] = []
-        size = 0
-        for raw in split_games(source):
-            batch.append((raw, name))
-            size += 1 if isinstance(raw, ReadFailure) else max(raw.size, len(raw.data))
-            if len(batch) >= BATCH_GAMES or size >= BATCH_CHARS:
-                yield batch
-                batch, size = [], 0
-        if batch:
-            yield batch
-
-
 def _work(batch: list[tuple[Any, str | None]], render: Callable[[GameReport], Any] | None) -> list[Any]:
     """Worker: parse and check a batch of raw games (and render the reports)."""
     if render is None:
@@ -106,17 +97,205 @@ def _parallel(
     render: Callable[[GameReport], Any] | None = None,
 ) -> Iterator[Any]:
     window = max(2, jobs * 3)
-    pending: deque[Future[list[Any]]] = deque()
+    pending: deque[_Task] = deque()
     try:
-        for batch in _batches(sources):
-            pending.append(executor.submit(_work, batch, render))
+        for task in _tasks(sources):
+            task.submit(executor, render)
+            pending.append(task)
             if len(pending) >= window:
-                yield from pending.popleft().result()
+                yield from _finish(pending, executor, render)
         while pending:
-            yield from pending.popleft().result()
+            yield from _finish(pending, executor, render)
     finally:
-        for future in pending:
-            future.cancel()
+        for task in pending:
+            if task.future is not None:
+                task.future.cancel()
+
+
+class _Task:
+    """Work sent to a worker: a batch of the parent's chunks, or (``spec``) a byte range of a
+    plain file that the worker splits itself (:func:`_work_range`)."""
+
+    __slots__ = ("batch", "future", "plan", "spec")
+
+    def __init__(self, batch: list[tuple[Any, str | None]] | None = None, plan: _RangePlan | None = None,
+                 spec: _Range | None = None) -> None:
+        self.batch = batch
+        self.plan = plan
+        self.spec = spec
+        self.future: Future[Any] | None = None
+
+    def submit(self, executor: ProcessPoolExecutor, render: Callable[[GameReport], Any] | None) -> None:
+        if self.spec is None:
+            assert self.batch is not None
+            self.future = executor.submit(_work, self.batch, render)
+        else:
+            self.future = executor.submit(_work_range, self.spec, render)
+
+
+def _finish(pending: deque[_Task], executor: ProcessPoolExecutor,
+            render: Callable[[GameReport], Any] | None) -> Iterator[Any]:
+    """The results of the first pending task, in order. A range's first game number is a guess
+    until the range before it is done: if that range held another count of games, the range is
+    split again from the right number (the guesses after it moved by as much)."""
+    task = pending.popleft()
+    assert task.future is not None
+    plan, spec = task.plan, task.spec
+    if plan is None or spec is None:
+        yield from task.future.result()
+        return
+    if plan.stopped:
+        return  # reading stopped in an earlier range: nothing after it is read
+    plan.correction = plan.next_number - spec.guess  # what the guesses before missed
+    if spec.number != plan.next_number:
+        spec.number = plan.next_number
+        task.submit(executor, render)
+        assert task.future is not None
+    count, results, stopped = task.future.result()
+    plan.next_number = spec.number + count
+    plan.stopped = stopped
+    yield from results
+
+
+#: A plain file of at least this many bytes is split by the workers, a byte range each (its
+#: first :data:`HEAD_BYTES` by the parent, where the reader decides whether it is PGN at all).
+RANGE_MIN_BYTES = 8 << 20
+HEAD_BYTES = 2 << 20  # more than the reader holds back to decide (notation.pgn.reader.HOLD_BYTES)
+RANGE_BYTES = 1 << 20
+
+
+class _Range:
+    """Bytes ``[start, end)`` of the plain file ``path``, from a game's start (its ``number``,
+    a guess until the ranges before are split, and its ``line``). ``guess``: the number as
+    counted in the ranges before, without the plan's correction."""
+
+    __slots__ = ("end", "guess", "line", "name", "number", "path", "start")
+
+    def __init__(self, path: str, name: str | None, start: int, end: int, guess: int, number: int, line: int) -> None:
+        self.path, self.name, self.start, self.end, self.line = path, name, start, end, line
+        self.guess, self.number = guess, number
+
+
+class _RangePlan:
+    """The ranges of one file: the first game number of the next range, once known."""
+
+    __slots__ = ("correction", "next_number", "stopped")
+
+    def __init__(self, number: int) -> None:
+        self.next_number = number
+        self.correction = 0  # added to the guesses: what they missed up to the last range split
+        self.stopped = False
+
+
+def _tasks(sources: Iterable[tuple[Any, str | None]]) -> Iterator[_Task]:
+    """The work of every source in order: batches of the parent's chunks; a large plain file
+    past its head in ranges the workers split (not while a read meter counts the games)."""
+    from notation.pgn.chunks import RawGame
+    from notation.pgn.reader import split_games
+    from notation.pgn.sources import current_meter, is_plain_file
+
+    for source, name in sources:
+        ranged = current_meter() is None and is_plain_file(source) and _size(source) >= RANGE_MIN_BYTES
+        batch: list[tuple[Any, str | None]] = []
+        size = 0
+        chunks = split_games(source)
+        resume: RawGame | None = None
+        for raw in chunks:
+            if ranged and isinstance(raw, RawGame) and raw.offset >= HEAD_BYTES and raw.io_error is None:
+                resume = raw  # the reader's structure test is decided: from here, its plain split
+                break
+            batch.append((raw, name))
+            size += 1 if isinstance(raw, ReadFailure) else max(raw.size, len(raw.data))
+            if len(batch) >= BATCH_GAMES or size >= BATCH_CHARS:
+                yield _Task(batch)
+                batch, size = [], 0
+        getattr(chunks, "close")()  # the reader's generator: its file is closed now
+        if batch:
+            yield _Task(batch)
+        if resume is not None:
+            plan = _RangePlan(resume.number)
+            for spec in _ranges(os.fspath(source), name, resume, plan):
+                yield _Task(plan=plan, spec=spec)
+
+
+def _size(path: Any) -> int:
+    """The size of the file ``path``, 0 when it cannot be told (the reader reports why)."""
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _ranges(path: str, name: str | None, first: Any, plan: _RangePlan) -> Iterator[_Range]:
+    """Ranges of about :data:`RANGE_BYTES` from the game ``first`` to the end of the file, each
+    ending where a game surely starts (a tag line after a blank line: the reader starts a game
+    at every tag section after text that is not a tag line), with the line of its first game
+    and a guess of its number (the games before counted as tag lines after a blank line)."""
+    from notation.pgn.tags import patterns
+
+    cut = re.compile(rb"\n[ \t\r]*\n(?=" + patterns().section_line.encode() + rb")")
+    count = _lines_and_starts()
+    start, number, line = first.offset, first.number, first.line
+    mapped = _mapped(path)
+    if mapped is None:  # the file went or changed since its head was read: one range to its end,
+        # whose worker's split reports what reading it meets, as the reader would
+        yield _Range(path, name, start, 1 << 62, number, number, line)
+        return
+    handle, data = mapped
+    with handle, data:
+        size = len(data)
+        while start < size:
+            found = cut.search(data, start + RANGE_BYTES) if start + RANGE_BYTES < size else None
+            end = found.end() if found is not None else size
+            yield _Range(path, name, start, end, number, number + plan.correction, line)
+            lines, starts = count(data[start:end])
+            line += lines
+            number += 1 + starts
+            start = end
+
+
+def _mapped(path: str) -> tuple[BinaryIO, mmap.mmap] | None:
+    """The file ``path`` open and mapped for reading, or None when it cannot be (now empty too)."""
+    try:
+        handle = open(path, "rb")
+    except OSError:
+        return None
+    try:
+        return handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        handle.close()
+        return None
+
+
+def _lines_and_starts() -> Callable[[bytes], tuple[int, int]]:
+    """(newlines, tag lines after a blank line) of a text: the compiled core's one pass
+    (``lines_and_starts``), or the same counts by ``bytes.count`` without it."""
+    from notation.compiled import core_module
+
+    core = core_module()
+    if core is not None:
+        return core.lines_and_starts  # type: ignore[no-any-return]
+
+    def by_count(text: bytes) -> tuple[int, int]:
+        return text.count(b"\n"), text.count(b"\n\n[") + text.count(b"\n\r\n[")
+
+    return by_count
+
+
+def _work_range(spec: _Range, render: Callable[[GameReport], Any] | None) -> tuple[int, list[Any], bool]:
+    """Worker: split a range of a plain file (:func:`notation.pgn.reader.split_range`: the games
+    exactly as the whole file's split gives them), check and render its games: (games found,
+    results, whether reading stopped there)."""
+    from notation.pgn.reader import split_range
+
+    results: list[Any] = []
+    count, stopped = 0, False
+    for raw in split_range(spec.path, spec.start, spec.end, number=spec.number, line=spec.line):
+        count += 1
+        stopped = stopped or isinstance(raw, ReadFailure) or raw.io_error is not None
+        report = checked(raw, spec.name)
+        results.append(report if render is None else render(report))
+    return count, results, stopped
 
 
 @contextmanager

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SAMPLE_GAMES
@@ -256,6 +258,49 @@ def test_parallel_on_a_corpus_slice_matches(tmp_path: object) -> None:
         module.BATCH_GAMES = old
     one = [r.to_dict() for r in validate(path)]
     assert one == two and len(one) == 105
+
+
+def test_workers_splitting_byte_ranges_give_the_reports_of_one_process(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large plain file is split by the workers, a byte range each, its games' numbers guessed
+    by the parent and corrected where a range held other games than guessed (here: games with
+    no blank line before their tags, a game without tags, escape lines, CRLF line ends)."""
+    from notation.validation import run as module
+
+    games = b"".join((SAMPLE_GAMES / name).read_bytes() for name in OWN_SAMPLES)
+    packed = b"\n".join(line for line in games.split(b"\n") if line.strip())  # no blank lines at all
+    crlf = games.replace(b"\n", b"\r\n")
+    text = games + b"1. e4 e5 *\n\n% an escape line\n\n1. d4 d5 *\n\n" + packed + b"\n\n" + crlf + b"\n" + games
+    path = tmp_path / "many.pgn"
+    path.write_bytes(text * 4)
+    ranges: list[object] = []
+    original = module._ranges
+
+    def counted(*args: Any) -> Any:
+        for spec in original(*args):
+            ranges.append(spec)
+            yield spec
+
+    monkeypatch.setattr(module, "_ranges", counted)
+    submitted: list[object] = []
+    submit = module._Task.submit
+
+    def recorded(task: Any, *args: Any) -> None:
+        if task.spec is not None:
+            submitted.append(task.spec)
+        submit(task, *args)
+
+    monkeypatch.setattr(module._Task, "submit", recorded)
+    monkeypatch.setattr(module, "RANGE_MIN_BYTES", 1)
+    monkeypatch.setattr(module, "HEAD_BYTES", 3_000)
+    monkeypatch.setattr(module, "RANGE_BYTES", 5_000)
+    one = [r.to_dict() for r in validate(path)]
+    two = [r.to_dict() for r in validate(path, jobs=2)]
+    assert len(ranges) > 20 and len(one) > 100
+    assert len(submitted) > len(ranges)  # some guessed wrong, and were split again
+    monkeypatch.setattr(module, "_mapped", lambda path: None)  # the file cannot be mapped: one range
+    assert [r.to_dict() for r in validate(path, jobs=2)] == one
+    assert one == two
 
 
 def test_own_sample_games_show_every_check() -> None:
