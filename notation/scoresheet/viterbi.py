@@ -22,8 +22,10 @@ At each ply the cheapest :data:`BEAM` states (merged when they reach the same po
 same cursors) go on. With several copies a state is ranked by what it has paid and what its
 copies still owe (:func:`_pending`: the least their unread boxes will cost, as far as the boxes
 have been read at their own plies): a copy that skips a box nothing fits is cheaper for a ply
-or two and then a box behind the other copies for the rest of the game. The costs are negative log-probabilities, so the lattice of kept states
-also gives probabilities: forward and backward sums (at the channel's ``temperature``) give each
+or two and then a box behind the other copies for the rest of the game.
+
+The costs are negative log-probabilities, so the lattice of kept states also gives
+probabilities: forward and backward sums (at the channel's ``temperature``) give each
 move of the best reading its probability (the share of readings that play that move at that
 ply) and the reading as a whole its probability (the share that reach its final position, at
 its worst ply). Readings the beam dropped are not counted: the figures are calibrated on real
@@ -175,7 +177,6 @@ class _Copy:
         self.style = sheet_style(self.readings)
         self.cache: dict[tuple[int, MoveFacts], tuple[float, BoxReading | None]] = {}
         self.option_cache: dict[tuple[tuple[int, int], MoveFacts], list[_Option]] = {}
-        self.combo_cache: dict[tuple[tuple[int, int], MoveFacts], list[_Combo]] = {}
         # The least each box can cost: its cheapest reading's edit, or dropped as an extra box,
         # raised by ``above`` once the box has been read as the move of its own ply (it costs
         # about what it cost for the moves of that ply).
@@ -218,14 +219,6 @@ class _Copy:
         found = self.option_cache.get(key)
         if found is None:
             found = self.option_cache[key] = self._options(cursor, f)
-        return found
-
-    def combined(self, cursor: tuple[int, int], f: MoveFacts) -> list[_Combo]:
-        """:meth:`options` as the combinations of one copy (cached: a sheet read alone)."""
-        key = (cursor, f)
-        found = self.combo_cache.get(key)
-        if found is None:
-            found = self.combo_cache[key] = [(o[0], (o[1],), (o,), _unwritten((o,))) for o in self.options(cursor, f)]
         return found
 
     def _options(self, cursor: tuple[int, int], f: MoveFacts) -> list[_Option]:
@@ -275,6 +268,9 @@ def _unwritten(ops: tuple[_Option, ...]) -> int:
 
 
 def _combine(per_copy: list[list[_Option]]) -> list[_Combo]:
+    """The ways the copies take one move: each copy's options combined, the cheapest 12."""
+    if len(per_copy) == 1:
+        return [(o[0], (o[1],), (o,), _unwritten((o,))) for o in per_copy[0]]
     combos: list[tuple[float, tuple[tuple[int, int], ...], tuple[_Option, ...]]] = [(0.0, (), ())]
     for options in per_copy:
         combos = [(c + o[0], cur + (o[1],), ops + (o,)) for c, cur, ops in combos for o in options]
@@ -340,11 +336,6 @@ def _book_counts() -> dict[int, int]:
     return counts
 
 
-def _forced_facts(pos: Position, move: Move) -> list[MoveFacts]:
-    moves = pos.legal_moves()
-    return [move_facts(pos, moves)[moves.index(move)]]
-
-
 def _check_level(after: Position) -> int:
     if not after.is_check():
         return 0
@@ -369,8 +360,10 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     best_end = math.inf
     plausibility: dict[tuple[int, Move, int | None], float] = {}
     generated: dict[int, tuple[list[Move], list[MoveFacts]]] = {}
-    combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], list[_Combo]] = {}  # several copies
+    combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], list[_Combo]] = {}
     while layer:
+        # (rank, state, move, order, cursors, options, prior, cost): the rank is the cost, plus what
+        # the copies owe when there are several
         candidates: list[tuple[float, int, int, int, tuple[tuple[int, int], ...], tuple[_Option, ...], float,
                                float]] = []
         moves_of: list[list[Move]] = []
@@ -391,21 +384,18 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
                 continue
             if state.cost > best_end + 2 * OPTION_SPAN:
                 continue
-            facts = ((_generate(state.pos, generated)[1] if only is None else move_facts(state.pos, moves))
-                     if forced is None else _forced_facts(state.pos, moves[0]))
-            choice = math.log(len(moves) if forced is None else max(1, len(state.pos.legal_moves())))
+            legal, facts = _generate(state.pos, generated)
+            choice = math.log(max(1, len(legal)))
+            if forced is not None:
+                facts = [facts[legal.index(moves[0])]]
             book = _book_prior(state.pos, moves, state.depth) if forced is None else None
             for mi, f in enumerate(facts):
                 if only is not None and moves[mi] != only[state.depth]:
                     continue
-                if len(sheets) == 1:
-                    combos = sheets[0].combined(state.cursors[0], f)
-                else:
-                    ckey = (state.cursors, f)
-                    cached = combined.get(ckey)
-                    if cached is None:
-                        cached = combined[ckey] = _combine([s.options(c, f) for c, s in zip(state.cursors, sheets)])
-                    combos = cached
+                combos = combined.get((state.cursors, f))
+                if combos is None:
+                    combos = combined[(state.cursors, f)] = _combine(
+                        [s.options(c, f) for c, s in zip(state.cursors, sheets)])
                 prior = book[mi] if book is not None else 0.0
                 for c, cursors, ops, unwritten in combos:
                     if unwritten:
@@ -419,11 +409,11 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
         owing = forced is None and len(sheets) > 1
         if owing:  # copies out of step: ranked by what they have paid and what they owe
             horizon = tuple(max(c[4][k][0] for c in candidates) + 3 for k in range(len(sheets)))
-            owed: dict[tuple[tuple[int, int], ...], float] = {}
+            debts: dict[tuple[tuple[int, int], ...], float] = {}
             for k, cand in enumerate(candidates):
-                debt = owed.get(cand[4])
+                debt = debts.get(cand[4])
                 if debt is None:
-                    debt = owed[cand[4]] = _pending(cand[4], sheets, horizon)
+                    debt = debts[cand[4]] = _pending(cand[4], sheets, horizon)
                 candidates[k] = (cand[7] + debt,) + cand[1:]
         chosen = heapq.nsmallest(beam * 3, candidates)
         merged: dict[tuple[tuple[tuple[int, int], ...], int], _State] = {}
@@ -461,7 +451,7 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
                 child.best = edge
                 child.last_capture = captured_square(parent.pos, move)
         if owing:
-            kept = _keep(merged.values(), beam, PER_POSITION, lambda st: _pending(st.cursors, sheets, horizon))
+            kept = _keep(merged.values(), beam, PER_POSITION, lambda st: debts[st.cursors])
         else:
             kept = _keep(merged.values(), beam, PER_POSITION if forced is None else beam)
         if kept and forced is None and _broken(kept[0]):
