@@ -24,6 +24,11 @@ copies still owe (:func:`_pending`: the least their unread boxes will cost, as f
 have been read at their own plies): a copy that skips a box nothing fits is cheaper for a ply
 or two and then a box behind the other copies for the rest of the game.
 
+A beam can still drop the reading that explains the sheet: a move the writer left out costs
+more, for a few plies, than misreading the boxes after it, and the boxes then read as no move at
+all. Where the best reading reads a box so, the plies before it are read again with a wider beam
+and the sheet read on from there; the new reading is kept when it is cheaper (:func:`_repair`).
+
 The costs are negative log-probabilities, so the lattice of kept states also gives
 probabilities: forward and backward sums (at the channel's ``temperature``) give each
 move of the best reading its probability (the share of readings that play that move at that
@@ -351,9 +356,8 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     sheets = [_Copy(boxes, lang) for boxes in copies]
     t = cost("temperature")
     root = _State(start, tuple((0, 0) for _ in sheets), 0, 0.0)
-    layer = [root]
     ends: list[_State] = []
-    layers: list[list[_State]] = [layer]
+    layers: list[list[_State]] = [[root]]
     longest = max((s.n for s in sheets), default=0)
     omitted_cost = cost("edit.omitted")
     extra_cost = cost("edit.extra")
@@ -361,110 +365,184 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     plausibility: dict[tuple[int, Move, int | None], float] = {}
     generated: dict[int, tuple[list[Move], list[MoveFacts]]] = {}
     combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], list[_Combo]] = {}
-    while layer:
-        # (rank, state, move, order, cursors, options, prior, cost): the rank is the cost, plus what
-        # the copies owe when there are several
-        candidates: list[tuple[float, int, int, int, tuple[tuple[int, int], ...], tuple[_Option, ...], float,
-                               float]] = []
-        moves_of: list[list[Move]] = []
-        for si, state in enumerate(layer):
-            if forced is not None:
-                moves = forced[state.depth:state.depth + 1]
-            else:
-                moves = (_generate(state.pos, generated)[0] if state.depth < longest + MAX_OMITTED else [])
-                if only is not None and state.depth >= len(only):
-                    moves = []
-            moves_of.append(moves)
-            finished = all(c[0] >= s.n and c[1] == 0 for c, s in zip(state.cursors, sheets))
-            if finished or not moves:
-                left = sum(max(0, s.n - c[0]) for c, s in zip(state.cursors, sheets))
-                state.end = left * extra_cost
-                ends.append(state)
-                best_end = min(best_end, state.cost + state.end)
-                continue
-            if state.cost > best_end + 2 * OPTION_SPAN:
-                continue
-            legal, facts = _generate(state.pos, generated)
-            choice = math.log(max(1, len(legal)))
-            if forced is not None:
-                facts = [facts[legal.index(moves[0])]]
-            book = _book_prior(state.pos, moves, state.depth) if forced is None else None
-            for mi, f in enumerate(facts):
-                if only is not None and moves[mi] != only[state.depth]:
+    def advance(k: int, width_at: Callable[[int], int]) -> float:
+        """Read on from ``layers[k]``, dropping what was read after it; the cheapest end's cost."""
+        nonlocal best_end
+        del layers[k + 1:]
+        ends[:] = [s for s in ends if s.depth < k]
+        best_end = min((s.cost + (s.end or 0.0) for s in ends), default=math.inf)
+        layer = layers[k]
+        for state in layer:
+            state.outgoing = []
+            state.end = None
+        while layer:
+            # (rank, state, move, order, cursors, options, prior, cost): the rank is the cost, plus what
+            # the copies owe when there are several
+            candidates: list[tuple[float, int, int, int, tuple[tuple[int, int], ...], tuple[_Option, ...], float,
+                                   float]] = []
+            moves_of: list[list[Move]] = []
+            for si, state in enumerate(layer):
+                if forced is not None:
+                    moves = forced[state.depth:state.depth + 1]
+                else:
+                    moves = (_generate(state.pos, generated)[0] if state.depth < longest + MAX_OMITTED else [])
+                    if only is not None and state.depth >= len(only):
+                        moves = []
+                moves_of.append(moves)
+                finished = all(c[0] >= s.n and c[1] == 0 for c, s in zip(state.cursors, sheets))
+                if finished or not moves:
+                    left = sum(max(0, s.n - c[0]) for c, s in zip(state.cursors, sheets))
+                    state.end = left * extra_cost
+                    ends.append(state)
+                    best_end = min(best_end, state.cost + state.end)
                     continue
-                combos = combined.get((state.cursors, f))
-                if combos is None:
-                    combos = combined[(state.cursors, f)] = _combine(
-                        [s.options(c, f) for c, s in zip(state.cursors, sheets)])
-                prior = book[mi] if book is not None else 0.0
-                for c, cursors, ops, unwritten in combos:
-                    if unwritten:
-                        if unwritten == 2:  # every copy has ended
-                            continue
-                        c += choice  # a move no copy wrote: any of the legal moves
-                    total = state.cost + c + prior
-                    candidates.append((total, si, mi, len(candidates), cursors, ops, prior, total))
-        if not candidates:
-            break
-        owing = forced is None and len(sheets) > 1
-        if owing:  # copies out of step: ranked by what they have paid and what they owe
-            horizon = tuple(max(c[4][k][0] for c in candidates) + 3 for k in range(len(sheets)))
-            debts: dict[tuple[tuple[int, int], ...], float] = {}
-            for k, cand in enumerate(candidates):
-                debt = debts.get(cand[4])
-                if debt is None:
-                    debt = debts[cand[4]] = _pending(cand[4], sheets, horizon)
-                candidates[k] = (cand[7] + debt,) + cand[1:]
-        chosen = heapq.nsmallest(beam * 3, candidates)
-        merged: dict[tuple[tuple[tuple[int, int], ...], int], _State] = {}
-        played: dict[tuple[int, int], tuple[Position, int, float]] = {}
-        edges: list[_Edge] = []
-        for _, si, mi, _, cursors, options, prior, total in chosen:
-            copy_ops = tuple(_op(o) for o in options)
-            parent = layer[si]
-            move = moves_of[si][mi]
-            found = played.get((si, mi))
-            if found is None:
-                after = parent.pos.play(move)
-                plausible = 0.0
-                if forced is None:
-                    pkey = (parent.pos.key(), move, parent.last_capture)
-                    found_p = plausibility.get(pkey)
-                    if found_p is None:
-                        found_p = plausibility[pkey] = cost(
-                            "prior.move." + move_class(parent.pos, move, after, parent.last_capture))
-                    plausible = found_p
-                found = played[(si, mi)] = (after, _check_level(after), plausible)
-            after, level, plausible = found
-            marks = sum((check_cost(op.reading.written, level) for op in copy_ops
-                         if op.kind not in (OMIT, DONE) and op.reading is not None), 0.0)
-            edge_cost = total - parent.cost + marks + plausible
-            prior += plausible
-            key = (cursors, after.key())
-            child = merged.get(key)
-            if child is None:
-                child = merged[key] = _State(after, cursors, parent.depth + 1, math.inf)
-            edge = _Edge(parent, child, move, copy_ops, edge_cost, prior)
-            edges.append(edge)
-            if parent.cost + edge_cost < child.cost:
-                child.cost = parent.cost + edge_cost
-                child.best = edge
-                child.last_capture = captured_square(parent.pos, move)
-        if owing:
-            kept = _keep(merged.values(), beam, PER_POSITION, lambda st: debts[st.cursors])
-        else:
-            kept = _keep(merged.values(), beam, PER_POSITION if forced is None else beam)
-        if kept and forced is None and _broken(kept[0]):
-            for state in kept:  # the sheet breaks here: the readings end, the boxes left reported
-                state.end = 0.0
-                ends.append(state)
+                if state.cost > best_end + 2 * OPTION_SPAN:
+                    continue
+                legal, facts = _generate(state.pos, generated)
+                choice = math.log(max(1, len(legal)))
+                if forced is not None:
+                    facts = [facts[legal.index(moves[0])]]
+                book = _book_prior(state.pos, moves, state.depth) if forced is None else None
+                for mi, f in enumerate(facts):
+                    if only is not None and moves[mi] != only[state.depth]:
+                        continue
+                    combos = combined.get((state.cursors, f))
+                    if combos is None:
+                        combos = combined[(state.cursors, f)] = _combine(
+                            [s.options(c, f) for c, s in zip(state.cursors, sheets)])
+                    prior = book[mi] if book is not None else 0.0
+                    for c, cursors, ops, unwritten in combos:
+                        if unwritten:
+                            if unwritten == 2:  # every copy has ended
+                                continue
+                            c += choice  # a move no copy wrote: any of the legal moves
+                        total = state.cost + c + prior
+                        candidates.append((total, si, mi, len(candidates), cursors, ops, prior, total))
+            if not candidates:
+                break
+            owing = forced is None and len(sheets) > 1
+            if owing:  # copies out of step: ranked by what they have paid and what they owe
+                horizon = tuple(max(c[4][k][0] for c in candidates) + 3 for k in range(len(sheets)))
+                debts: dict[tuple[tuple[int, int], ...], float] = {}
+                for k, cand in enumerate(candidates):
+                    debt = debts.get(cand[4])
+                    if debt is None:
+                        debt = debts[cand[4]] = _pending(cand[4], sheets, horizon)
+                    candidates[k] = (cand[7] + debt,) + cand[1:]
+            width = width_at(layer[0].depth)
+            chosen = heapq.nsmallest(width * 3, candidates)
+            merged: dict[tuple[tuple[tuple[int, int], ...], int], _State] = {}
+            played: dict[tuple[int, int], tuple[Position, int, float]] = {}
+            edges: list[_Edge] = []
+            for _, si, mi, _, cursors, options, prior, total in chosen:
+                copy_ops = tuple(_op(o) for o in options)
+                parent = layer[si]
+                move = moves_of[si][mi]
+                found = played.get((si, mi))
+                if found is None:
+                    after = parent.pos.play(move)
+                    plausible = 0.0
+                    if forced is None:
+                        pkey = (parent.pos.key(), move, parent.last_capture)
+                        found_p = plausibility.get(pkey)
+                        if found_p is None:
+                            found_p = plausibility[pkey] = cost(
+                                "prior.move." + move_class(parent.pos, move, after, parent.last_capture))
+                        plausible = found_p
+                    found = played[(si, mi)] = (after, _check_level(after), plausible)
+                after, level, plausible = found
+                marks = sum((check_cost(op.reading.written, level) for op in copy_ops
+                             if op.kind not in (OMIT, DONE) and op.reading is not None), 0.0)
+                edge_cost = total - parent.cost + marks + plausible
+                prior += plausible
+                key = (cursors, after.key())
+                child = merged.get(key)
+                if child is None:
+                    child = merged[key] = _State(after, cursors, parent.depth + 1, math.inf)
+                edge = _Edge(parent, child, move, copy_ops, edge_cost, prior)
+                edges.append(edge)
+                if parent.cost + edge_cost < child.cost:
+                    child.cost = parent.cost + edge_cost
+                    child.best = edge
+                    child.last_capture = captured_square(parent.pos, move)
+            if owing:
+                kept = _keep(merged.values(), width, PER_POSITION, lambda st: debts[st.cursors])
+            else:
+                kept = _keep(merged.values(), width, PER_POSITION if forced is None else width)
+            if kept and forced is None and _broken(kept[0]):
+                for state in kept:  # the sheet breaks here: the readings end, the boxes left reported
+                    state.end = 0.0
+                    ends.append(state)
+                _link(edges, {id(s) for s in kept})
+                layers.append(kept)
+                break
             _link(edges, {id(s) for s in kept})
-            layers.append(kept)
-            break
-        _link(edges, {id(s) for s in kept})
-        layer = kept
-        layers.append(layer)
+            layer = kept
+            layers.append(layer)
+        return min((s.cost + (s.end or 0.0) for s in ends), default=math.inf)
+
+    found = advance(0, lambda depth: beam)
+    if forced is None and only is None:
+        _repair(layers, ends, advance, found, beam)
     return _finish(layers, ends, t)
+
+
+#: Repair passes. Where the best reading reads a box as no move written (at ``box.unreadable``),
+#: the beam may have dropped the reading that explains it: a move omitted a few plies back costs
+#: more, for a few plies, than misreading the boxes after it, and its states fall out of a beam
+#: full of cheap variants of one misreading. The plies before such a box are read again with a
+#: wider beam (:data:`REPAIR_BEAM`, from :data:`REPAIR_BEFORE` plies before it to
+#: :data:`REPAIR_AFTER` after), and the sheet read on from there; the new reading is kept when it
+#: is cheaper. At most :data:`REPAIRS` such places a sheet, in order.
+REPAIRS = 3
+REPAIR_BEAM = 256
+REPAIR_BEFORE = 6
+REPAIR_AFTER = 1
+
+
+def _trouble(ends: list[_State], unreadable: float, after: int) -> int | None:
+    """The first ply (0-based, at ``after`` or later) of the best reading where a box is read as
+    no move written; None if there is none."""
+    if not ends:
+        return None
+    state = min(ends, key=lambda s: s.cost + (s.end or 0.0))
+    path: list[_Edge] = []
+    while state.best is not None:
+        path.append(state.best)
+        state = state.best.parent
+    path.reverse()
+    for ply in range(after, len(path)):
+        if any(op.kind == MATCH and op.reading is None and op.cost >= unreadable - 1e-9 for op in path[ply].ops):
+            return ply
+    return None
+
+
+def _repair(layers: list[list[_State]], ends: list[_State], advance: Callable[[int, Callable[[int], int]], float],
+            found: float, beam: int) -> None:
+    """Read again, with a wider beam, before each place where the best reading reads a box as no
+    move (see :data:`REPAIRS`); keep what is cheaper."""
+    unreadable = cost("box.unreadable")
+    after = 0
+    for _ in range(REPAIRS):
+        ply = _trouble(ends, unreadable, after)
+        if ply is None:
+            return
+        k = max(0, ply - REPAIR_BEFORE)
+        saved_layers = layers[k + 1:]
+        saved_ends = list(ends)
+        saved = [(s, s.outgoing, s.end) for s in layers[k]]
+        stop = ply + REPAIR_AFTER
+        again = advance(k, lambda depth: REPAIR_BEAM if k <= depth < stop else beam)
+        if again < found - 1e-9:
+            found = again
+        else:  # the first reading stands
+            del layers[k + 1:]
+            layers.extend(saved_layers)
+            ends[:] = saved_ends
+            for state, outgoing, end in saved:
+                state.outgoing = outgoing
+                state.end = end
+        after = ply + 1
 
 
 def _tie_order(move: Move) -> tuple[int, int, int]:

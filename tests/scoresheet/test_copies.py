@@ -195,6 +195,40 @@ def test_real_copies_together_fixed_sample() -> None:
         assert ok, (name, right, of)
 
 
+def test_a_copy_out_of_step_is_read_again_with_a_wider_beam() -> None:
+    # HCS game 021, the second copy alone: the player left out White's 26th move and wrote the
+    # moves after it a box early. Reading that omission costs more for a few plies than
+    # misreading the boxes after it, so a beam of 64 drops it and reads the rest of the game
+    # wrongly (73 of 87 plies); the boxes that then fit no move send the search back, with a
+    # wider beam, to the plies before them.
+    games = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}
+    game = games["021"]
+    assert game.answer is not None
+    copy = game.copies[1]
+    rec = reconstruct(copy.text())
+    ok, right, of = score_reading(tuple(rec.sans), game.answer, copy.boxes)
+    assert right >= 84, (right, of)
+
+
+def test_reading_again_never_gives_a_dearer_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    from notation.formats.position import Position
+    from notation.scoresheet import viterbi
+    from notation.scoresheet.copies import _boxes_of
+    from notation.scoresheet.layout import read_sheet
+
+    sheets = [TRANSPOSED, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Rf1 b5 7. Bb8 d6 8. c3 O-O",
+              "1. d4 ? 2. c4 e6 3. hc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Bg5 Bb7 8. e3 d6"]
+    for text in sheets:
+        boxes = _boxes_of(read_sheet(text))
+        repaired = viterbi.read_copies([boxes], Position.initial())
+        monkeypatch.setattr(viterbi, "REPAIRS", 0)
+        plain = viterbi.read_copies([boxes], Position.initial())
+        monkeypatch.undo()
+        assert repaired.readings[0].cost <= plain.readings[0].cost + 1e-9, text
+        # every reading is whole: the layers after a place read again and then not kept are the first
+        assert all(len(found.moves) == len(found.ops) for found in repaired.readings)
+
+
 def test_cli_scoresheet_jobs_gives_the_same_sheets() -> None:
     from conftest import SAMPLE_GAMES
 
