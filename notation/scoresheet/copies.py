@@ -326,15 +326,23 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
     if rec.result == "*":  # the sheet states no result: the one the final position decides
         rec.result = rec.tags["Result"] = _implied_result(rec.position_after(len(rec.moves)))
     diagnostics.extend(c.to_diagnostic() for c in rec.corrections)
-    confident = rec.reading_confidence >= READING_THRESHOLD and best.cost <= max_cost
+    # a reading the first search dropped and a wider one found: others it dropped are not counted
+    confident = (rec.reading_confidence >= READING_THRESHOLD and best.cost <= max_cost
+                 and not lattice.read_again)
     if not confident:
         rec.status = "needs-human"
         doubtful = sorted(rec.per_move, key=lambda m: m.confidence)[:1]
         where = doubtful[0] if doubtful else None
-        reason = (f"its cost {best.cost:.1f} is above --max-cost {max_cost:g}" if best.cost > max_cost else
-                  f"the reading has probability {rec.reading_confidence:.2f}, below the {READING_THRESHOLD:.2f} "
-                  "needed")
-        listed = "; ".join(f"{k}. {_summary(r)} (p={r.probability:.2f})" for k, r in enumerate(readings[:3], 1))
+        if best.cost > max_cost:
+            reason = f"its cost {best.cost:.1f} is above --max-cost {max_cost:g}"
+        elif rec.reading_confidence < READING_THRESHOLD:
+            reason = (f"the reading has probability {rec.reading_confidence:.2f}, below the "
+                      f"{READING_THRESHOLD:.2f} needed")
+        else:
+            reason = ("the search dropped this reading and found it reading the sheet again with a wider "
+                      "beam, so readings it dropped are not counted in its probability")
+        listed = "; ".join(f"{k}. {_summary(r, start_ply)} (p={r.probability:.2f})"
+                           for k, r in enumerate(readings[:3], 1))
         diagnostics.append(Diagnostic.make(
             "sheet.needs-human",
             f"best reading of {len(best.sans)} plies, not confident: {reason}"
@@ -386,10 +394,20 @@ def _alternatives(readings: list[Reading], ply: int | None, chosen: str | None) 
     return tuple(out[:3])
 
 
-def _summary(reading: Reading) -> str:
-    """A reading in words: every edit it makes, or ``as written`` when it makes none."""
-    parts = [f"{e.kind} {e.ply}. '{e.written or ''}' -> {e.chosen or '(dropped)'}" for e in reading.edits]
+def _summary(reading: Reading, start_ply: int = 0) -> str:
+    """A reading in words: every edit it makes, at its move (``6.`` White's sixth, ``6...``
+    Black's), or ``as written`` when it makes none."""
+    parts = [f"{e.kind} {_move_label(e.ply, start_ply)} '{e.written or ''}' -> {e.chosen or '(dropped)'}"
+             for e in reading.edits]
     return ", ".join(parts) or "as written"
+
+
+def _move_label(ply: int | None, start_ply: int) -> str:
+    """The move number of the reading's ``ply`` (1-based) as a sheet shows it: ``6.`` or ``6...``."""
+    if ply is None:
+        return "?"
+    absolute = start_ply + ply - 1
+    return f"{absolute // 2 + 1}{'.' if absolute % 2 == 0 else '...'}"
 
 
 __all__ = ["MAX_COST", "READING_THRESHOLD", "BoxView", "MoveConfidence", "reconstruct_copies"]

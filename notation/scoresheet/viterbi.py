@@ -164,6 +164,7 @@ class Lattice:
     reading_probability: float
     states: int
     z: float = math.inf  # all readings' costs summed as probabilities (``-t log sum exp(-c / t)``)
+    read_again: bool = False  # the best reading was found by a repair pass (:func:`_repair`)
 
 
 def _logsum(values: list[float], t: float) -> float:
@@ -482,9 +483,10 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
         return min((s.cost + (s.end or 0.0) for s in ends), default=math.inf)
 
     found = advance(0, lambda depth: beam)
-    if forced is None and only is None:
-        _repair(layers, ends, advance, found, beam)
-    return _finish(layers, ends, t)
+    repaired = forced is None and only is None and _repair(layers, ends, advance, found, beam)
+    lattice = _finish(layers, ends, t)
+    lattice.read_again = repaired
+    return lattice
 
 
 #: Repair passes. Where the best reading reads a box as no move written (at ``box.unreadable``),
@@ -518,15 +520,16 @@ def _trouble(ends: list[_State], unreadable: float, after: int) -> int | None:
 
 
 def _repair(layers: list[list[_State]], ends: list[_State], advance: Callable[[int, Callable[[int], int]], float],
-            found: float, beam: int) -> None:
+            found: float, beam: int) -> bool:
     """Read again, with a wider beam, before each place where the best reading reads a box as no
-    move (see :data:`REPAIRS`); keep what is cheaper."""
+    move (see :data:`REPAIRS`); keep what is cheaper. True when a cheaper reading was kept."""
     unreadable = cost("box.unreadable")
     after = 0
+    kept = False
     for _ in range(REPAIRS):
         ply = _trouble(ends, unreadable, after)
         if ply is None:
-            return
+            return kept
         k = max(0, ply - REPAIR_BEFORE)
         saved_layers = layers[k + 1:]
         saved_ends = list(ends)
@@ -535,6 +538,7 @@ def _repair(layers: list[list[_State]], ends: list[_State], advance: Callable[[i
         again = advance(k, lambda depth: REPAIR_BEAM if k <= depth < stop else beam)
         if again < found - 1e-9:
             found = again
+            kept = True
         else:  # the first reading stands
             del layers[k + 1:]
             layers.extend(saved_layers)
@@ -543,6 +547,7 @@ def _repair(layers: list[list[_State]], ends: list[_State], advance: Callable[[i
                 state.outgoing = outgoing
                 state.end = end
         after = ply + 1
+    return kept
 
 
 def _tie_order(move: Move) -> tuple[int, int, int]:

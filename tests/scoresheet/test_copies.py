@@ -195,6 +195,29 @@ def test_real_copies_together_fixed_sample() -> None:
         assert ok, (name, right, of)
 
 
+def test_the_readings_listed_name_each_edit_at_its_move() -> None:
+    # White's 6th move left out: the verdict lists the readings with the edit at "6." (the move
+    # as the sheet numbers it), not at its ply (11).
+    text = ("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 "
+            "10. d4 Nbd7 11. c4")
+    rec = reconstruct(text)
+    verdicts = [d.message for d in rec.diagnostics if d.code == "sheet.needs-human"]
+    assert rec.sans[10] == "Re1" and verdicts, rec.status
+    assert "omitted 6. '' -> Re1" in verdicts[0] and "11. ''" not in verdicts[0], verdicts[0]
+
+
+def test_a_reading_found_only_by_reading_again_is_not_confident() -> None:
+    # HCS game 154 (one copy): the first search misreads the game from move 27 on; reading again
+    # finds a far cheaper reading (a move left out, a box too many) at probability 0.996 in its
+    # lattice. The readings the first search dropped are not counted in that figure: a human is
+    # asked (the game's answer is another reading).
+    games = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}
+    rec = reconstruct(games["154"].copies[0].text())
+    assert rec.status == "needs-human"
+    (verdict,) = [d.message for d in rec.diagnostics if d.code == "sheet.needs-human"]
+    assert "wider beam" in verdict, verdict
+
+
 def test_a_copy_out_of_step_is_read_again_with_a_wider_beam() -> None:
     # HCS game 021, the second copy alone: the player left out White's 26th move and wrote the
     # moves after it a box early. Reading that omission costs more for a few plies than
