@@ -361,8 +361,9 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
         where = doubtful[0] if doubtful else None
         reason = (f"its cost {best.cost:.1f} is above --max-cost {max_cost:g}" if best.cost > max_cost else
                   f"the reading has probability {rec.reading_confidence:.2f}, below the {READING_THRESHOLD:.2f} "
-                  "needed" if not reordered or rec.reading_confidence < READING_THRESHOLD else
-                  "the chess engine prefers it to the reading the boxes favour")
+                  "needed" if rec.reading_confidence < READING_THRESHOLD else "")
+        if reordered:
+            reason += ("; " if reason else "") + "the chess engine prefers it to the reading the boxes favour"
         listed = "; ".join(f"{k}. {_summary(r)} (p={r.probability:.2f})" for k, r in enumerate(readings[:3], 1))
         diagnostics.append(Diagnostic.make(
             "sheet.needs-human",
