@@ -148,12 +148,11 @@ def _classify(op: CopyOp, pos: Position, move: Move, text: str) -> tuple[str, tu
     return "read", ()
 
 
-def _views(lattice: Lattice, copies: list[list[Box]], start: Position, lang: str, index: int = 0,
+def _views(lattice: Lattice, copies: list[list[Box]], start: Position, lang: str,
            move_probability: list[float] | None = None) -> list[BoxView]:
-    """The per-box view of the best reading (``lattice.readings[index]``, its moves'
-    probabilities ``move_probability``, by default the lattice's), every box of every copy (in
-    copy and box order)."""
-    found = lattice.readings[index]
+    """The per-box view of the best reading (its moves' probabilities ``move_probability``, by
+    default the lattice's), every box of every copy (in copy and box order)."""
+    found = lattice.readings[0]
     if move_probability is None:
         move_probability = lattice.move_probability
     views: dict[tuple[int, int], BoxView] = {}
@@ -279,6 +278,13 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
                     f"({MAX_TOKEN_LENGTH} at most): unreadable",
                     line=cell.line, column=cell.column, san=cell.text[:MAX_TOKEN_LENGTH] + "…"))
     language, lattice, copies = _read_copies(sheets, lang, start)
+    judged: Judged | None = None
+    if lattice.readings and (engine is not None or session is not None):
+        judged, problem = _judge(engine, session, lattice)
+        if problem is not None:
+            diagnostics.append(Diagnostic.make("sheet.engine", problem))
+        if judged is not None:
+            lattice = judged.lattice
     rec = Reconstruction(status="ok", tags=full_tags, result=result, language=language, layout=layout,
                          start_fen=start.fen() if fen else None, start_ply=start_ply, copies=len(texts))
     if not lattice.readings:  # no box at all
@@ -297,25 +303,18 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
         readings.append(Reading(moves=list(found.moves), sans=sans, cost=max(0.0, found.cost - found.prior),
                                 edits=_edits(lattice, index, copies, start), score=found.cost,
                                 probability=min(1.0, probability)))
-    index, reading_probability, move_probability = 0, lattice.reading_probability, lattice.move_probability
+    reading_probability, move_probability = lattice.reading_probability, lattice.move_probability
     reordered = False
-    if engine is not None or session is not None:
-        judged, problem = _judge(engine, session, start, lattice, readings, t)
-        if problem is not None:
-            diagnostics.append(Diagnostic.make("sheet.engine", problem))
-        if judged is not None:
-            for k, r in enumerate(readings):
-                r.implausibility = round(judged.costs[k], 3)
-                r.score += judged.costs[k]
-                r.probability = min(1.0, judged.probabilities[k])
-            index, reordered = judged.order[0], judged.reordered
-            reading_probability, move_probability = judged.reading_confidence, judged.move_probability
-            readings = [readings[k] for k in judged.order]
+    if judged is not None:
+        reading_probability, move_probability = judged.reading_confidence, judged.move_probability
+        reordered = judged.reordered
+        for r in readings:
+            r.implausibility = round(judged.implausibility(start, r.moves), 3)
     best = readings[0]
     rec.readings = readings
     rec.moves, rec.sans, rec.cost = best.moves, best.sans, round(best.cost, 3)
     rec.reading_confidence = round(reading_probability, 4)
-    rec.boxes = _views(lattice, copies, start, language, index, move_probability)
+    rec.boxes = _views(lattice, copies, start, language, move_probability)
     rec.per_move = [MoveConfidence(ply + 1, san, round(p, 4))
                     for ply, (san, p) in enumerate(zip(best.sans, move_probability))]
     written: dict[int, str] = {}
@@ -379,11 +378,11 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
     return rec
 
 
-def _judge(engine: EngineSettings | None, session: UciEngine | None, start: Position, lattice: Lattice,
-           readings: list[Reading], t: float) -> tuple[Judged | None, str | None]:
-    """The readings judged by the engine (None: it could not start), and why it stopped judging
+def _judge(engine: EngineSettings | None, session: UciEngine | None, lattice: Lattice
+           ) -> tuple[Judged | None, str | None]:
+    """The lattice judged by the engine (None: it could not start), and why it stopped judging
     (None: it did not)."""
-    from notation.scoresheet.engine import SECONDS, engine_session, judge_readings
+    from notation.scoresheet.engine import SECONDS, engine_session, judge
 
     seconds = engine.seconds if engine is not None else SECONDS
     target = session if session is not None else engine
@@ -391,11 +390,9 @@ def _judge(engine: EngineSettings | None, session: UciEngine | None, start: Posi
     with engine_session(target) as (running, problem):
         if running is None:
             return None, f"the chess engine was not consulted: {problem}"
-        judged = judge_readings(running, start, [r.moves for r in readings], [r.score for r in readings],
-                                [r.probability for r in readings], lattice.reading_probability,
-                                lattice.move_probability, t, seconds)
+        judged = judge(running, lattice, seconds)
     if judged.problem is not None:
-        return judged, (f"the chess engine stopped after judging {judged.evaluated} of {judged.branches} "
+        return judged, (f"the chess engine stopped after judging {judged.evaluated} of {judged.points} "
                         f"position(s): {judged.problem}")
     return judged, None
 

@@ -1,27 +1,27 @@
-"""A chess engine's word on the readings of a scoresheet: which of the moves they disagree on a
-player would make.
+"""A chess engine's word on the reading of a scoresheet: which of the moves in dispute a player
+would make.
 
-The readings of a sheet (:mod:`notation.scoresheet.copies`) often differ at a ply or two only
-(``Rd4`` or ``Rd3``, ``Nf3`` or ``Nf5``), the boxes nearly alike for both. Where the top readings
-part (:func:`branches`: the same moves so far, then different ones), a UCI engine
-(:mod:`notation.engines.uci`) searches just the moves they play there (:func:`evaluate`), and
-each reading is charged for how much worse its move is than the best of them
-(:func:`engine_costs`: ``ENGINE_WEIGHT * min(loss, LOSS_CAP) / 100`` nats for a loss in
-centipawns, so a blunder costs a bounded amount and a few centipawns next to nothing). The
-positions most in dispute are searched first, within a time budget (``EngineSettings.seconds``);
-those left when it is spent are not judged.
+The reading of a sheet (:mod:`notation.scoresheet.viterbi`) is often unsure at a ply or two
+only (``Rd4`` or ``Rd3``, ``Nf3`` or ``Nf5``), the boxes nearly alike for both. At each ply of
+the best reading whose move has probability below :data:`CONTESTED` (:func:`contested`: the
+position there and the moves the lattice plays from it), a UCI engine
+(:mod:`notation.engines.uci`) searches just those moves (:func:`evaluate`), and each is charged
+for how much worse it is than the best of them (:func:`charge`: ``ENGINE_WEIGHT * min(loss,
+LOSS_CAP) / 100`` nats for a loss in centipawns: a blunder costs a bounded amount, a few
+centipawns next to nothing). The plies most in dispute are searched first, within a time budget
+(``EngineSettings.seconds``); those left when it is spent are not judged.
 
-:func:`rescore` ranks the readings again and keeps the probabilities coherent: every reading's
-mass is multiplied by ``exp(-cost / temperature)``, the mass of the lattice the listed readings do
-not cover is left as it was (nothing is known of its moves), and the whole is normalised again.
-The engine may reorder the readings and lower the confidence; it never raises it: the best
-reading's confidence is at most what it was without the engine, and a reading the engine moves
-to the top is never confident (:attr:`Judged.reordered`: a human looks).
+The charges are a prior on the moves like the move-class prior: added to the edges of the
+search's lattice that play those moves from those positions, the best paths, the readings and
+the probabilities are computed again by the search's own sums
+(:func:`~notation.scoresheet.viterbi.reprice`), so they stay coherent. The engine may reorder
+the readings and lower the confidence; it never raises it (:func:`guarded`): the best reading's
+confidence and per-move probabilities are at most what they were without the engine, and a
+reading the engine moves to the top is never confident (``Judged.reordered``: a human looks).
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from notation.engines.uci import EngineError, UciEngine
+from notation.scoresheet.viterbi import Lattice, alternatives, reprice
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.formats.position import Position
@@ -41,8 +42,12 @@ SECONDS = 2.0
 #: sheets, ``benchmarks/bench_scoresheet_hcs.py --engine``).
 ENGINE_WEIGHT = 1.0
 LOSS_CAP = 300
-#: The readings judged at most (the likeliest first).
-MAX_JUDGED = 10
+#: A ply of the best reading is in dispute when its move has less than this probability.
+CONTESTED = 0.995
+#: At a ply in dispute, the moves judged: at most this many, each with at least this share of
+#: the probability there.
+MAX_CANDIDATES = 6
+MIN_SHARE = 0.01
 #: Seconds one position is searched at least and at most (what is left of the budget is shared
 #: among the positions left, within these bounds; none is searched once less than the least is
 #: left).
@@ -59,41 +64,45 @@ class EngineSettings:
 
 
 @dataclass(slots=True)
-class Branch:
-    """A position where the readings part: after ``ply`` plies alike, they play ``moves`` (the
-    readings of ``members[j]`` play ``moves[j]``). ``weight``: how much is in dispute (the
-    probability of the readings off the likeliest move)."""
+class Point:
+    """A ply of the best reading in dispute: before ply ``ply`` (0-based) in ``position`` the
+    readings play ``moves`` (likeliest first, the best reading's among them); ``weight``: how
+    much is in dispute (the probability that the best reading's move is not the one)."""
 
     ply: int
     position: Position
     moves: list[Move]
-    members: list[list[int]]
     weight: float
 
 
 @dataclass(slots=True)
 class Judged:
-    """The readings ranked again with the engine's costs (see the module docstring).
+    """What the engine made of a sheet: the ``lattice`` read again with its costs, ``charges``
+    (nats per ply, position and move), and how sure the best reading is after it
+    (``reading_confidence``, ``move_probability``, at most what they were before: see the module
+    docstring); ``reordered`` when the best reading is not the one before; ``evaluated`` of
+    ``points`` positions judged; ``problem``: why the engine stopped judging (None: it did not)."""
 
-    ``order``: the readings' indices, likeliest first; ``costs``, ``probabilities``: per reading
-    (by its index before); ``reading_confidence`` and ``move_probability``: of the new best one
-    (per ply); ``evaluated`` of ``branches`` positions judged; ``problem``: why the engine stopped
-    judging (None: it did not)."""
-
-    order: list[int]
-    costs: list[float]
-    probabilities: list[float]
+    lattice: Lattice
+    charges: dict[tuple[int, int], tuple[dict[Move, float], float]]
     reading_confidence: float
     move_probability: list[float]
+    reordered: bool = False
     evaluated: int = 0
-    branches: int = 0
+    points: int = 0
     problem: str | None = None
     scores: list[dict[str, int] | None] = field(default_factory=list)
 
-    @property
-    def reordered(self) -> bool:
-        """True when the engine put another reading first."""
-        return bool(self.order) and self.order[0] != 0
+    def implausibility(self, start: Position, moves: Sequence[Move]) -> float:
+        """The nats the engine charged the reading that plays ``moves`` from ``start``."""
+        total = 0.0
+        pos = start
+        for ply, move in enumerate(moves):
+            found = self.charges.get((ply, pos.key()))
+            if found is not None:
+                total += found[0].get(move, found[1])
+            pos = pos.play(move)
+        return total
 
 
 def check_engine(path: str) -> str | None:
@@ -123,54 +132,48 @@ def engine_session(engine: EngineSettings | UciEngine) -> Iterator[tuple[UciEngi
         running.close()
 
 
-def branches(start: Position, readings: Sequence[Sequence[Move]], masses: Sequence[float]) -> list[Branch]:
-    """The positions where the readings part, the most disputed first (see :class:`Branch`)."""
-    found: list[Branch] = []
-
-    def walk(group: list[int], ply: int, pos: Position) -> None:
-        while True:
-            nexts: dict[Move, list[int]] = {}
-            for i in group:
-                if ply < len(readings[i]):
-                    nexts.setdefault(readings[i][ply], []).append(i)
-            if not nexts:
-                return
-            if len(nexts) == 1:
-                (only, following), = nexts.items()
-                group = following
-                pos = pos.play(only)
-                ply += 1
-                continue
-            moves = list(nexts)
-            members = [nexts[m] for m in moves]
-            shares = sorted((sum(masses[i] for i in ms) for ms in members), reverse=True)
-            found.append(Branch(ply, pos, moves, members, sum(shares[1:])))
-            for move, ms in zip(moves, members):
-                walk(ms, ply + 1, pos.play(move))
-            return
-
-    if readings:
-        walk(list(range(len(readings))), 0, start)
-    found.sort(key=lambda b: (-b.weight, b.ply))
-    return found
+def contested(lattice: Lattice) -> list[Point]:
+    """The plies of the best reading whose move has probability below :data:`CONTESTED`, with
+    the moves played there (at most :data:`MAX_CANDIDATES`, each with at least
+    :data:`MIN_SHARE` of the probability there), the most disputed first."""
+    if not lattice.readings:
+        return []
+    best = lattice.readings[0].moves
+    points: list[Point] = []
+    for ply, p in enumerate(lattice.move_probability[:len(best)]):
+        if p >= CONTESTED:
+            continue
+        found = alternatives(lattice, ply)
+        if found is None:
+            continue
+        pos, shares = found
+        total = sum(shares.values())
+        ranked = sorted(shares, key=lambda m: -shares[m])
+        moves = [m for m in ranked if shares[m] >= MIN_SHARE * total][:MAX_CANDIDATES]
+        if best[ply] not in moves:
+            moves = [best[ply], *moves[:MAX_CANDIDATES - 1]]
+        if len(moves) >= 2:
+            points.append(Point(ply, pos, moves, 1.0 - p))
+    points.sort(key=lambda point: (-point.weight, point.ply))
+    return points
 
 
-def evaluate(engine: UciEngine, found: Sequence[Branch], seconds: float
+def evaluate(engine: UciEngine, points: Sequence[Point], seconds: float
              ) -> tuple[list[dict[str, int] | None], str | None]:
-    """The engine's score (centipawns, for the side to move) of each move of each branch, the
+    """The engine's score (centipawns, for the side to move) of each move of each point, the
     most disputed first, until ``seconds`` are spent (None: not judged); and why the engine
     stopped, if it failed."""
-    out: list[dict[str, int] | None] = [None] * len(found)
-    if not found or seconds <= 0:
+    out: list[dict[str, int] | None] = [None] * len(points)
+    if not points or seconds <= 0:
         return out, None
     began = time.monotonic()
-    for k, branch in enumerate(found):
+    for k, point in enumerate(points):
         left = seconds - (time.monotonic() - began)
         if left < MIN_MOVETIME:
             break
-        movetime = min(MAX_MOVETIME, left, max(MIN_MOVETIME, left / (len(found) - k)))
-        pos = branch.position
-        ucis = [m.uci() for m in branch.moves]
+        movetime = min(MAX_MOVETIME, left, max(MIN_MOVETIME, left / (len(points) - k)))
+        pos = point.position
+        ucis = [m.uci() for m in point.moves]
         try:
             got = engine.scores(pos.fen(), ucis, movetime=movetime, chess960=bool(pos.chess960))
         except EngineError as exc:
@@ -180,81 +183,61 @@ def evaluate(engine: UciEngine, found: Sequence[Branch], seconds: float
     return out, None
 
 
-def engine_costs(found: Sequence[Branch], scores: Sequence[dict[str, int] | None], n: int) -> list[float]:
-    """Per reading, the nats its moves cost at the judged branches (see the module docstring)."""
-    costs = [0.0] * n
-    for branch, score in zip(found, scores):
+def charge(loss: int) -> float:
+    """The nats a move is charged for losing ``loss`` centipawns against the best candidate."""
+    return ENGINE_WEIGHT * min(max(loss, 0), LOSS_CAP) / 100.0
+
+
+def engine_costs(points: Sequence[Point], scores: Sequence[dict[str, int] | None]
+                 ) -> dict[tuple[int, int], tuple[dict[Move, float], float]]:
+    """Per judged point, ``(ply, position key)``: the charge of each candidate move, and the
+    charge of any other move played there (the worst candidate's: a move too unlikely to be a
+    candidate gains nothing by not being judged)."""
+    out: dict[tuple[int, int], tuple[dict[Move, float], float]] = {}
+    for point, score in zip(points, scores):
         if score is None:
             continue
         best = max(score.values())
-        for move, members in zip(branch.moves, branch.members):
-            loss = best - score[move.uci()]
-            charge = ENGINE_WEIGHT * min(max(loss, 0), LOSS_CAP) / 100.0
-            for i in members:
-                costs[i] += charge
-    return costs
+        charges = {m: charge(best - score[m.uci()]) for m in point.moves}
+        out[(point.ply, point.position.key())] = (charges, max(charges.values()))
+    return out
 
 
-def rescore(readings: Sequence[Sequence[Move]], scores: Sequence[float], probabilities: Sequence[float],
-            reading_confidence: float, move_probability: Sequence[float], costs: Sequence[float],
-            temperature: float) -> Judged:
-    """The readings ranked by ``scores`` plus the engine's ``costs``, with their probabilities,
-    the new best reading's confidence and per-ply probabilities (see the module docstring:
-    reading 0 is the best without the engine, ``reading_confidence`` and ``move_probability``
-    are its figures; the others' probabilities are those of the single readings)."""
-    n = len(readings)
-    if n == 0:
-        return Judged([], [], [], reading_confidence, list(move_probability))
-    t = temperature if temperature > 0 else 1.0
-    p = [max(0.0, x) for x in probabilities]
-    game = min(1.0, max(reading_confidence, p[0]))  # the best game's mass, all its alignments
-    mass = [p[i] * math.exp(-costs[i] / t) for i in range(n)]
-    game_after = game * math.exp(-costs[0] / t)
-    rest = max(0.0, 1.0 - game - sum(p[1:]))
-    z = game_after + sum(mass[1:]) + rest
-    order = sorted(range(n), key=lambda i: (scores[i] + costs[i], i))
-    new = order[0]
-    probs = [m / z for m in mass] if z > 0 else list(p)
-    if new == 0:
-        confidence = min(reading_confidence, game_after / z if z > 0 else reading_confidence)
-    else:
-        confidence = min(probs[new], 1.0 - reading_confidence)
-    best, old = readings[new], readings[0]
+def guarded(before: Lattice, after: Lattice) -> tuple[float, list[float], bool]:
+    """The best reading's confidence and per-ply probabilities after the engine, never above
+    those before: the same best reading keeps the lower of each; another one moved to the top
+    gets at most what the readings other than the old best had (see the module docstring).
+    And whether the best reading changed."""
+    old, new = before.readings[0].moves, after.readings[0].moves
+    old_p = before.move_probability
+    if new == old:
+        return (min(before.reading_probability, after.reading_probability),
+                [min(a, b) for a, b in zip(old_p, after.move_probability)], False)
     per_move: list[float] = []
-    for k, move in enumerate(best):
-        before = move_probability[k] if k < len(move_probability) else 0.0
-        same = k < len(old) and old[k] == move
-        others = [i for i in range(1, n) if k < len(readings[i]) and readings[i][k] == move]
-        if same:
-            unlisted = max(0.0, before - game - sum(p[i] for i in others))
-            share = (game_after + sum(mass[i] for i in others) + unlisted) / z if z > 0 else before
-            per_move.append(max(0.0, min(before, share)))
-        else:
-            share = sum(mass[i] for i in others) / z if z > 0 else 0.0
-            per_move.append(max(0.0, min(1.0 - before, share)))
-    return Judged(order, list(costs), probs, max(0.0, confidence), per_move)
+    for ply, (move, p) in enumerate(zip(new, after.move_probability)):
+        was = old_p[ply] if ply < len(old_p) else 0.0
+        same = ply < len(old) and old[ply] == move
+        per_move.append(min(p, was) if same else min(p, 1.0 - was))
+    return min(after.reading_probability, 1.0 - before.reading_probability), per_move, True
 
 
-def judge_readings(engine: UciEngine, start: Position, readings: Sequence[Sequence[Move]], scores: Sequence[float],
-                   probabilities: Sequence[float], reading_confidence: float, move_probability: Sequence[float],
-                   temperature: float, seconds: float) -> Judged:
-    """The top :data:`MAX_JUDGED` readings judged by ``engine`` within ``seconds`` and ranked
-    again (:func:`branches`, :func:`evaluate`, :func:`engine_costs`, :func:`rescore`); the
-    readings beyond are kept, after them, at no cost."""
-    top = list(readings[:MAX_JUDGED])
-    found = branches(start, top, probabilities[:len(top)])
-    scored, problem = evaluate(engine, found, seconds)
-    costs = engine_costs(found, scored, len(top)) + [0.0] * (len(readings) - len(top))
-    judged = rescore(readings, [s if i < len(top) else math.inf for i, s in enumerate(scores)], probabilities,
-                     reading_confidence, move_probability, costs, temperature)
-    judged.evaluated = sum(1 for s in scored if s is not None)
-    judged.branches = len(found)
-    judged.problem = problem
-    judged.scores = scored
-    return judged
+def judge(engine: UciEngine, lattice: Lattice, seconds: float) -> Judged:
+    """The lattice's disputed plies judged by ``engine`` within ``seconds`` (:func:`contested`,
+    :func:`evaluate`, :func:`engine_costs`) and the lattice read again with the charges
+    (:func:`~notation.scoresheet.viterbi.reprice`; ``lattice`` itself is changed)."""
+    before = Lattice(list(lattice.readings), list(lattice.move_probability), lattice.reading_probability,
+                     lattice.states, lattice.z)
+    points = contested(lattice)
+    scores, problem = evaluate(engine, points, seconds)
+    charges = engine_costs(points, scores)
+    after = reprice(lattice, charges) if charges else lattice
+    confidence, per_move, reordered = guarded(before, after) if after.readings else (
+        lattice.reading_probability, list(lattice.move_probability), False)
+    return Judged(after, charges, confidence, per_move, reordered, sum(1 for s in scores if s is not None),
+                  len(points), problem, scores)
 
 
 __all__ = [
-    "ENGINE_WEIGHT", "LOSS_CAP", "SECONDS", "Branch", "EngineSettings", "Judged", "branches", "check_engine",
-    "engine_costs", "engine_session", "evaluate", "judge_readings", "rescore",
+    "ENGINE_WEIGHT", "LOSS_CAP", "SECONDS", "EngineSettings", "Judged", "Point", "charge", "check_engine",
+    "contested", "engine_costs", "engine_session", "evaluate", "guarded", "judge",
 ]

@@ -159,6 +159,9 @@ class Lattice:
     reading_probability: float
     states: int
     z: float = math.inf  # all readings' costs summed as probabilities (``-t log sum exp(-c / t)``)
+    layers: list[list[_State]] = field(default_factory=list, repr=False)  # the kept states, per ply
+    ends: list[_State] = field(default_factory=list, repr=False)  # the states where a reading ends
+    temperature: float = 1.0
 
 
 def _logsum(values: list[float], t: float) -> float:
@@ -644,7 +647,65 @@ def _finish(layers: list[list[_State]], ends: list[_State], t: float) -> Lattice
     at_end = sum(math.exp(-(s.alpha + (s.end or 0.0) - z) / t) for s in ends
                  if s.pos.key() == final and s.depth == best_end.depth)
     reading_probability = min(reading_probability, at_end, 1.0)
-    return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z)
+    return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z,
+                   layers, ends, t)
+
+
+def alternatives(lattice: Lattice, ply: int) -> tuple[Position, dict[Move, float]] | None:
+    """The position of the best reading before ply ``ply`` (0-based) and the probability of each
+    move played there (every alignment of that position at that depth; the moves' shares of all
+    readings, those elsewhere counting for none). None: no such ply."""
+    layers, t, z = lattice.layers, lattice.temperature, lattice.z
+    if not lattice.readings or ply >= len(lattice.readings[0].moves) or ply >= len(layers) or z == math.inf:
+        return None
+    pos = _position_before(lattice, ply)
+    key = pos.key()
+    shares: dict[Move, float] = {}
+    for state in layers[ply]:
+        if state.pos.key() != key:
+            continue
+        for e in state.outgoing:
+            if e.child.beta < math.inf:
+                shares[e.move] = shares.get(e.move, 0.0) + math.exp(-(state.alpha + e.weight + e.child.beta - z) / t)
+    return pos, shares
+
+
+def _position_before(lattice: Lattice, ply: int) -> Position:
+    found = lattice.readings[0]
+    pos = lattice.layers[0][0].pos
+    for move in found.moves[:ply]:
+        pos = pos.play(move)
+    return pos
+
+
+def reprice(lattice: Lattice, extra: dict[tuple[int, int], tuple[dict[Move, float], float]]) -> Lattice:
+    """The lattice again with costs added to moves at some positions: with ``extra[(ply,
+    position key)] = (charges, other)``, ``charges[move]`` nats on every edge playing ``move`` at
+    ply ``ply`` (0-based) from that position, ``other`` on an edge playing any other move (a
+    prior from outside the boxes: counted in the edges' ``prior``). The beam's states are those
+    kept before; the best path to each, the readings and the probabilities are computed again
+    (``lattice`` is changed)."""
+    layers = lattice.layers
+    if not extra or not layers:
+        return lattice
+    for depth, layer in enumerate(layers[:-1]):
+        for state in layer:
+            found = extra.get((depth, state.pos.key()))
+            if found is None:
+                continue
+            for e in state.outgoing:
+                charge = found[0].get(e.move, found[1])
+                if charge:
+                    e.cost += charge
+                    e.prior += charge
+    for layer in layers[1:]:
+        for state in layer:
+            for e in state.incoming:
+                e.weight = e.cost  # the sheet's rate shift is applied again by _finish
+            if state.incoming:
+                state.best = min(state.incoming, key=lambda e: e.parent.cost + e.cost)
+                state.cost = state.best.parent.cost + state.best.cost
+    return _finish(layers, lattice.ends, lattice.temperature)
 
 
 def _backtrack(end: _State) -> Found:
@@ -665,4 +726,4 @@ def _backtrack(end: _State) -> Found:
     return Found(moves, ops, total, (), end.pos, prior, weight)
 
 
-__all__ = ["BEAM", "Box", "CopyOp", "Found", "Lattice", "read_copies"]
+__all__ = ["BEAM", "Box", "CopyOp", "Found", "Lattice", "alternatives", "read_copies", "reprice"]

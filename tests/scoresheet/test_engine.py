@@ -6,7 +6,6 @@ scores; one test runs Stockfish when it is installed."""
 
 from __future__ import annotations
 
-import math
 import os
 import shutil
 from pathlib import Path
@@ -17,14 +16,18 @@ import notation.scoresheet.engine as engine_module
 from notation.formats.position import Position
 from notation.rules.move import Move
 from notation.scoresheet.copies import READING_THRESHOLD, reconstruct_copies
+from notation.scoresheet.copies import _boxes_of
 from notation.scoresheet.engine import (
     LOSS_CAP,
     EngineSettings,
-    branches,
+    Point,
+    contested,
     engine_costs,
     evaluate,
-    rescore,
+    guarded,
 )
+from notation.scoresheet.layout import read_sheet
+from notation.scoresheet.viterbi import Found, Lattice, read_copies, reprice
 from notation.engines.uci import UciEngine
 from uci_support import commands, fake_engine
 
@@ -45,65 +48,75 @@ def _moves(*ucis: str) -> list[Move]:
     return out
 
 
-def test_branches_are_where_readings_part_most_disputed_first() -> None:
-    a = _moves("e2e4", "e7e5", "g1f3")
-    b = _moves("e2e4", "e7e5", "b1c3")
-    c = _moves("e2e4", "c7c5", "g1f3")
-    found = branches(Position.initial(), [a, b, c], [0.5, 0.3, 0.2])
-    assert [(f.ply, [m.uci() for m in f.moves], f.members) for f in found] == [
-        (2, ["g1f3", "b1c3"], [[0], [1]]),  # 0.3 off the likeliest move
-        (1, ["e7e5", "c7c5"], [[0, 1], [2]]),  # 0.2
-    ]
-    assert found[0].position.fen() == Position.initial().play(a[0]).play(a[1]).fen()
-    assert branches(Position.initial(), [a, a[:2]], [0.6, 0.4]) == []  # one ends where the other goes on
-    assert branches(Position.initial(), [], []) == []
+def _lattice(readings: list[list[Move]], move_probability: list[float], reading_probability: float) -> Lattice:
+    found = [Found(r, [], 1.0, (), Position.initial()) for r in readings]
+    return Lattice(found, move_probability, reading_probability, 0)
 
 
-def test_costs_grow_with_the_loss_and_are_capped() -> None:
-    a = _moves("e2e4", "e7e5")
-    b = _moves("e2e4", "c7c5")
-    c = _moves("e2e4", "f7f6")
-    found = branches(Position.initial(), [a, b, c], [0.4, 0.3, 0.3])
-    costs = engine_costs(found, [{"e7e5": 20, "c7c5": -30, "f7f6": -2000}], 3)
-    assert costs[0] == 0.0
-    assert costs[1] == pytest.approx(engine_module.ENGINE_WEIGHT * 0.5)
-    assert costs[2] == pytest.approx(engine_module.ENGINE_WEIGHT * LOSS_CAP / 100)
-    assert engine_costs(found, [None], 3) == [0.0, 0.0, 0.0]  # not judged: no cost
+def _read(text: str) -> Lattice:
+    return read_copies([_boxes_of(read_sheet(text))], Position.initial(), "en")
 
 
-def test_rescore_flips_a_near_tie_and_never_makes_the_new_best_confident() -> None:
+def test_the_plies_in_dispute_and_the_moves_played_there() -> None:
+    lattice = _read(BLANK)
+    points = contested(lattice)
+    assert [p.ply for p in points] == [3]  # only the blank box is in doubt
+    point = points[0]
+    assert point.position.fen() == Position.initial().play(lattice.readings[0].moves[0]).play(
+        lattice.readings[0].moves[1]).play(lattice.readings[0].moves[2]).fen()
+    sans = [point.position.san(m) for m in point.moves]
+    assert sans[0] == "Nc6" and "c5" in sans and 2 <= len(sans) <= engine_module.MAX_CANDIDATES
+    assert point.weight == pytest.approx(1 - lattice.move_probability[3])
+    assert contested(_read(OPENING)) == []  # nothing in doubt: the engine is not asked
+
+
+def test_costs_grow_with_the_loss_are_capped_and_an_unjudged_move_pays_the_worst() -> None:
+    lattice = _read(BLANK)
+    point = contested(lattice)[0]
+    ucis = [m.uci() for m in point.moves]
+    scores = {u: -2000 for u in ucis}
+    scores[ucis[0]], scores[ucis[1]] = 20, -30
+    charges = engine_costs([point], [scores])
+    per_move, other = charges[(point.ply, point.position.key())]
+    assert per_move[point.moves[0]] == 0.0
+    assert per_move[point.moves[1]] == pytest.approx(engine_module.ENGINE_WEIGHT * 0.5)
+    assert per_move[point.moves[-1]] == pytest.approx(engine_module.ENGINE_WEIGHT * LOSS_CAP / 100)
+    assert other == max(per_move.values())
+    assert engine_costs([point], [None]) == {}  # not judged: no cost
+
+
+def test_repricing_reorders_and_undoing_it_restores_the_reading() -> None:
+    lattice = _read(BLANK)
+    before = (list(lattice.readings[0].moves), list(lattice.move_probability), lattice.reading_probability)
+    point = contested(lattice)[0]
+    c5 = point.position.parse_san("c5")
+    charges = {(point.ply, point.position.key()): ({m: (0.0 if m == c5 else 3.0) for m in point.moves}, 3.0)}
+    after = reprice(lattice, charges)
+    assert after.readings[0].moves[3] == c5 and after.move_probability[3] > before[1][3]
+    assert after.readings[0].cost - after.readings[0].prior == pytest.approx(
+        lattice.readings[0].cost - lattice.readings[0].prior)  # the boxes cost the same; the charge is a prior
+    undone = reprice(lattice, {k: ({m: -c for m, c in v[0].items()}, -v[1]) for k, v in charges.items()})
+    assert undone.readings[0].moves == before[0]
+    assert undone.move_probability == pytest.approx(before[1]) and undone.reading_probability == pytest.approx(before[2])
+
+
+def test_guarded_never_raises_the_confidence() -> None:
     a, b = _moves("e2e4", "e7e5"), _moves("e2e4", "c7c5")
-    judged = rescore([a, b], [10.0, 10.2], [0.50, 0.45], 0.52, [1.0, 0.52], [2.0, 0.0], 1.0)
-    assert judged.order == [1, 0] and judged.reordered
-    assert judged.probabilities[1] > judged.probabilities[0]
-    assert sum(judged.probabilities) <= 1.0 + 1e-9
-    assert judged.reading_confidence <= 1 - 0.52  # at most the mass not on the old best
-    assert judged.move_probability[0] == pytest.approx(1.0)  # both play 1. e4
-    assert judged.move_probability[1] <= 0.48 + 1e-9
+    before = _lattice([a, b], [1.0, 0.80], 0.80)
+    # the same best reading, surer after the engine: kept as sure as before, no more
+    confidence, per_move, reordered = guarded(before, _lattice([a, b], [1.0, 0.95], 0.95))
+    assert (confidence, per_move, reordered) == (0.80, [1.0, 0.80], False)
+    # the same best reading, less sure: the lower figures
+    confidence, per_move, reordered = guarded(before, _lattice([a, b], [1.0, 0.60], 0.60))
+    assert (confidence, per_move, reordered) == (0.60, [1.0, 0.60], False)
 
 
-def test_rescore_never_raises_the_confidence() -> None:
+def test_guarded_never_makes_a_new_best_confident() -> None:
     a, b = _moves("e2e4", "e7e5"), _moves("e2e4", "c7c5")
-    # the engine dislikes the rival: the best stays, as confident as before, no more
-    judged = rescore([a, b], [10.0, 11.0], [0.90, 0.05], 0.93, [1.0, 0.93], [0.0, 3.0], 1.0)
-    assert judged.order == [0, 1] and not judged.reordered
-    assert judged.reading_confidence == pytest.approx(0.93)
-    assert judged.move_probability == [pytest.approx(1.0), pytest.approx(0.93)]
-    # the engine dislikes the best: it may stay first (its boxes are far cheaper) but less sure
-    judged = rescore([a, b], [10.0, 16.0], [0.995, 0.004], 0.995, [1.0, 0.995], [3.0, 0.0], 1.0)
-    assert judged.order == [0, 1]
-    expected = 0.995 * math.exp(-3.0) / (0.995 * math.exp(-3.0) + 0.004 + 0.001)
-    assert judged.reading_confidence == pytest.approx(expected)
-    assert judged.reading_confidence < READING_THRESHOLD
-
-
-def test_no_cost_changes_nothing() -> None:
-    a, b = _moves("e2e4", "e7e5"), _moves("e2e4", "c7c5")
-    judged = rescore([a, b], [10.0, 11.0], [0.7, 0.2], 0.75, [1.0, 0.75], [0.0, 0.0], 1.0)
-    assert judged.order == [0, 1]
-    assert judged.probabilities == [pytest.approx(0.7), pytest.approx(0.2)]
-    assert judged.reading_confidence == pytest.approx(0.75)
-    assert judged.move_probability == [pytest.approx(1.0), pytest.approx(0.75)]
+    before = _lattice([a, b], [1.0, 0.55], 0.55)
+    confidence, per_move, reordered = guarded(before, _lattice([b, a], [1.0, 0.999], 0.999))
+    assert reordered and confidence == pytest.approx(0.45)  # at most what was not on the old best
+    assert per_move == [1.0, pytest.approx(0.45)]  # 1. e4 as sure as before, 1...c5 at most 1 - 0.55
 
 
 def test_the_engine_flips_a_near_tie_toward_the_move_it_prefers(tmp_path: Path) -> None:
@@ -114,6 +127,8 @@ def test_the_engine_flips_a_near_tie_toward_the_move_it_prefers(tmp_path: Path) 
     assert rec.sans[3] == "c5" and rec.readings[0].sans == rec.sans
     assert rec.readings[1].sans[3] == "Nc6" and rec.readings[1].implausibility == pytest.approx(3.0)
     assert rec.readings[0].implausibility == 0.0
+    assert rec.readings[0].cost == pytest.approx(plain.readings[0].cost)  # the charge is no edit of the boxes
+    assert rec.readings[0].probability > rec.readings[1].probability
     assert rec.status == "needs-human" and rec.reading_confidence is not None
     assert rec.reading_confidence <= 1 - (plain.reading_confidence or 0.0) + 1e-9
     assert rec.per_move[3].san == "c5" and rec.boxes[3].read == "c5"
@@ -163,15 +178,12 @@ def test_a_hanging_engine_is_a_warning_not_a_hang(tmp_path: Path, monkeypatch: p
 
 
 def test_the_time_budget_leaves_the_rest_unjudged(tmp_path: Path) -> None:
-    start = Position.initial()
-    readings = [_moves("e2e4", "e7e5", "g1f3"), _moves("e2e4", "e7e5", "b1c3"), _moves("e2e4", "c7c5", "g1f3"),
-                _moves("d2d4", "d7d5"), _moves("d2d4", "g8f6")]
-    found = branches(start, readings, [0.3, 0.2, 0.2, 0.2, 0.1])
-    assert len(found) == 4
+    pos = Position.initial()
+    points = [Point(0, pos, _moves("e2e4")[:1] + _moves("d2d4")[:1], w) for w in (0.5, 0.4, 0.3, 0.2)]
     with UciEngine(fake_engine(tmp_path, mode="slow")) as running:
-        scores, problem = evaluate(running, found, 0.12)  # 0.05 s a position at least: two of them
+        scores, problem = evaluate(running, points, 0.12)  # 0.05 s a position at least: two of them
         assert problem is None and sum(s is not None for s in scores) == 2 and scores[0] is not None
-        none, _ = evaluate(running, found, 0.0)
+        none, _ = evaluate(running, points, 0.0)
         assert none == [None] * 4
 
 
