@@ -37,11 +37,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The default time budget of the engine per sheet (seconds).
 SECONDS = 2.0
-#: Nats a reading is charged per 100 centipawns its move loses against the best move the
-#: readings play at the same position, up to :data:`LOSS_CAP` centipawns (set on the real HCS
-#: sheets, ``benchmarks/bench_scoresheet_hcs.py --engine``).
-ENGINE_WEIGHT = 1.0
-LOSS_CAP = 300
+#: Nats a move is charged per 100 centipawns it loses against the best move judged at the same
+#: position, up to :data:`LOSS_CAP` centipawns. Set on the real HCS sheets (BENCHMARKS.md, a grid
+#: of weights and caps on all of them): where the reading is in doubt, the move the player made
+#: is often not the engine's choice (at the plies read wrong on one copy, the engine preferred
+#: the move read in 12 of 18; players blunder), so its word counts for little. This weight read
+#: one single sheet more exactly than none (a weight of 1 with a cap of 300: three fewer), and
+#: two games fewer with the copies together (every weight up to 1.5 alike).
+ENGINE_WEIGHT = 0.5
+LOSS_CAP = 100
 #: A ply of the best reading is in dispute when its move has less than this probability.
 CONTESTED = 0.995
 #: At a ply in dispute, the moves judged: at most this many, each with at least this share of

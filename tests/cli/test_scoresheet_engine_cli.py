@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from notation.cli.main import app
@@ -27,7 +28,12 @@ def _sheet(tmp_path: Path, text: str = BLANK) -> str:
     return str(path)
 
 
-def test_the_engine_reorders_a_near_tie_and_is_quit(tmp_path: Path) -> None:
+def test_the_engine_reorders_a_near_tie_and_is_quit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import notation.scoresheet.engine as engine_module
+
+    # a weight that flips this tie (the default, set on real sheets, is gentler)
+    monkeypatch.setattr(engine_module, "ENGINE_WEIGHT", 1.0)
+    monkeypatch.setattr(engine_module, "LOSS_CAP", 300)
     sheet = _sheet(tmp_path)
     plain = run(sheet, "--format", "json")
     assert plain.exit_code == 1 and json.loads(plain.stdout)["moves"][3] == "Nc6"
