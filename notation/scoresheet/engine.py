@@ -41,9 +41,10 @@ SECONDS = 2.0
 #: position, up to :data:`LOSS_CAP` centipawns. Set on the real HCS sheets (BENCHMARKS.md, a grid
 #: of weights and caps on all of them): where the reading is in doubt, the move the player made
 #: is often not the engine's choice (at the plies read wrong on one copy, the engine preferred
-#: the move read in 12 of 18; players blunder), so its word counts for little. This weight read
-#: one single sheet more exactly than none (a weight of 1 with a cap of 300: three fewer), and
-#: two games fewer with the copies together (every weight up to 1.5 alike).
+#: the move read at 10 or 12 of 18; players blunder), so its word counts for little. This weight
+#: read as many single sheets exactly as none, or one more (the engine's scores vary with the
+#: CPU it gets; a weight of 1 with a cap of 300: three fewer), and two games fewer with the copies
+#: together (every weight up to 1 alike).
 ENGINE_WEIGHT = 0.5
 LOSS_CAP = 100
 #: A ply of the best reading is in dispute when its move has less than this probability.
