@@ -33,6 +33,8 @@ from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, d
 from notation.cli.atomic import write_text_atomic
 
 if TYPE_CHECKING:  # pragma: no cover
+    from notation.engines.uci import UciEngine
+    from notation.scoresheet.engine import EngineSettings
     from notation.scoresheet.pgn_input import SheetGame
 
 LANGUAGE_CHOICES = ("auto", "en", "zh", "de", "fr", "es", "it", "nl", "ru")
@@ -92,12 +94,17 @@ def scoresheet(
     jobs: int = typer.Option(1, "--jobs", "-j", min=0, help="A PGN input: " + JOBS_HELP),
     game: int | None = typer.Option(None, "--game", min=1, help="A PGN input: only its N-th game (1-based; "
                                     "default: every game, one sheet each)."),
+    engine: str | None = typer.Option(None, "--engine", help="A UCI chess engine (its program, e.g. "
+                                      "/usr/games/stockfish): where the likeliest readings disagree, it judges "
+                                      "which move a player would make; a reading it prefers may rank higher, and "
+                                      "its doubts lower the confidence, never raise it. Started and quit by the "
+                                      "command; the default reads without one."),
+    engine_time: float = typer.Option(2.0, "--engine-time", min=0.0, help="With --engine: the engine's time per "
+                                      "sheet in seconds (default 2); positions left when it is spent are not "
+                                      "judged."),
 ) -> None:
     """Reconstruct the game written on a scoresheet (or on both players' sheets): lenient multi-language input,
     the best complete legal reading, how sure it is move by move."""
-    from notation.scoresheet.pgn_input import read_scoresheets
-    from notation.scoresheet.render import diagrams_for, render_html, render_html_games, render_text
-
     if format not in ("pgn", "json"):
         typer.echo("error: --format must be pgn or json", err=True)
         raise typer.Exit(EXIT_USAGE)
@@ -109,6 +116,9 @@ def scoresheet(
         raise typer.Exit(EXIT_USAGE)
     if lang not in LANGUAGE_CHOICES:
         typer.echo(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if engine is not None and method != "channel":
+        typer.echo("error: --engine judges the readings of --method channel", err=True)
         raise typer.Exit(EXIT_USAGE)
     for target in out:
         if not target.lower().endswith(OUT_SUFFIXES):
@@ -124,8 +134,6 @@ def scoresheet(
         except OSError as exc:
             typer.echo(f"error: {one}: {exc.strerror or exc}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
-    text = texts[0]
-    input = inputs[0] if len(inputs) == 1 else " + ".join(inputs)
     if tags is not None:
         from notation.scoresheet.reconstruct import parse_tags
 
@@ -145,21 +153,72 @@ def scoresheet(
             raise typer.Exit(EXIT_USAGE) from None
 
     if same_game:
-        from notation.scoresheet.pgn_input import SheetGame, has_pgn_structure
-        from notation.scoresheet.copies import MAX_COST as COPIES_MAX_COST
-        from notation.scoresheet.copies import reconstruct_copies
+        from notation.scoresheet.pgn_input import has_pgn_structure
 
         if any(has_pgn_structure(t) for t in texts):
             typer.echo("error: --same-game reads sheets typed as move lists, not PGN files", err=True)
             raise typer.Exit(EXIT_USAGE)
-        games = [SheetGame(number=1, line=1, reconstruction=reconstruct_copies(
-            texts, lang=lang, fen=fen, tags=tags, max_cost=COPIES_MAX_COST if max_cost is None else max_cost))]
-    else:
-        from notation.parallel import worker_pool
+    settings: EngineSettings | None = None
+    session: UciEngine | None = None
+    if engine is not None:
+        settings, session = _start_engine(engine, engine_time)
+    try:
+        games = _read_games(texts, same_game=same_game, lang=lang, fen=fen, tags=tags, max_cost=max_cost,
+                            method=method, jobs=jobs, settings=settings, session=session)
+    finally:
+        if session is not None:
+            session.close()
+    _finish(games, inputs, out, diagram, quiet, format, game)
 
-        with worker_pool(jobs) as executor:
-            games = list(read_scoresheets(text, lang=lang, fen=fen, tags=tags, executor=executor,
-                                          max_cost=max_cost, method=method))
+
+def _start_engine(path: str, seconds: float) -> tuple[EngineSettings, UciEngine]:
+    """The engine of ``--engine`` started (its program found on the PATH when no path is
+    given); a usage error when it cannot be run as a UCI engine."""
+    import shutil
+
+    from notation.engines.uci import EngineError, UciEngine
+    from notation.scoresheet.engine import EngineSettings
+
+    found = shutil.which(path) if "/" not in path and "\\" not in path else path
+    if found is None:
+        typer.echo(f"error: --engine {path}: no such program", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        session = UciEngine(found)
+    except EngineError as exc:
+        typer.echo(f"error: --engine {path}: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    return EngineSettings(found, seconds), session
+
+
+def _read_games(texts: list[str], *, same_game: bool, lang: str, fen: str | None, tags: str | None,
+                max_cost: float | None, method: str, jobs: int, settings: EngineSettings | None,
+                session: UciEngine | None) -> list[SheetGame]:
+    """The games of the inputs read (one for copies of one game)."""
+    from notation.scoresheet.pgn_input import read_scoresheets
+
+    text = texts[0]
+    if same_game:
+        from notation.scoresheet.pgn_input import SheetGame
+        from notation.scoresheet.copies import MAX_COST as COPIES_MAX_COST
+        from notation.scoresheet.copies import reconstruct_copies
+
+        return [SheetGame(number=1, line=1, reconstruction=reconstruct_copies(
+            texts, lang=lang, fen=fen, tags=tags, max_cost=COPIES_MAX_COST if max_cost is None else max_cost,
+            engine=settings, session=session))]
+    from notation.parallel import worker_pool
+
+    with worker_pool(jobs) as executor:
+        return list(read_scoresheets(text, lang=lang, fen=fen, tags=tags, executor=executor,
+                                     max_cost=max_cost, method=method, engine=settings, session=session))
+
+
+def _finish(games: list[SheetGame], inputs: list[str], out: list[str], diagram: list[str], quiet: bool,
+            format: str, game: int | None) -> None:
+    """Pick the games, render them, write the outputs and exit with the worst game's code."""
+    from notation.scoresheet.render import diagrams_for, render_html, render_html_games, render_text
+
+    input = inputs[0] if len(inputs) == 1 else " + ".join(inputs)
     pgn_input = any(g.pgn for g in games)
     if game is not None:
         if game > len(games):

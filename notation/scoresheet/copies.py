@@ -38,8 +38,10 @@ from notation.scoresheet.tokens import LANGUAGES, MAX_TOKEN_LENGTH, detect_langu
 from notation.scoresheet.viterbi import OMIT, SWAP, TRANSPOSE, Box, CopyOp, Lattice, read_copies
 
 if TYPE_CHECKING:  # pragma: no cover
+    from notation.engines.uci import UciEngine
     from notation.rules.move import Move
     from notation.formats.position import Position
+    from notation.scoresheet.engine import EngineSettings, Judged
 
 #: Default cap on the cost of a confident reading (nats: the sum of its boxes' costs).
 MAX_COST = 60.0
@@ -146,14 +148,18 @@ def _classify(op: CopyOp, pos: Position, move: Move, text: str) -> tuple[str, tu
     return "read", ()
 
 
-def _views(lattice: Lattice, copies: list[list[Box]], start: Position, lang: str) -> list[BoxView]:
-    """The per-box view of the best reading, every box of every copy (in copy and box order)."""
+def _views(lattice: Lattice, copies: list[list[Box]], start: Position, lang: str,
+           move_probability: list[float] | None = None) -> list[BoxView]:
+    """The per-box view of the best reading (its moves' probabilities ``move_probability``, by
+    default the lattice's), every box of every copy (in copy and box order)."""
     found = lattice.readings[0]
+    if move_probability is None:
+        move_probability = lattice.move_probability
     views: dict[tuple[int, int], BoxView] = {}
     pos = start
     for ply, (move, ops) in enumerate(zip(found.moves, found.ops)):
         san = pos.san(move)
-        p = lattice.move_probability[ply] if ply < len(lattice.move_probability) else 0.0
+        p = move_probability[ply] if ply < len(move_probability) else 0.0
         for c, op in enumerate(ops):
             if op.dropped is not None:
                 box = copies[c][op.dropped]
@@ -234,10 +240,17 @@ def _setup(sheets: list[Sheet], fen: str | None, tags: dict[str, str] | str | No
 
 def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None = None,
                        tags: dict[str, str] | str | None = None, max_cost: float = MAX_COST,
-                       first_lines: list[int] | None = None) -> Reconstruction:
+                       first_lines: list[int] | None = None, engine: EngineSettings | None = None,
+                       session: UciEngine | None = None) -> Reconstruction:
     """Reconstruct one game from several copies of its sheet (the two players' sheets, say):
     independent witnesses of the same moves (see :mod:`notation.scoresheet.viterbi`). The
-    corrections say which copy each concerns; the per-box view covers every box of every copy."""
+    corrections say which copy each concerns; the per-box view covers every box of every copy.
+
+    ``engine``: a UCI engine judges the moves the top readings disagree on, within its time
+    budget (:mod:`notation.scoresheet.engine`: it may reorder the readings and lower the
+    confidence, never raise it); started for this sheet and quit, or ``session``, an engine
+    already running (its owner quits it). An engine that fails leaves a ``sheet.engine``
+    warning and the readings as far as it judged them."""
     from notation.formats.fen import FenError, parse_fen
     from notation.formats.position import Position
 
@@ -265,6 +278,13 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
                     f"({MAX_TOKEN_LENGTH} at most): unreadable",
                     line=cell.line, column=cell.column, san=cell.text[:MAX_TOKEN_LENGTH] + "…"))
     language, lattice, copies = _read_copies(sheets, lang, start)
+    judged: Judged | None = None
+    if lattice.readings and (engine is not None or session is not None):
+        judged, problem = _judge(engine, session, lattice)
+        if problem is not None:
+            diagnostics.append(Diagnostic.make("sheet.engine", problem))
+        if judged is not None:
+            lattice = judged.lattice
     rec = Reconstruction(status="ok", tags=full_tags, result=result, language=language, layout=layout,
                          start_fen=start.fen() if fen else None, start_ply=start_ply, copies=len(texts))
     if not lattice.readings:  # no box at all
@@ -283,13 +303,20 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
         readings.append(Reading(moves=list(found.moves), sans=sans, cost=max(0.0, found.cost - found.prior),
                                 edits=_edits(lattice, index, copies, start), score=found.cost,
                                 probability=min(1.0, probability)))
+    reading_probability, move_probability = lattice.reading_probability, lattice.move_probability
+    reordered = False
+    if judged is not None:
+        reading_probability, move_probability = judged.reading_confidence, judged.move_probability
+        reordered = judged.reordered
+        for r in readings:
+            r.implausibility = round(judged.implausibility(start, r.moves), 3)
     best = readings[0]
     rec.readings = readings
     rec.moves, rec.sans, rec.cost = best.moves, best.sans, round(best.cost, 3)
-    rec.reading_confidence = round(lattice.reading_probability, 4)
-    rec.boxes = _views(lattice, copies, start, language)
+    rec.reading_confidence = round(reading_probability, 4)
+    rec.boxes = _views(lattice, copies, start, language, move_probability)
     rec.per_move = [MoveConfidence(ply + 1, san, round(p, 4))
-                    for ply, (san, p) in enumerate(zip(best.sans, lattice.move_probability))]
+                    for ply, (san, p) in enumerate(zip(best.sans, move_probability))]
     written: dict[int, str] = {}
     for view in rec.boxes:
         if view.ply is not None and view.copy == 1:
@@ -328,19 +355,23 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
     diagnostics.extend(c.to_diagnostic() for c in rec.corrections)
     # a reading the first search dropped and a wider one found: others it dropped are not counted
     confident = (rec.reading_confidence >= READING_THRESHOLD and best.cost <= max_cost
-                 and not lattice.read_again)
+                 and not lattice.read_again and not reordered)
     if not confident:
         rec.status = "needs-human"
         doubtful = sorted(rec.per_move, key=lambda m: m.confidence)[:1]
         where = doubtful[0] if doubtful else None
+        reasons: list[str] = []
         if best.cost > max_cost:
-            reason = f"its cost {best.cost:.1f} is above --max-cost {max_cost:g}"
-        elif rec.reading_confidence < READING_THRESHOLD:
-            reason = (f"the reading has probability {rec.reading_confidence:.2f}, below the "
-                      f"{READING_THRESHOLD:.2f} needed")
-        else:
-            reason = ("the search dropped this reading and found it reading the sheet again with a wider "
-                      "beam, so readings it dropped are not counted in its probability")
+            reasons.append(f"its cost {best.cost:.1f} is above --max-cost {max_cost:g}")
+        if rec.reading_confidence < READING_THRESHOLD:
+            reasons.append(f"the reading has probability {rec.reading_confidence:.2f}, below the "
+                           f"{READING_THRESHOLD:.2f} needed")
+        if lattice.read_again and not reasons:
+            reasons.append("the search dropped this reading and found it reading the sheet again with a wider "
+                           "beam, so readings it dropped are not counted in its probability")
+        if reordered:
+            reasons.append("the chess engine prefers it to the reading the boxes favour")
+        reason = "; ".join(reasons)
         listed = "; ".join(f"{k}. {_summary(r, start_ply)} (p={r.probability:.2f})"
                            for k, r in enumerate(readings[:3], 1))
         diagnostics.append(Diagnostic.make(
@@ -355,6 +386,25 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
         rec.status = "corrected"
     rec.diagnostics = diagnostics
     return rec
+
+
+def _judge(engine: EngineSettings | None, session: UciEngine | None, lattice: Lattice
+           ) -> tuple[Judged | None, str | None]:
+    """The lattice judged by the engine (None: it could not start), and why it stopped judging
+    (None: it did not)."""
+    from notation.scoresheet.engine import SECONDS, engine_session, judge
+
+    seconds = engine.seconds if engine is not None else SECONDS
+    target = session if session is not None else engine
+    assert target is not None
+    with engine_session(target) as (running, problem):
+        if running is None:
+            return None, f"the chess engine was not consulted: {problem}"
+        judged = judge(running, lattice, seconds)
+    if judged.problem is not None:
+        return judged, (f"the chess engine stopped after judging {judged.evaluated} of {judged.points} "
+                        f"position(s): {judged.problem}")
+    return judged, None
 
 
 def _ending(pos: Position) -> str:

@@ -47,6 +47,9 @@ from notation.scoresheet.search import MAX_EXPANSIONS
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
 
+    from notation.engines.uci import UciEngine
+    from notation.scoresheet.engine import EngineSettings
+
     from notation.pgn.chunks import Chunk
     from notation.pgn.model import Game
 
@@ -86,39 +89,49 @@ def has_pgn_structure(text: str) -> bool:
 def read_scoresheets(text: str, *, lang: str = "auto", fen: str | None = None,
                      tags: dict[str, str] | str | None = None, max_cost: float | None = None,
                      max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None,
-                     method: str = "channel") -> Iterator[SheetGame]:
+                     method: str = "channel", engine: EngineSettings | None = None,
+                     session: UciEngine | None = None) -> Iterator[SheetGame]:
     """The games of a scoresheet input: per game of a PGN text (:func:`read_pgn_sheets`, in the
     workers of ``executor`` when given), else the one sheet reconstructed. Options as
-    :func:`~notation.scoresheet.reconstruct.reconstruct`."""
+    :func:`~notation.scoresheet.reconstruct.reconstruct` (the running engine ``session`` serves
+    the games read in this process; a worker starts its own from ``engine`` for each game)."""
     if has_pgn_structure(text):
         yield from read_pgn_sheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                                   max_expansions=max_expansions, executor=executor, method=method)
+                                   max_expansions=max_expansions, executor=executor, method=method,
+                                   engine=engine, session=session)
         return
     rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost, max_expansions=max_expansions,
-                      method=method)
+                      method=method, engine=engine, session=session)
     yield SheetGame(number=1, line=1, reconstruction=rec)
 
 
 def read_pgn_sheets(text: str, *, lang: str = "auto", fen: str | None = None,
                     tags: dict[str, str] | str | None = None, max_cost: float | None = None,
                     max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None,
-                    method: str = "channel") -> Iterator[SheetGame]:
+                    method: str = "channel", engine: EngineSettings | None = None,
+                    session: UciEngine | None = None) -> Iterator[SheetGame]:
     """One :class:`SheetGame` per game of the PGN ``text`` (streaming; see the module docstring),
     in input order; with an ``executor`` (:func:`notation.parallel.worker_pool`) the games are
-    read in its workers, the same sheets."""
+    read in its workers, the same sheets (each worker starting its own ``engine`` per game; the
+    running ``session`` serves only the games read in this process)."""
     from notation.parallel import ordered_map
     from notation.pgn.reader import split_games
 
-    options = (lang, fen, tags, max_cost, max_expansions, method)
+    options = (lang, fen, tags, max_cost, max_expansions, method, engine)
+    if executor is None and session is not None:
+        yield from (_pgn_sheet((raw, options), session) for raw in split_games(io.StringIO(text)))
+        return
     yield from ordered_map(_pgn_sheet, ((raw, options) for raw in split_games(io.StringIO(text))), executor)
 
 
-def _pgn_sheet(task: tuple[Chunk, tuple[str, str | None, dict[str, str] | str | None, float | None, int, str]]
-               ) -> SheetGame:
+_Options = tuple[str, str | None, dict[str, str] | str | None, float | None, int, str, "EngineSettings | None"]
+
+
+def _pgn_sheet(task: tuple[Chunk, _Options], session: UciEngine | None = None) -> SheetGame:
     """The sheet of one game of a PGN input (see :func:`read_pgn_sheets`)."""
     from notation.pgn.reader import parse_raw_game
 
-    raw, (lang, fen, tags, max_cost, max_expansions, method) = task
+    raw, (lang, fen, tags, max_cost, max_expansions, method, engine) = task
     extra, bad = _parse_tags(tags)
     bad_tags = [Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored",
                                 san=entry) for entry in bad]
@@ -136,7 +149,8 @@ def _pgn_sheet(task: tuple[Chunk, tuple[str, str | None, dict[str, str] | str | 
         certain.diagnostics[:0] = bad_tags
         return SheetGame(raw.number, raw.line, certain, pgn=True, replayed=certain.status == "ok")
     rec = reconstruct(mask_movetext(raw.data), lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                      max_expansions=max_expansions, first_line=raw.line, method=method)
+                      max_expansions=max_expansions, first_line=raw.line, method=method, engine=engine,
+                      session=session)
     return SheetGame(raw.number, raw.line, rec, pgn=True)
 
 

@@ -55,8 +55,10 @@ from notation.scoresheet.model import (
 from notation.scoresheet.tokens import MAX_TOKEN_LENGTH, LANGUAGES, Written, detect_languages, parse_token, too_long
 
 if TYPE_CHECKING:  # pragma: no cover
+    from notation.engines.uci import UciEngine
     from notation.rules.move import Move
     from notation.formats.position import Position
+    from notation.scoresheet.engine import EngineSettings
 
 
 
@@ -255,7 +257,8 @@ METHODS = ("channel", "repair")
 def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
                 tags: dict[str, str] | str | None = None, max_cost: float | None = None,
                 max_expansions: int = MAX_EXPANSIONS, first_line: int = 1,
-                method: str = "channel") -> Reconstruction:
+                method: str = "channel", engine: EngineSettings | None = None,
+                session: UciEngine | None = None) -> Reconstruction:
     """Reconstruct the game written on a scoresheet.
 
     ``lang`` is ``auto`` or one of :data:`notation.scoresheet.tokens.LANGUAGES`; ``fen`` a starting
@@ -271,13 +274,18 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
     that may be confident; ``repair`` is the least-cost repair search (a few slips on a sheet
     otherwise as written), which gives up past ``max_cost`` (default 12) edits and at
     ``max_expansions``.
+
+    ``engine`` (channel only): a UCI chess engine judges the moves the top readings disagree
+    on, within its time budget (:mod:`notation.scoresheet.engine`), started for this sheet and
+    quit, or ``session``, one already running.
     """
     if method == "channel":
         from notation.scoresheet.copies import MAX_COST as CHANNEL_MAX_COST
         from notation.scoresheet.copies import reconstruct_copies
 
         return reconstruct_copies([text], lang=lang, fen=fen, tags=tags, first_lines=[first_line],
-                                  max_cost=CHANNEL_MAX_COST if max_cost is None else max_cost)
+                                  max_cost=CHANNEL_MAX_COST if max_cost is None else max_cost,
+                                  engine=engine, session=session)
     if method != "repair":
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     return _repair(text, lang=lang, fen=fen, tags=tags, max_cost=MAX_COST if max_cost is None else max_cost,

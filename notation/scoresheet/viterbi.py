@@ -164,6 +164,9 @@ class Lattice:
     reading_probability: float
     states: int
     z: float = math.inf  # all readings' costs summed as probabilities (``-t log sum exp(-c / t)``)
+    layers: list[list[_State]] = field(default_factory=list, repr=False)  # the kept states, per ply
+    ends: list[_State] = field(default_factory=list, repr=False)  # the states where a reading ends
+    temperature: float = 1.0
     read_again: bool = False  # the best reading was found by a repair pass (:func:`_repair`)
 
 
@@ -727,7 +730,8 @@ def _finish(layers: list[list[_State]], ends: list[_State], t: float) -> Lattice
     at_end = sum(math.exp(-(s.alpha + (s.end or 0.0) - z) / t) for s in ends
                  if s.pos.key() == final and s.depth == best_end.depth)
     reading_probability = min(reading_probability, at_end, 1.0)
-    return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z)
+    return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z,
+                   layers, ends, t)
 
 
 def _backtrack(end: _State) -> Found:
