@@ -503,11 +503,18 @@ REPAIRS = 3
 REPAIR_BEAM = 256
 REPAIR_BEFORE = 6
 REPAIR_AFTER = 1
+#: A move no copy wrote: read again from its ply to this many plies after it.
+UNWRITTEN_AFTER = 3
+import os as _os
+_REPAIR_UNWRITTEN = _os.environ.get("RU", "1") == "1"
 
 
-def _trouble(ends: list[_State], unreadable: float, after: int) -> int | None:
-    """The first ply (0-based, at ``after`` or later) of the best reading where a box is read as
-    no move written; None if there is none."""
+def _trouble(ends: list[_State], unreadable: float, after: int) -> tuple[int, int, int] | None:
+    """The first place (at ply ``after`` or later, 0-based) where the best reading reads a box as
+    no move written, or plays a move no copy wrote: ``(ply, first, stop)``, the plies ``first``
+    to ``stop - 1`` to read again with the wide beam; None if there is none. A move no copy
+    wrote is any of the legal moves at one cost (a flood the beam cuts at random): the wide
+    beam covers it and the plies that tell its moves apart."""
     if not ends:
         return None
     state = min(ends, key=lambda s: s.cost + (s.end or 0.0))
@@ -517,8 +524,11 @@ def _trouble(ends: list[_State], unreadable: float, after: int) -> int | None:
         state = state.best.parent
     path.reverse()
     for ply in range(after, len(path)):
-        if any(op.kind == MATCH and op.reading is None and op.cost >= unreadable - 1e-9 for op in path[ply].ops):
-            return ply
+        ops = path[ply].ops
+        if any(op.kind == MATCH and op.reading is None and op.cost >= unreadable - 1e-9 for op in ops):
+            return ply, max(0, ply - REPAIR_BEFORE), ply + REPAIR_AFTER
+        if _REPAIR_UNWRITTEN and ops and all(op.kind in (OMIT, DONE) for op in ops):
+            return ply, ply, ply + UNWRITTEN_AFTER
     return None
 
 
@@ -530,14 +540,13 @@ def _repair(layers: list[list[_State]], ends: list[_State], advance: Callable[[i
     after = 0
     kept = False
     for _ in range(REPAIRS):
-        ply = _trouble(ends, unreadable, after)
-        if ply is None:
+        place = _trouble(ends, unreadable, after)
+        if place is None:
             return kept
-        k = max(0, ply - REPAIR_BEFORE)
+        ply, k, stop = place
         saved_layers = layers[k + 1:]
         saved_ends = list(ends)
         saved = [(s, s.outgoing, s.end) for s in layers[k]]
-        stop = ply + REPAIR_AFTER
         again = advance(k, lambda depth: REPAIR_BEAM if k <= depth < stop else beam)
         if again < found - 1e-9:
             found = again
