@@ -503,18 +503,12 @@ REPAIRS = 3
 REPAIR_BEAM = 256
 REPAIR_BEFORE = 6
 REPAIR_AFTER = 1
-#: A move no copy wrote: read again from its ply to this many plies after it.
-UNWRITTEN_AFTER = 3
-import os as _os
-_REPAIR_UNWRITTEN = _os.environ.get("RU", "1") == "1"
 
 
 def _trouble(ends: list[_State], unreadable: float, after: int) -> tuple[int, int, int] | None:
     """The first place (at ply ``after`` or later, 0-based) where the best reading reads a box as
-    no move written, or plays a move no copy wrote: ``(ply, first, stop)``, the plies ``first``
-    to ``stop - 1`` to read again with the wide beam; None if there is none. A move no copy
-    wrote is any of the legal moves at one cost (a flood the beam cuts at random): the wide
-    beam covers it and the plies that tell its moves apart."""
+    no move written: ``(ply, first, stop)``, the plies ``first`` to ``stop - 1`` to read again
+    with the wide beam; None if there is none."""
     if not ends:
         return None
     state = min(ends, key=lambda s: s.cost + (s.end or 0.0))
@@ -527,8 +521,6 @@ def _trouble(ends: list[_State], unreadable: float, after: int) -> tuple[int, in
         ops = path[ply].ops
         if any(op.kind == MATCH and op.reading is None and op.cost >= unreadable - 1e-9 for op in ops):
             return ply, max(0, ply - REPAIR_BEFORE), ply + REPAIR_AFTER
-        if _REPAIR_UNWRITTEN and ops and all(op.kind in (OMIT, DONE) for op in ops):
-            return ply, ply, ply + UNWRITTEN_AFTER
     return None
 
 
