@@ -26,8 +26,9 @@ or two and then a box behind the other copies for the rest of the game.
 
 A beam can still drop the reading that explains the sheet: a move the writer left out costs
 more, for a few plies, than misreading the boxes after it, and the boxes then read as no move at
-all. Where the best reading reads a box so, the plies before it are read again with a wider beam
-and the sheet read on from there; the new reading is kept when it is cheaper (:func:`_repair`).
+all. Where the best reading of a sheet read alone reads a box so, the plies before it are read
+again with a wider beam and the sheet read on from there; the new reading is kept when it is
+cheaper (:func:`_repair`).
 
 The costs are negative log-probabilities, so the lattice of kept states also gives
 probabilities: forward and backward sums (at the channel's ``temperature``) give each
@@ -486,7 +487,8 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
         return min((s.cost + (s.end or 0.0) for s in ends), default=math.inf)
 
     found = advance(0, lambda depth: beam)
-    repaired = forced is None and only is None and _repair(layers, ends, advance, found, beam)
+    # one copy: several keep each other in step (and reading them again found no better reading)
+    repaired = forced is None and only is None and len(sheets) == 1 and _repair(layers, ends, advance, found, beam)
     lattice = _finish(layers, ends, t)
     lattice.read_again = repaired
     return lattice
@@ -498,8 +500,9 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
 #: full of cheap variants of one misreading. The plies before such a box are read again with a
 #: wider beam (:data:`REPAIR_BEAM`, from :data:`REPAIR_BEFORE` plies before it to
 #: :data:`REPAIR_AFTER` after), and the sheet read on from there; the new reading is kept when it
-#: is cheaper. At most :data:`REPAIRS` such places a sheet, in order.
-REPAIRS = 3
+#: is cheaper. At most :data:`REPAIRS` such places a sheet, in order; a sheet read alone (copies
+#: read together keep each other in step).
+REPAIRS = 2
 REPAIR_BEAM = 256
 REPAIR_BEFORE = 6
 REPAIR_AFTER = 1
