@@ -150,11 +150,14 @@ _CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\x0c\x1a\x1b")
 
 def wide_encoding(head: bytes) -> str | None:
     """The UTF-16 or UTF-32 encoding of a stream that starts with ``head``, if it is one: by its
-    byte order mark, else by the NUL bytes that ASCII text takes in it (up to 16 bytes looked at:
-    a PGN file starts with ASCII, a tag, a move number or a comment)."""
-    encoding = next((enc for bom, enc in _WIDE_BOMS if head.startswith(bom)), None)
-    if encoding is not None:
-        return encoding
+    byte order mark (when NUL bytes follow it), else by the NUL bytes that ASCII text takes in it
+    (up to 16 bytes looked at: a PGN file starts with ASCII, a tag, a move number or a comment)."""
+    found = next(((bom, enc) for bom, enc in _WIDE_BOMS if head.startswith(bom)), None)
+    if found is not None:
+        # the ASCII a PGN file holds takes NUL bytes in UTF-16/32: a "mark" followed by none is
+        # two stray bytes before 8-bit text, not an encoding
+        rest = head[len(found[0]) : len(found[0]) + 16]
+        return found[1] if len(rest) < 2 or b"\x00" in rest else None
     size = min(len(head) // 4 * 4, 16)
     if not size:
         return None
