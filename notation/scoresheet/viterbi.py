@@ -171,6 +171,11 @@ class Lattice:
     read_again: bool = False  # the best reading was found by a repair pass (:func:`_repair`)
 
 
+#: What a layer of the beam was: its states (position key, cursors, cost), and the cheapest end
+#: found when it was kept.
+_Mark = tuple[frozenset[tuple[int, tuple[tuple[int, int], ...], float]], float]
+
+
 def _logsum(values: list[float], t: float) -> float:
     """``-t * log(sum(exp(-v / t)))``: costs added as probabilities."""
     low = min(values)
@@ -370,8 +375,13 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     plausibility: dict[tuple[int, Move, int | None], float] = {}
     generated: dict[int, tuple[list[Move], list[MoveFacts]]] = {}
     combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], list[_Combo]] = {}
-    def advance(k: int, width_at: Callable[[int], int]) -> float:
-        """Read on from ``layers[k]``, dropping what was read after it; the cheapest end's cost."""
+    # per depth, the states kept (position, cursors, cost) and the cheapest end found so far
+    history: dict[int, _Mark] = {}
+
+    def advance(k: int, width_at: Callable[[int], int], settled: int | None = None) -> float | None:
+        """Read on from ``layers[k]``, dropping what was read after it; the cheapest end's cost.
+        From depth ``settled`` on, a layer the same as the last reading's at its depth (the same
+        states at the same costs, the same cheapest end so far) reads on as before: None then."""
         nonlocal best_end
         del layers[k + 1:]
         ends[:] = [s for s in ends if s.depth < k]
@@ -484,11 +494,18 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
             _link(edges, {id(s) for s in kept})
             layer = kept
             layers.append(layer)
+            depth = len(layers) - 1
+            mark = (frozenset((s.pos.key(), s.cursors, round(s.cost, 9)) for s in kept), best_end)
+            if settled is not None and depth >= settled and history.get(depth) == mark:
+                return None
+            history[depth] = mark
         return min((s.cost + (s.end or 0.0) for s in ends), default=math.inf)
 
     found = advance(0, lambda depth: beam)
+    assert found is not None
     # one copy: several keep each other in step (and reading them again found no better reading)
-    repaired = forced is None and only is None and len(sheets) == 1 and _repair(layers, ends, advance, found, beam)
+    repaired = (forced is None and only is None and len(sheets) == 1
+                and _repair(layers, ends, history, advance, found, beam))
     lattice = _finish(layers, ends, t)
     lattice.read_again = repaired
     return lattice
@@ -527,8 +544,8 @@ def _trouble(ends: list[_State], unreadable: float, after: int) -> tuple[int, in
     return None
 
 
-def _repair(layers: list[list[_State]], ends: list[_State], advance: Callable[[int, Callable[[int], int]], float],
-            found: float, beam: int) -> bool:
+def _repair(layers: list[list[_State]], ends: list[_State], history: dict[int, _Mark],
+            advance: Callable[[int, Callable[[int], int], int | None], float | None], found: float, beam: int) -> bool:
     """Read again, with a wider beam, before each place where the best reading reads a box as no
     move (see :data:`REPAIRS`); keep what is cheaper. True when a cheaper reading was kept."""
     unreadable = cost("box.unreadable")
@@ -542,8 +559,10 @@ def _repair(layers: list[list[_State]], ends: list[_State], advance: Callable[[i
         saved_layers = layers[k + 1:]
         saved_ends = list(ends)
         saved = [(s, s.outgoing, s.end) for s in layers[k]]
-        again = advance(k, lambda depth: REPAIR_BEAM if k <= depth < stop else beam)
-        if again < found - 1e-9:
+        saved_history = dict(history)
+        # where the wide beam's layer comes back to the first reading's, the rest reads as before
+        again = advance(k, lambda depth: REPAIR_BEAM if k <= depth < stop else beam, stop)
+        if again is not None and again < found - 1e-9:
             found = again
             kept = True
         else:  # the first reading stands
@@ -553,6 +572,8 @@ def _repair(layers: list[list[_State]], ends: list[_State], advance: Callable[[i
             for state, outgoing, end in saved:
                 state.outgoing = outgoing
                 state.end = end
+            history.clear()
+            history.update(saved_history)
         after = ply + 1
     return kept
 

@@ -252,6 +252,26 @@ def test_reading_again_never_gives_a_dearer_reading(monkeypatch: pytest.MonkeyPa
         assert all(len(found.moves) == len(found.ops) for found in repaired.readings)
 
 
+def test_reading_again_that_finds_nothing_cheaper_leaves_the_first_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    # HCS game 084, one copy: both places read again come back to the first reading's states
+    # (the rest is not read again) and find nothing cheaper: the lattice is the first one, to
+    # the last probability.
+    from notation.scoresheet import viterbi
+    from notation.scoresheet.copies import _boxes_of
+    from notation.scoresheet.layout import read_sheet
+    from notation.formats.position import Position
+
+    games = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}
+    boxes = _boxes_of(read_sheet(games["084"].copies[0].text()))
+    read = viterbi.read_copies([boxes], Position.initial())
+    monkeypatch.setattr(viterbi, "REPAIRS", 0)
+    first = viterbi.read_copies([boxes], Position.initial())
+    assert not read.read_again
+    assert [f.moves for f in read.readings] == [f.moves for f in first.readings]
+    assert read.move_probability == first.move_probability and read.reading_probability == first.reading_probability
+    assert read.z == first.z
+
+
 def test_cli_scoresheet_jobs_gives_the_same_sheets() -> None:
     from conftest import SAMPLE_GAMES
 
