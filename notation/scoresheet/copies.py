@@ -35,7 +35,7 @@ from notation.scoresheet.model import (
     roster_tags,
 )
 from notation.scoresheet.tokens import LANGUAGES, MAX_TOKEN_LENGTH, detect_languages, too_long
-from notation.scoresheet.viterbi import OMIT, SWAP, TRANSPOSE, Box, CopyOp, Lattice, read_copies
+from notation.scoresheet.viterbi import OMIT, SWAP, TRANSPOSE, Box, CopyOp, Lattice, collector_paused, read_copies
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.engines.uci import UciEngine
@@ -250,7 +250,17 @@ def reconstruct_copies(texts: list[str], *, lang: str = "auto", fen: str | None 
     budget (:mod:`notation.scoresheet.engine`: it may reorder the readings and lower the
     confidence, never raise it); started for this sheet and quit, or ``session``, an engine
     already running (its owner quits it). An engine that fails leaves a ``sheet.engine``
-    warning and the readings as far as it judged them."""
+    warning and the readings as far as it judged them. Python's cyclic collector is paused
+    meanwhile (:func:`~notation.scoresheet.viterbi.collector_paused`: the lattices stay alive to
+    the end, and it would walk them again and again)."""
+    with collector_paused():
+        return _reconstruct_copies(texts, lang=lang, fen=fen, tags=tags, max_cost=max_cost,
+                                   first_lines=first_lines, engine=engine, session=session)
+
+
+def _reconstruct_copies(texts: list[str], *, lang: str, fen: str | None, tags: dict[str, str] | str | None,
+                        max_cost: float, first_lines: list[int] | None, engine: EngineSettings | None,
+                        session: UciEngine | None) -> Reconstruction:
     from notation.formats.fen import FenError, parse_fen
     from notation.formats.position import Position
 

@@ -40,7 +40,9 @@ sheets (``benchmarks/bench_scoresheet_hcs.py``).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import heapq
 import math
 from dataclasses import dataclass, field
@@ -59,7 +61,7 @@ from notation.scoresheet.channel import (
 from notation.scoresheet.plausibility import captured_square, move_class
 
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
 
     from notation.rules.move import Move
     from notation.formats.position import Position
@@ -362,7 +364,28 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     """Read the copies of one game's sheet (see the module docstring). ``forced``: the game is
     known (only its moves are played: the alignment of the boxes with it, for learning).
     ``only``: read as usual, every cost and prior alike, but play only these moves (what the
-    reading of that game costs under the model: for diagnosing a reading)."""
+    reading of that game costs under the model: for diagnosing a reading). The cyclic garbage
+    collector is paused meanwhile (:func:`collector_paused`)."""
+    with collector_paused():
+        return _read(copies, start, lang, beam, forced, only)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for the block, then as it was: a lattice's states
+    and edges refer to each other and all live until the reading is done, and the collector
+    would walk them again and again as they grow (about half the time of a sheet)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _read(copies: list[list[Box]], start: Position, lang: str, beam: int, forced: list[Move] | None,
+          only: list[Move] | None) -> Lattice:
     sheets = [_Copy(boxes, lang) for boxes in copies]
     t = cost("temperature")
     root = _State(start, tuple((0, 0) for _ in sheets), 0, 0.0)
@@ -511,14 +534,9 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
     return lattice
 
 
-#: Repair passes. Where the best reading reads a box as no move written (at ``box.unreadable``),
-#: the beam may have dropped the reading that explains it: a move omitted a few plies back costs
-#: more, for a few plies, than misreading the boxes after it, and its states fall out of a beam
-#: full of cheap variants of one misreading. The plies before such a box are read again with a
-#: wider beam (:data:`REPAIR_BEAM`, from :data:`REPAIR_BEFORE` plies before it to
-#: :data:`REPAIR_AFTER` after), and the sheet read on from there; the new reading is kept when it
-#: is cheaper. At most :data:`REPAIRS` such places a sheet, in order; a sheet read alone (copies
-#: read together keep each other in step).
+#: Repair passes (see the module docstring): the plies before a box read as no move are read
+#: again with a beam of :data:`REPAIR_BEAM`, from :data:`REPAIR_BEFORE` plies before it to
+#: :data:`REPAIR_AFTER` after, and the sheet read on; at most :data:`REPAIRS` places a sheet.
 REPAIRS = 2
 REPAIR_BEAM = 256
 REPAIR_BEFORE = 6

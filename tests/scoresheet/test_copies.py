@@ -272,6 +272,24 @@ def test_reading_again_that_finds_nothing_cheaper_leaves_the_first_reading(monke
     assert read.z == first.z
 
 
+def test_the_garbage_collector_is_left_as_it_was() -> None:
+    import gc
+
+    from notation.scoresheet.viterbi import collector_paused
+
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            rec = reconstruct("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6")
+            assert rec.sans[:4] == ["e4", "e5", "Nf3", "Nc6"] and gc.isenabled() is enabled
+            with pytest.raises(ZeroDivisionError), collector_paused():
+                raise ZeroDivisionError
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
 def test_cli_scoresheet_jobs_gives_the_same_sheets() -> None:
     from conftest import SAMPLE_GAMES
 
