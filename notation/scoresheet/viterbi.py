@@ -398,8 +398,10 @@ def _read(copies: list[list[Box]], start: Position, lang: str, beam: int, forced
     plausibility: dict[tuple[int, Move, int | None], float] = {}
     generated: dict[int, tuple[list[Move], list[MoveFacts]]] = {}
     combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], list[_Combo]] = {}
-    # per depth, the states kept (position, cursors, cost) and the cheapest end found so far
+    # per depth, the states kept (position, cursors, cost) and the cheapest end found so far; a
+    # sheet read alone may be read again (several copies keep each other in step)
     history: dict[int, _Mark] = {}
+    repairable = forced is None and only is None and len(sheets) == 1
 
     def advance(k: int, width_at: Callable[[int], int], settled: int | None = None) -> float | None:
         """Read on from ``layers[k]``, dropping what was read after it; the cheapest end's cost.
@@ -517,18 +519,17 @@ def _read(copies: list[list[Box]], start: Position, lang: str, beam: int, forced
             _link(edges, {id(s) for s in kept})
             layer = kept
             layers.append(layer)
-            depth = len(layers) - 1
-            mark = (frozenset((s.pos.key(), s.cursors, round(s.cost, 9)) for s in kept), best_end)
-            if settled is not None and depth >= settled and history.get(depth) == mark:
-                return None
-            history[depth] = mark
+            if repairable:  # (the marks serve only a sheet that may be read again)
+                depth = len(layers) - 1
+                mark = (frozenset((s.pos.key(), s.cursors, round(s.cost, 9)) for s in kept), best_end)
+                if settled is not None and depth >= settled and history.get(depth) == mark:
+                    return None
+                history[depth] = mark
         return min((s.cost + (s.end or 0.0) for s in ends), default=math.inf)
 
     found = advance(0, lambda depth: beam)
     assert found is not None
-    # one copy: several keep each other in step (and reading them again found no better reading)
-    repaired = (forced is None and only is None and len(sheets) == 1
-                and _repair(layers, ends, history, advance, found, beam))
+    repaired = repairable and _repair(layers, ends, history, advance, found, beam)
     lattice = _finish(layers, ends, t)
     lattice.read_again = repaired
     return lattice
