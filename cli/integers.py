@@ -5,6 +5,7 @@ an integer option or argument without a bound of its own gets ``±(2**31 - 1)``.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 #: The largest integer an option takes (a count, a depth, a rating: all far below it).
@@ -15,8 +16,8 @@ def install() -> None:
     """Bound every integer option and argument (idempotent). Typer 0.29 and later check numbers
     through a number adapter, wrapped here; earlier ones through Click's integer types, which
     :func:`get_click_type` is wrapped to replace with bounded ones."""
-    try:
-        from typer import _adapters
+    try:  # (by name: the module exists only in some of the Typer versions the type checker may see)
+        _adapters: Any = importlib.import_module("typer._adapters")
     except ImportError:
         _install_click_types()
         return
