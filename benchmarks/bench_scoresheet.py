@@ -30,7 +30,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "scoresheet")]
 
 import chess
 
-from notation.scoresheet.reconstruct import reconstruct
+from notation.scoresheet.reader import reconstruct
 from test_scoresheet_corpus import (
     FILES,
     _replays,

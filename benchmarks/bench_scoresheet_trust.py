@@ -207,13 +207,13 @@ def layout(sans: list[str]) -> str:
 
 def classify(rec: object, original: list[str]) -> dict[str, bool]:
     """The outcome flags of one reconstruction against the original game."""
-    readings = [list(r.sans) for r in getattr(rec, "readings", [])] or [list(s) for _, s in rec.candidates]  # type: ignore[attr-defined]
+    readings = [list(r.sans) for r in rec.readings]  # type: ignore[attr-defined]
     confident = rec.status != "needs-human"  # type: ignore[attr-defined]
     exact = confident and list(rec.sans) == original  # type: ignore[attr-defined]
     first = exact or (not confident and bool(readings) and readings[0] == original)
     scored = getattr(rec, "readings", [])
     tied = not first and any(
-        r.sans == original and abs(r.score - scored[0].score) < 1e-9 for r in scored)  # a coin flip lost
+        list(r.sans) == original and abs(r.probability - scored[0].probability) < 1e-9 for r in scored)  # a coin flip lost
     return {
         "exact": exact,
         "wrong": confident and not exact,
@@ -226,7 +226,7 @@ def classify(rec: object, original: list[str]) -> dict[str, bool]:
 def run(count: int, errors: int, seed0: int = 0, *, verbose: bool = False,
         pool: list[list[str]] | None = None) -> dict[str, object]:
     """Outcomes of ``count`` sheets made from ``pool`` (default: ``games(count * 2)``)."""
-    from notation.scoresheet.reconstruct import reconstruct
+    from notation.scoresheet.reader import reconstruct
 
     reconstruct("1. e4")  # build the parser once
     if pool is None:

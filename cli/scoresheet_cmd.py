@@ -2,7 +2,7 @@
 
 Options -> one library call (:func:`notation.scoresheet.pgn_input.read_scoresheets`) -> render -> exit code:
 0 reconstructed (read as written, or corrected with the whole reading confident: its
-probability at least 0.99, see :mod:`notation.scoresheet.copies`), 1 a human must look (the best
+probability at least 0.99, see :mod:`notation.scoresheet.verdict`), 1 a human must look (the best
 reading is still given, with the least sure move and the rival readings),
 2 usage or I/O failure (a bad option, a ``--tags`` entry that is no ``Name=value`` pair with
 a PGN tag name).
@@ -33,8 +33,6 @@ from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, d
 from notation.cli.atomic import write_text_atomic
 
 if TYPE_CHECKING:  # pragma: no cover
-    from notation.engines.uci import UciEngine
-    from notation.scoresheet.engine import EngineSettings
     from notation.scoresheet.pgn_input import SheetGame
 
 LANGUAGE_CHOICES = ("auto", "en", "zh", "de", "fr", "es", "it", "nl", "ru")
@@ -80,12 +78,13 @@ def scoresheet(
     tags: str | None = typer.Option(None, "--tags", help='Tags, e.g. "White=Anna,Black=Bernd,Event=Club ch".'),
     out: list[str] = typer.Option([], "--out", "-o", help="Write .pgn/.txt/.html/.svg/.json (repeatable)."),
     max_cost: float | None = typer.Option(None, "--max-cost", min=0.0, help="The largest cost of a reading that may "
-                                          "exit 0 (default 60; a costlier best reading is still given); with "
-                                          "--method repair, the largest total edit cost accepted (default 12)."),
-    method: str = typer.Option("channel", "--method", help="channel: read the whole sheet as a noisy channel "
-                               "(costs learned from real handwritten sheets; always gives the best complete "
-                               "reading); repair: the least-cost repair of a few slips on a sheet otherwise "
-                               "as written."),
+                                          "exit 0 (default 60; a costlier best reading is still given)."),
+    pin: list[str] = typer.Option([], "--pin", help="A move you have settled, e.g. 12...Nf6 (Black's twelfth) or "
+                                  "12.Nf3 (White's): the reading plays it at that move (repeatable)."),
+    review: bool = typer.Option(False, "--review", help="In a terminal: ask about each move the reading flags "
+                                "(below 0.99), in game order, showing what each copy wrote, a board and the "
+                                "moves weighed; each answer pins the move and the sheet is read again; then "
+                                "write the finished reading."),
     diagram: list[str] = typer.Option([], "--diagram", help="Diagram after a move, e.g. 24w or 24b (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list corrections on stderr."),
     format: str = typer.Option("pgn", "--format", help="What goes to stdout without --out: pgn or json "
@@ -94,31 +93,14 @@ def scoresheet(
     jobs: int = typer.Option(1, "--jobs", "-j", min=0, help="A PGN input: " + JOBS_HELP),
     game: int | None = typer.Option(None, "--game", min=1, help="A PGN input: only its N-th game (1-based; "
                                     "default: every game, one sheet each)."),
-    engine: str | None = typer.Option(None, "--engine", help="A UCI chess engine (its program, e.g. "
-                                      "/usr/games/stockfish): where the likeliest readings disagree, it judges "
-                                      "which move a player would make; a reading it prefers may rank higher, and "
-                                      "its doubts lower the confidence, never raise it. Started and quit by the "
-                                      "command; the default reads without one."),
-    engine_time: float = typer.Option(2.0, "--engine-time", min=0.0, help="With --engine: the engine's time per "
-                                      "sheet in seconds (default 2); positions left when it is spent are not "
-                                      "judged."),
 ) -> None:
     """Reconstruct the game written on a scoresheet (or on both players' sheets): lenient multi-language input,
     the best complete legal reading, how sure it is move by move."""
     if format not in ("pgn", "json"):
         typer.echo("error: --format must be pgn or json", err=True)
         raise typer.Exit(EXIT_USAGE)
-    if method not in ("channel", "repair"):
-        typer.echo("error: --method must be channel or repair", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    if method == "repair" and same_game:
-        typer.echo("error: --same-game reads the copies with --method channel", err=True)
-        raise typer.Exit(EXIT_USAGE)
     if lang not in LANGUAGE_CHOICES:
         typer.echo(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    if engine is not None and method != "channel":
-        typer.echo("error: --engine judges the readings of --method channel", err=True)
         raise typer.Exit(EXIT_USAGE)
     for target in out:
         if not target.lower().endswith(OUT_SUFFIXES):
@@ -135,7 +117,7 @@ def scoresheet(
             typer.echo(f"error: {one}: {exc.strerror or exc}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
     if tags is not None:
-        from notation.scoresheet.reconstruct import parse_tags
+        from notation.scoresheet.tags import parse_tags
 
         _, bad = parse_tags(tags)
         if bad:
@@ -152,65 +134,84 @@ def scoresheet(
             typer.echo(f"error: --fen: {exc.message}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
 
-    if same_game:
-        from notation.scoresheet.pgn_input import has_pgn_structure
+    from notation.scoresheet.pgn_input import has_pgn_structure
 
-        if any(has_pgn_structure(t) for t in texts):
-            typer.echo("error: --same-game reads sheets typed as move lists, not PGN files", err=True)
-            raise typer.Exit(EXIT_USAGE)
-    settings: EngineSettings | None = None
-    session: UciEngine | None = None
-    if engine is not None:
-        settings, session = _start_engine(engine, engine_time)
-    try:
+    pgn_input = any(has_pgn_structure(t) for t in texts)
+    if same_game and pgn_input:
+        typer.echo("error: --same-game reads sheets typed as move lists, not PGN files", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if pin:
+        _check_pins(pin, fen, pgn_input)
+    if review:
+        games = [_review(texts, lang=lang, fen=fen, tags=tags, max_cost=max_cost, pins=pin, pgn_input=pgn_input)]
+    else:
         games = _read_games(texts, same_game=same_game, lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                            method=method, jobs=jobs, settings=settings, session=session)
-    finally:
-        if session is not None:
-            session.close()
+                            jobs=jobs, pins=pin, pgn_input=pgn_input)
     _finish(games, inputs, out, diagram, quiet, format, game)
 
 
-def _start_engine(path: str, seconds: float) -> tuple[EngineSettings, UciEngine]:
-    """The engine of ``--engine`` started (its program found on the PATH when no path is
-    given); a usage error when it cannot be run as a UCI engine."""
-    import shutil
+def _review(texts: list[str], *, lang: str, fen: str | None, tags: str | None, max_cost: float | None,
+            pins: list[str], pgn_input: bool) -> SheetGame:
+    """The sheet finished at the terminal (:mod:`notation.cli.scoresheet_review`); a usage error
+    without a terminal, or for a PGN input."""
+    import sys
 
-    from notation.engines.uci import EngineError, UciEngine
-    from notation.scoresheet.engine import EngineSettings
+    from notation.cli.scoresheet_review import review
+    from notation.scoresheet.pgn_input import SheetGame
+    from notation.scoresheet.reader import read_sheets
 
-    found = shutil.which(path) if "/" not in path and "\\" not in path else path
-    if found is None:
-        typer.echo(f"error: --engine {path}: no such program", err=True)
+    if pgn_input:
+        typer.echo("error: --review finishes one sheet (or copies of one game), not a PGN file's games", err=True)
         raise typer.Exit(EXIT_USAGE)
-    try:
-        session = UciEngine(found)
-    except EngineError as exc:
-        typer.echo(f"error: --engine {path}: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
-    return EngineSettings(found, seconds), session
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        typer.echo("error: --review asks questions: run it in a terminal (or settle moves with --pin)", err=True)
+        raise typer.Exit(EXIT_USAGE)
+
+    def ask(prompt: str) -> str | None:
+        sys.stderr.write(prompt)
+        sys.stderr.flush()
+        line = sys.stdin.readline()
+        return line if line else None
+
+    rec, _ = review(lambda given: read_sheets(texts, lang=lang, fen=fen, tags=tags, max_cost=max_cost, pins=given),
+                    pins, ask, lambda text: typer.echo(text, err=True))
+    return SheetGame(number=1, line=1, reconstruction=rec)
+
+
+def _check_pins(pins: list[str], fen: str | None, pgn_input: bool) -> None:
+    """A usage error for a ``--pin`` that is no pin, or given for a PGN input (many games)."""
+    from notation.scoresheet.reader import PinError, parse_pin
+
+    if pgn_input:
+        typer.echo("error: --pin settles a move of one sheet, not of a PGN file's games", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    start_ply = 0
+    if fen is not None:
+        from notation.formats.position import Position
+
+        start = Position.from_fen(fen)
+        start_ply = (start.fullmove_number - 1) * 2 + (0 if start.turn else 1)
+    for one in pins:
+        try:
+            parse_pin(one, start_ply)
+        except PinError as exc:
+            typer.echo(f"error: --pin {exc}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
 
 
 def _read_games(texts: list[str], *, same_game: bool, lang: str, fen: str | None, tags: str | None,
-                max_cost: float | None, method: str, jobs: int, settings: EngineSettings | None,
-                session: UciEngine | None) -> list[SheetGame]:
-    """The games of the inputs read (one for copies of one game)."""
-    from notation.scoresheet.pgn_input import read_scoresheets
+                max_cost: float | None, jobs: int, pins: list[str], pgn_input: bool) -> list[SheetGame]:
+    """The games of the inputs read (one for a sheet, or for copies of one game)."""
+    from notation.scoresheet.pgn_input import SheetGame, read_scoresheets
+    from notation.scoresheet.reader import read_sheets
 
-    text = texts[0]
-    if same_game:
-        from notation.scoresheet.pgn_input import SheetGame
-        from notation.scoresheet.copies import MAX_COST as COPIES_MAX_COST
-        from notation.scoresheet.copies import reconstruct_copies
-
-        return [SheetGame(number=1, line=1, reconstruction=reconstruct_copies(
-            texts, lang=lang, fen=fen, tags=tags, max_cost=COPIES_MAX_COST if max_cost is None else max_cost,
-            engine=settings, session=session))]
+    if same_game or not pgn_input:
+        return [SheetGame(number=1, line=1, reconstruction=read_sheets(
+            texts, lang=lang, fen=fen, tags=tags, max_cost=max_cost, pins=pins))]
     from notation.parallel import worker_pool
 
     with worker_pool(jobs) as executor:
-        return list(read_scoresheets(text, lang=lang, fen=fen, tags=tags, executor=executor,
-                                     max_cost=max_cost, method=method, engine=settings, session=session))
+        return list(read_scoresheets(texts[0], lang=lang, fen=fen, tags=tags, executor=executor, max_cost=max_cost))
 
 
 def _finish(games: list[SheetGame], inputs: list[str], out: list[str], diagram: list[str], quiet: bool,
@@ -295,7 +296,7 @@ def _report(name: str, sheet: SheetGame, pgn_input: bool) -> None:
     where = f"{name}: game {sheet.number} (line {sheet.line})" if pgn_input else name
     typer.echo(f"{where}: {summary}; {len(rec.sans)} plies, {rec.language} letters, "
                f"{rec.layout} layout, cost {rec.cost:g}"
-               + (f", probability {rec.reading_confidence:.2f}" if rec.reading_confidence is not None else ""), err=True)
+               + (f", probability {rec.confidence:.2f}" if not sheet.replayed else ""), err=True)
 
 
 def register(app: typer.Typer) -> None:

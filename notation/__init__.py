@@ -64,8 +64,8 @@ _EXPORTS: dict[str, str] = {
     "ledger": "notation.tables.ledger",
     "standings": "notation.tables.standings",
     # scoresheets
-    "reconstruct": "notation.scoresheet.reconstruct",
-    "Reconstruction": "notation.scoresheet.reconstruct",
+    "reconstruct": "notation.scoresheet.reader",
+    "Reconstruction": "notation.scoresheet.verdict",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
@@ -96,7 +96,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from notation.rules.move import Move
     from notation.rules.perft import perft
     from notation.formats.position import Position
-    from notation.scoresheet.reconstruct import Reconstruction, reconstruct
+    from notation.scoresheet.reader import reconstruct
+    from notation.scoresheet.verdict import Reconstruction
     from notation.select.criteria import Criteria
     from notation.select.run import filter_games
     from notation.tables.frames import scan, to_frames

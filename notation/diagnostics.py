@@ -108,7 +108,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "sheet.blank": (WARNING, "a blank box read as the move the rest of the game needs"),
     "sheet.after-end": (WARNING, "boxes written after the game ended (mate or stalemate), read as no move"),
     "sheet.bad-tag": (WARNING, "a tag given for a scoresheet that is no Name=value pair with a PGN tag name; ignored"),
-    "sheet.engine": (WARNING, "the chess engine could not judge the readings' moves (it failed or stopped answering)"),
+    "sheet.pin": (ERROR, "a move a reviewer pinned that no reading of the sheet can play at its ply"),
 }
 
 

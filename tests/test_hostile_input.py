@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 
 from notation.cli.main import app
 from notation.pgn.reader import read_games
-from notation.scoresheet.reconstruct import reconstruct
+from notation.scoresheet.reader import reconstruct
 from notation.tables.frames import to_frames
 from notation.validation.run import validate
 

@@ -38,7 +38,7 @@ def _modules() -> dict[str, Path]:
 #: The layers of docs/ARCHITECTURE.md, lowest first: a module may import (at run time, inside a
 #: function, or for type checking only) modules of its own layer and of the layers below it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("notation.diagnostics", "notation.compiled", "notation.parallel", "notation.grammars", "notation.engines"),
+    ("notation.diagnostics", "notation.compiled", "notation.parallel", "notation.grammars"),
     ("notation.rules",),
     ("notation.formats",),
     ("notation.pgn",),
@@ -210,3 +210,20 @@ def test_code_and_help_speak_of_the_product() -> None:
                 if pattern.search(line):
                     offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:80]}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    """``from notation.x import _name`` couples a module to another's insides: what a module
+    shares it names without an underscore (the compiled ``_core`` is a module, not a name)."""
+    import ast
+
+    offenders: list[str] = []
+    for root, package in ((ROOT / "notation", "notation"), (ROOT / "cli", "notation.cli")):
+        for path in sorted(root.rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("notation"):
+                    for alias in node.names:
+                        if alias.name.startswith("_") and alias.name != "_core" and not alias.name.startswith("__"):
+                            offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.module}.{alias.name}")
+    assert not offenders, offenders

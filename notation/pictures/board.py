@@ -197,6 +197,28 @@ def placement_of(pos: Position) -> dict[int, tuple[bool, int]]:
     return out
 
 
+#: The letters of a text diagram by piece type (1 pawn ... 6 king): upper case White, lower Black.
+_LETTERS = ".PNBRQK"
+
+
+def board_text(pos: Position, *, last_move: tuple[int, int] | None = None) -> str:
+    """A small text diagram of ``pos`` (White at the bottom, ranks and files labelled; the
+    squares of ``last_move`` in brackets), for a terminal."""
+    placed = placement_of(pos)
+    marked = set(last_move or ())
+    lines: list[str] = []
+    for rank in range(7, -1, -1):
+        row = []
+        for file in range(8):
+            sq = rank * 8 + file
+            piece = placed.get(sq)
+            letter = "." if piece is None else (_LETTERS[piece[1]] if piece[0] else _LETTERS[piece[1]].lower())
+            row.append(f"[{letter}]" if sq in marked else f" {letter} ")
+        lines.append(f"{rank + 1} {''.join(row)}".rstrip())
+    lines.append("   " + "  ".join("abcdefgh"))
+    return "\n".join(lines)
+
+
 _DIAGRAM = re.compile(r"^\s*(\d+)\s*(w|b|white|black|\.|\.\.\.)?\s*$", re.IGNORECASE)
 
 

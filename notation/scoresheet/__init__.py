@@ -1,2 +1,1 @@
-"""Scoresheets: reading paper move lists (tokens, layouts), the least-cost repair search, and
-rendering the result as text, HTML and SVG."""
+"""Scoresheets: reading paper move lists (one copy or several of a game) as the likeliest legal game, how\nsure each move is, and rendering the result as text, HTML and SVG; see :mod:`notation.scoresheet.reader`."""

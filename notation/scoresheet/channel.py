@@ -186,14 +186,19 @@ def _square_cost(written: int, actual: int, parts: list[str] | None = None) -> f
 class Style:
     """How one copy's writer writes, read off the copy itself: the cost of a from-square where
     SAN needs none (``e2-e4``, ``Ng1-f3``) and of a lower-case piece letter, for a writer who does
-    so habitually (None: the learned cost of an occasional slip)."""
+    so habitually (None: the learned cost of an occasional slip); ``unmarked``: the writer writes
+    no check or mate marks at all (coordinates never do), so a missing mark costs nothing."""
 
     origin: float | None = None
     lowercase: float | None = None
+    unmarked: bool = False
 
 
 #: A habit is a share of at least this many of a copy's boxes written so.
 HABIT_SHARE = 0.25
+#: A copy of at least this many boxes read as written, none with a check or mate mark, is
+#: written without marks.
+UNMARKED_BOXES = 12
 
 
 def sheet_style(readings: list[tuple[BoxReading, ...]]) -> Style | None:
@@ -209,7 +214,23 @@ def sheet_style(readings: list[tuple[BoxReading, ...]]) -> Style | None:
     lower_share = sum(1 for w in pieces if w.lowercase) / len(pieces) if pieces else 0.0
     origin = -math.log(long_share) if long_share >= HABIT_SHARE else None
     lowercase = -math.log(lower_share) if lower_share >= HABIT_SHARE else None
-    return Style(origin, lowercase) if origin is not None or lowercase is not None else None
+    unmarked = len(literal) >= UNMARKED_BOXES and not any(w.check for w in literal)
+    return Style(origin, lowercase, unmarked) if origin is not None or lowercase is not None or unmarked else None
+
+
+#: Parts of a box's cost that are notation habits, not slips: a box written so is read as
+#: written (``Nxf3`` written ``Nf3``, ``dxe5`` written ``dxe``, ``QxQ``, ``Nd7xf6``, a check without
+#: ``+``). A missing disambiguation is reported as ``ambiguous`` where another move fits as well.
+STYLE_PARTS = frozenset({
+    "check.missing", "mate.missing", "check.extra", "mate.extra", "capture.missing", "capture.missing_pawn",
+    "coordinates", "origin.square", "taken", "taken.square", "pawn.files_only", "piece.lowercase",
+    "promotion.missing", "castle.as_king", "origin.extra", "target.file_only", "target.rank_only",
+})
+
+def is_slip(part: str) -> bool:
+    """True when the named part of a box's cost is a slip, not a notation habit
+    (:data:`STYLE_PARTS`; a missing disambiguation is neither: the box fits several moves)."""
+    return part != "origin.missing" and part not in STYLE_PARTS and part.rpartition(".")[0] not in STYLE_PARTS
 
 
 def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None, style: Style | None = None) -> float:
@@ -221,6 +242,10 @@ def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None, style
         return 0.0 if w.castle == f.castle else _part(parts, "castle.side")
     total = 0.0
     if f.castle is not None:
+        if (w.piece is None and w.from_file is not None and w.from_rank is not None
+                and w.from_rank * 8 + w.from_file == f.from_square and w.to_square == f.to_square):
+            # castling in coordinates, the king's move (e1g1): as any move in coordinates
+            return style.origin if style is not None and style.origin is not None else cost("coordinates")
         if w.piece != KING or w.to_square is None and w.to_file is None:
             return math.inf
         total += _part(parts, "castle.as_king")
@@ -302,7 +327,8 @@ def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None, style
     if w.capture:
         if f.taken is None:
             total += _part(parts, "capture.extra")
-    elif f.taken is not None and w.taken is None:
+    elif f.taken is not None and w.taken is None and not (full_origin and w.piece is None):
+        # (coordinates, g1f3, name two squares and never mark a capture)
         if f.piece == PAWN:
             if w.from_file is not None:
                 total += _part(parts, "capture.missing_pawn")  # "ed5"
@@ -319,12 +345,14 @@ def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None, style
     return total
 
 
-def check_cost(w: Written | None, check: int) -> float:
+def check_cost(w: Written | None, check: int, style: Style | None = None) -> float:
     """The written check mark of ``w`` against a move that gives ``check`` (0 none, 1 check,
-    2 mate)."""
+    2 mate); a missing mark costs nothing from a writer who writes none (``style``)."""
     mark = w.check if w is not None else ""
     if check == 0:
         return cost("check.extra") if mark else 0.0
+    if not mark and style is not None and style.unmarked:
+        return 0.0
     if check == 1:
         if mark == "#":
             return cost("mate.extra")
@@ -409,5 +437,5 @@ def box_cost(readings: tuple[BoxReading, ...], f: MoveFacts, style: Style | None
     return best, chosen
 
 
-__all__ = ["COSTS", "DEFAULTS", "BoxReading", "MoveFacts", "Style", "box_cost", "box_readings", "check_cost",
+__all__ = ["COSTS", "DEFAULTS", "STYLE_PARTS", "is_slip", "BoxReading", "MoveFacts", "Style", "box_cost", "box_readings", "check_cost",
            "cost", "move_facts", "sheet_style", "written_cost"]

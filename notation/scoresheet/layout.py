@@ -108,7 +108,7 @@ def _tag_pair() -> re.Pattern[str]:
     )
 
 
-def _header(lines: list[str]) -> tuple[dict[str, str], int]:
+def read_header(lines: list[str]) -> tuple[dict[str, str], int]:
     """Tags from a leading header block, and the index of the first line after it."""
     tags: dict[str, str] = {}
     index = 0
@@ -132,8 +132,67 @@ def _header(lines: list[str]) -> tuple[dict[str, str], int]:
                 tags.setdefault(name, m.group(2).strip())
             index += 1
             continue
+        if is_title(line):
+            for name, value in title_tags(line, tags).items():
+                tags.setdefault(name, value)
+            index += 1
+            continue
         break
     return tags, index
+
+
+#: A word of a free-text line: four letters or more in a row (a name, a place), which no
+#: written move has (the longest piece letter is two: Кр).
+_WORD = re.compile(r"[^\W\d_]{4,}")
+_MOVE_NUMBER = re.compile(r"(?:^|\s)[0-9]{1,3}\s*(?:\.|\)|…)", re.ASCII)
+_PLAYERS = re.compile(r"^\s*(?P<white>.+?)\s+[-–—]\s+(?P<black>.+?)\s*$")
+_YEAR = re.compile(r"\b(1[5-9][0-9]{2}|20[0-9]{2})\b", re.ASCII)
+_ROUND = re.compile(r"(?i)\b(?:round|rd|runde|ronde|ronda|turno|тур)\.?\s*([0-9]{1,3})\b")
+
+
+def is_title(line: str) -> bool:
+    """True for a free-text header line above the moves (``Carlsen - Brameld, Gausdal 2001``):
+    no move number, a word of four letters or more, and no token that reads as a written move
+    in any language. A line that may hold moves is never taken for a title."""
+    from notation.scoresheet.tokens import LANGUAGES, parse_token
+
+    if _MOVE_NUMBER.search(line) or not _WORD.search(line):
+        return False
+    fields = {f.strip().lower() for f in re.split(r"[,;\t|]", line)}
+    if fields & _WHITE_HEADERS and fields & _BLACK_HEADERS:
+        return False  # a table's header row
+    tokens = [t.strip(",;") for t in line.split()]
+    return not any(parse_token(t, lang) is not None for t in tokens if t for lang in LANGUAGES)
+
+
+def title_tags(line: str, known: dict[str, str]) -> dict[str, str]:
+    """Tags read from a free-text title line: ``White - Black`` (each name may hold a comma:
+    ``Carlsen, Magnus - Brameld, Torbjorn``), and after the players or alone, the event or
+    place with a year (``Date``) and a round; what is not understood becomes ``Event``."""
+    out: dict[str, str] = {}
+    text = line.strip()
+    m = _PLAYERS.match(text) if "White" not in known and "Black" not in known else None
+    rest = text
+    if m:
+        white, black = m.group("white").strip(), m.group("black").strip()
+        rest = ""
+        if "," in black and "," not in white:  # "Carlsen - Brameld, Gausdal 2001"
+            black, _, rest = black.partition(",")
+        elif "," in white and black.count(",") >= 2:  # "Carlsen, M - Brameld, T, Gausdal"
+            first, _, tail = black.partition(",")
+            given, _, rest = tail.partition(",")
+            black = f"{first},{given}"
+        out["White"], out["Black"] = white.strip(), black.strip()
+        rest = rest.strip()
+    if rest:
+        year = _YEAR.search(rest)
+        if year and "Date" not in known:
+            out["Date"] = f"{year.group(1)}.??.??"
+        found = _ROUND.search(rest)
+        if found and "Round" not in known:
+            out["Round"] = found.group(1)
+        out["Event"] = rest.strip(" ,")
+    return out
 
 
 def _csv_rows(lines: list[str], delimiter: str) -> list[list[str]]:
@@ -264,7 +323,7 @@ def read_sheet(text: str, *, first_line: int = 1) -> Sheet:
     the cells' lines count from it."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     lines = text.split("\n")
-    tags, index = _header(lines)
+    tags, index = read_header(lines)
     body = "\n".join(lines[index:])
     sheet = _csv_sheet(body, index + first_line) or _text_sheet(lines[index:], index + first_line)
     sheet.tags = tags

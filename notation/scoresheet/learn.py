@@ -1,6 +1,6 @@
 """Learning the scoresheet channel's costs from real sheets whose games are known.
 
-Each sheet is aligned with its game (:func:`notation.scoresheet.viterbi.read_copies` with the
+Each sheet is aligned with its game (:func:`notation.scoresheet.decoder.read_copies` with the
 game's moves forced: which box holds which move, which boxes are extra, which moves have no
 box), and every box is explained by the channel's cheapest reading of it as its move. The named
 parts of those explanations are counted, each against the number of boxes where it could have
@@ -145,7 +145,7 @@ _AGAINST: dict[str, str] = {
 
 
 def _explain(counts: _Counts, pos: Position, move: Move, op: object) -> None:
-    from notation.scoresheet.viterbi import EXTRA_MATCH, MATCH, OMIT, SWAP, TRANSPOSE, CopyOp
+    from notation.scoresheet.lattice import EXTRA_MATCH, MATCH, OMIT, SWAP, TRANSPOSE, CopyOp
 
     assert isinstance(op, CopyOp)
     if op.kind == OMIT:
@@ -187,7 +187,8 @@ def _explain(counts: _Counts, pos: Position, move: Move, op: object) -> None:
 
 def _align(copies: list[list[str]], answer: tuple[str, ...], lang: str) -> list[tuple[Position, Move, tuple[object, ...]]]:
     from notation.formats.position import Position
-    from notation.scoresheet.viterbi import Box, read_copies
+    from notation.scoresheet.decoder import read_copies
+    from notation.scoresheet.lattice import Box
 
     pos = Position.initial()
     moves: list[Move] = []
@@ -257,9 +258,9 @@ def _book_leave(games: list[tuple[str, ...]]) -> float:
     """``prior.leave``: how often a move played from a position of the opening table leaves it
     (negative log of the share, over the first plies of ``games``)."""
     from notation.formats.position import Position
-    from notation.scoresheet.viterbi import BOOK_PLIES, _book_counts
+    from notation.scoresheet.book import BOOK_PLIES, book_counts
 
-    known = _book_counts()
+    known = book_counts()
     stay = leave = 0
     for answer in set(games):
         pos = Position.initial()

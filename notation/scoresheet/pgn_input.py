@@ -4,7 +4,7 @@
 nor a ``%`` escape line is one well-formed PGN tag pair (``[Name "value"]``, the syntax of
 ``grammars/tokens.lark``), i.e. the text opens with a tag section before any movetext. A move
 list without tags, or with a header of ``Event: …`` lines, is a sheet: it goes to
-:func:`notation.scoresheet.reconstruct.reconstruct` whole, as before. A sheet typed with PGN tag
+:func:`notation.scoresheet.reader.reconstruct` whole, as before. A sheet typed with PGN tag
 pairs above sloppy moves is PGN by this test, and reads the same: its moves do not replay, so it
 falls back to the same reconstruction (below).
 
@@ -15,7 +15,7 @@ one game per tag section) and, per game:
   whose every mainline move replays legally, with no error from the reader, is a **certain
   reading**: status ``ok``, layout ``pgn``, cost 0, its moves in canonical SAN, no search;
 * otherwise (an illegal, ambiguous or invalid SAN, junk in the movetext, a reader error, an
-  invalid FEN) the game's own text is reconstructed (:func:`~notation.scoresheet.reconstruct.reconstruct`,
+  invalid FEN) the game's own text is reconstructed (:func:`~notation.scoresheet.reader.reconstruct`,
   with its tags and ``first_line`` set, so corrections and diagnostics are located in the file):
   the best reading, its corrections and rivals, as for any sheet. Before that, what only PGN
   has is blanked out of the movetext, keeping every line and column: comments ``{…}``,
@@ -33,22 +33,18 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from notation.diagnostics import Diagnostic
 from notation.pgn.chunks import ReadFailure
-from notation.scoresheet.layout import _header
-from notation.scoresheet.readings import Reading
-from notation.scoresheet.model import Reconstruction, _implied_result, _parse_tags, roster_tags
-from notation.scoresheet.reconstruct import reconstruct
-from notation.scoresheet.search import MAX_EXPANSIONS
+from notation.scoresheet.layout import read_header
+from notation.scoresheet.reader import reconstruct
+from notation.scoresheet.tags import roster_tags, tag_pairs
+from notation.scoresheet.verdict import Reading, Reconstruction, implied_result
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
-
-    from notation.engines.uci import UciEngine
-    from notation.scoresheet.engine import EngineSettings
 
     from notation.pgn.chunks import Chunk
     from notation.pgn.model import Game
@@ -88,51 +84,39 @@ def has_pgn_structure(text: str) -> bool:
 
 def read_scoresheets(text: str, *, lang: str = "auto", fen: str | None = None,
                      tags: dict[str, str] | str | None = None, max_cost: float | None = None,
-                     max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None,
-                     method: str = "channel", engine: EngineSettings | None = None,
-                     session: UciEngine | None = None) -> Iterator[SheetGame]:
+                     executor: Executor | None = None) -> Iterator[SheetGame]:
     """The games of a scoresheet input: per game of a PGN text (:func:`read_pgn_sheets`, in the
-    workers of ``executor`` when given), else the one sheet reconstructed. Options as
-    :func:`~notation.scoresheet.reconstruct.reconstruct` (the running engine ``session`` serves
-    the games read in this process; a worker starts its own from ``engine`` for each game)."""
+    workers of ``executor`` when given), else the one sheet read. Options as
+    :func:`~notation.scoresheet.reader.reconstruct`."""
     if has_pgn_structure(text):
-        yield from read_pgn_sheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                                   max_expansions=max_expansions, executor=executor, method=method,
-                                   engine=engine, session=session)
+        yield from read_pgn_sheets(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost, executor=executor)
         return
-    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost, max_expansions=max_expansions,
-                      method=method, engine=engine, session=session)
+    rec = reconstruct(text, lang=lang, fen=fen, tags=tags, max_cost=max_cost)
     yield SheetGame(number=1, line=1, reconstruction=rec)
 
 
 def read_pgn_sheets(text: str, *, lang: str = "auto", fen: str | None = None,
                     tags: dict[str, str] | str | None = None, max_cost: float | None = None,
-                    max_expansions: int = MAX_EXPANSIONS, executor: Executor | None = None,
-                    method: str = "channel", engine: EngineSettings | None = None,
-                    session: UciEngine | None = None) -> Iterator[SheetGame]:
+                    executor: Executor | None = None) -> Iterator[SheetGame]:
     """One :class:`SheetGame` per game of the PGN ``text`` (streaming; see the module docstring),
     in input order; with an ``executor`` (:func:`notation.parallel.worker_pool`) the games are
-    read in its workers, the same sheets (each worker starting its own ``engine`` per game; the
-    running ``session`` serves only the games read in this process)."""
+    read in its workers, the same sheets."""
     from notation.parallel import ordered_map
     from notation.pgn.reader import split_games
 
-    options = (lang, fen, tags, max_cost, max_expansions, method, engine)
-    if executor is None and session is not None:
-        yield from (_pgn_sheet((raw, options), session) for raw in split_games(io.StringIO(text)))
-        return
+    options = (lang, fen, tags, max_cost)
     yield from ordered_map(_pgn_sheet, ((raw, options) for raw in split_games(io.StringIO(text))), executor)
 
 
-_Options = tuple[str, str | None, dict[str, str] | str | None, float | None, int, str, "EngineSettings | None"]
+_Options = tuple[str, str | None, dict[str, str] | str | None, float | None]
 
 
-def _pgn_sheet(task: tuple[Chunk, _Options], session: UciEngine | None = None) -> SheetGame:
+def _pgn_sheet(task: tuple[Chunk, _Options]) -> SheetGame:
     """The sheet of one game of a PGN input (see :func:`read_pgn_sheets`)."""
     from notation.pgn.reader import parse_raw_game
 
-    raw, (lang, fen, tags, max_cost, max_expansions, method, engine) = task
-    extra, bad = _parse_tags(tags)
+    raw, (lang, fen, tags, max_cost) = task
+    extra, bad = tag_pairs(tags)
     bad_tags = [Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored",
                                 san=entry) for entry in bad]
     if isinstance(raw, ReadFailure):
@@ -146,11 +130,10 @@ def _pgn_sheet(task: tuple[Chunk, _Options], session: UciEngine | None = None) -
         return SheetGame(raw.number, raw.line, rec, pgn=True)
     certain = _certain_reading(parse_raw_game(raw), extra, fen)
     if certain is not None:
-        certain.diagnostics[:0] = bad_tags
+        certain = replace(certain, diagnostics=bad_tags + certain.diagnostics)
         return SheetGame(raw.number, raw.line, certain, pgn=True, replayed=certain.status == "ok")
     rec = reconstruct(mask_movetext(raw.data), lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                      max_expansions=max_expansions, first_line=raw.line, method=method, engine=engine,
-                      session=session)
+                      first_line=raw.line)
     return SheetGame(raw.number, raw.line, rec, pgn=True)
 
 
@@ -176,7 +159,7 @@ def _certain_reading(game: Game, extra: dict[str, str], fen: str | None) -> Reco
     if result not in _RESULTS:
         result = "*"
     if result == "*":  # the game states no result: the one its final position decides
-        result = _implied_result(rep.final)
+        result = implied_result(rep.final)
     tag_fen = game.tags.get("FEN")
     start_fen = rep.start.fen() if tag_fen is not None else None
     kept = {name: value for name, value in game.tags.items() if name not in ("SetUp", "FEN")}
@@ -185,7 +168,7 @@ def _certain_reading(game: Game, extra: dict[str, str], fen: str | None) -> Reco
     return Reconstruction(
         status="ok", sans=sans, moves=moves, written=[p.node.san for p in rep.plies], start_fen=start_fen,
         tags=roster_tags(kept, result, start_fen), result=result, layout="pgn",
-        candidates=[(0.0, list(sans))], readings=[Reading(moves=list(moves), sans=list(sans), cost=0.0)],
+        readings=[Reading(tuple(moves), tuple(sans), 0.0)],
         start_ply=rep.start_ply, chess960=rep.chess960,
     )
 
@@ -196,7 +179,7 @@ def mask_movetext(text: str) -> str:
     only the mainline, every token where it was written. An unclosed ``{`` or ``(`` is kept as
     written (its text reads as cells)."""
     lines = text.split("\n")
-    _, start = _header(lines)
+    _, start = read_header(lines)
     body = "\n".join("" if line.startswith("%") else line for line in lines[start:])
     out = list(body)
     depth_start: list[int] = []

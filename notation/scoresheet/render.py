@@ -15,7 +15,7 @@ from notation.diagnostics import ply_to_move_number
 from notation.scoresheet.tokens import LANGUAGE_NAMES
 
 if TYPE_CHECKING:  # pragma: no cover
-    from notation.scoresheet.model import Correction, Reconstruction
+    from notation.scoresheet.verdict import Correction, MoveConfidence, Reconstruction
 
 _STATUS_TEXT = {
     "ok": "read as written",
@@ -84,12 +84,40 @@ def render_text(rec: Reconstruction, *, width: int = 16) -> str:
         lines.append("Corrections (* in the table):")
         for c in rec.corrections:
             lines.append(f"  {_correction_label(c, rec.start_ply):>6} {c.message()}")
-    if rec.status == "needs-human" and rec.candidates:
+    if rec.flagged:
         lines.append("")
-        lines.append("Best candidate readings:")
-        for cost, sans in rec.candidates[:3]:
-            lines.append(f"  cost {cost:g}: {' '.join(sans[-12:])}")
+        lines.append("Moves to check (below 0.99), with the option that settles each:")
+        for m in rec.flagged:
+            lines.append(f"  {_move_label(m, rec.start_ply):>6} {m.san} (p={m.confidence:.2f}): "
+                         + "; ".join(f"{c.san} p={c.probability:.2f} --pin {_pin(m, c.san, rec.start_ply)}"
+                                     for c in m.choices or ()))
+    if rec.status == "needs-human" and len(rec.readings) > 1:
+        lines.append("")
+        lines.append("Likeliest readings:")
+        for r in rec.readings[:3]:
+            lines.append(f"  p={r.probability:.2f}, cost {r.cost:g}: {' '.join(r.sans[-12:])}")
     return "\n".join(lines) + "\n"
+
+
+def _move_label(move: MoveConfidence, start_ply: int) -> str:
+    number, colour = ply_to_move_number(move.ply + start_ply)
+    return f"{number}{'.' if colour == 'white' else '...'}"
+
+
+def _pin(move: MoveConfidence, san: str, start_ply: int) -> str:
+    """The ``--pin`` option's value that settles ``move``'s ply as ``san``."""
+    return f"{_move_label(move, start_ply)}{san}"
+
+
+def _writing(rec: Reconstruction) -> dict[int, list[str]]:
+    """Per ply (1-based), what each copy wrote for it (``copy N: text``, or the text alone for one
+    copy)."""
+    out: dict[int, list[str]] = {}
+    for view in rec.boxes:
+        if view.ply is not None:
+            text = view.written if rec.copies == 1 else f"copy {view.copy}: {view.written}"
+            out.setdefault(view.ply, []).append(text)
+    return out
 
 
 _CSS = """
@@ -102,6 +130,8 @@ table.moves th, table.moves td { border: 1px solid #777; padding: 0.15em 0.6em; 
 table.moves td.number { min-width: 2em; text-align: right; color: #555; }
 td.corrected { background: #fff3a8; font-weight: bold; }
 td.doubtful { background: #ffc9c9; font-weight: bold; }
+td.flagged { outline: 2px solid #b00000; }
+code.pin { font-size: 0.9em; background: #eee; padding: 0 0.3em; }
 span.written { display: block; font-weight: normal; font-size: 0.8em; color: #555; }
 p.status { font-style: italic; }
 p.status.needs-human { color: #b00000; font-weight: bold; }
@@ -150,6 +180,8 @@ def _page(title: str, body: list[str], css: str = "") -> str:
 def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, heading: str) -> list[str]:
     """The HTML of one sheet: heading, header table, status, moves, corrections, diagrams."""
     per_ply = {p: c for c in rec.corrections if c.chosen for p in [_ply_of(c, rec)] if p is not None}
+    writing = _writing(rec)
+    flagged = {m.ply for m in rec.flagged}
     out = [
         f"<h1>{escape(heading)}</h1>",
         '<table class="header">',
@@ -179,13 +211,13 @@ def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, hea
                 continue
             ply, san = cell
             fix = per_ply.get(ply)
-            if fix is None:
-                tds.append(f"<td>{escape(san)}</td>")
-            else:
-                css = "corrected" if fix.confident else "doubtful"
-                shown = f"written {fix.written}" if fix.written else "no box"
-                tds.append(f'<td class="{css}" title="{escape(fix.message())}">{escape(san)}'
-                           f'<span class="written">{escape(shown)}</span></td>')
+            shown = "; ".join(writing.get(ply, [])) or "no box"
+            css = [] if fix is None else ["corrected" if fix.confident else "doubtful"]
+            if ply in flagged:
+                css.append("flagged")
+            title = f' title="{escape(fix.message())}"' if fix is not None else ""
+            classes = f' class="{" ".join(css)}"' if css else ""
+            tds.append(f'<td{classes}{title}>{escape(san)}<span class="written">{escape(shown)}</span></td>')
         out.append("<tr>" + "".join(tds) + "</tr>")
     out.append("</tbody>")
     out.append("</table>")
@@ -196,16 +228,28 @@ def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, hea
         for c in rec.corrections:
             out.append(f"<li><strong>{escape(_correction_label(c, rec.start_ply))}</strong> {escape(c.message())}</li>")
         out.append("</ol>")
-    if rec.status == "needs-human" and rec.candidates:
-        out.append("<h2>Best candidate readings</h2>")
+    if rec.flagged:
+        out.append("<h2>Moves to check</h2>")
+        out.append('<ol class="flagged">')
+        for m in rec.flagged:
+            label = _move_label(m, rec.start_ply)
+            options = "".join(f'<li>{escape(c.san)} (p={c.probability:.2f}): '
+                              f'<code class="pin">--pin {escape(_pin(m, c.san, rec.start_ply))}</code></li>'
+                              for c in m.choices)
+            wrote = "; ".join(writing.get(m.ply, [])) or "no box"
+            out.append(f"<li><strong>{escape(label)} {escape(m.san)}</strong> (p={m.confidence:.2f}; written: "
+                       f"{escape(wrote)})<ul>{options}</ul></li>")
+        out.append("</ol>")
+    if rec.status == "needs-human" and len(rec.readings) > 1:
+        out.append("<h2>Likeliest readings</h2>")
         out.append("<ul>")
-        for cost, sans in rec.candidates[:3]:
-            out.append(f"<li>cost {cost:g}: {escape(' '.join(sans))}</li>")
+        for r in rec.readings[:3]:
+            out.append(f"<li>p={r.probability:.2f}, cost {r.cost:g}: {escape(' '.join(r.sans))}</li>")
         out.append("</ul>")
     if diagrams:
         out.append('<div class="diagrams">')
         for caption, svg in diagrams:
-            out.append(f"<figure>\n{svg}\n<figcaption>{escape(caption)}</figcaption>\n</figure>")
+            out.append(f'<figure aria-label="{escape(caption)}">\n{svg}\n</figure>')  # the SVG has its caption
         out.append("</div>")
     return out
 

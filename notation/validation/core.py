@@ -39,7 +39,7 @@ from notation.validation.checks import (
     tag_diagnostics,
 )
 from notation.validation import dead as dead_positions
-from notation.validation.reports import GameReport, _report, check_game
+from notation.validation.reports import GameReport, check_game, game_report
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
@@ -153,7 +153,7 @@ def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport
                                           locate(dead.first) if dead.first else None))
     worst = worst_severity(diagnostics)
     status = worst if worst in ("error", "warning") else "ok"
-    return _report(game, name, status, plies, result.final_fen, end, claim, diagnostics,
+    return game_report(game, name, status, plies, result.final_fen, end, claim, diagnostics,
                    result.variation_plies, plies_before(start), dead)
 
 

@@ -147,7 +147,7 @@ def _failed(game: Game, name: str, exc: Exception) -> GameReport:
         "internal.error", f"internal error while checking this game: {type(exc).__name__}: {exc}",
         line=game.line,
     )
-    return _report(game, name, "error", 0, None, Outcome(), Claims(), [*game.diagnostics, diag], 0, 0)
+    return game_report(game, name, "error", 0, None, Outcome(), Claims(), [*game.diagnostics, diag], 0, 0)
 
 
 def replay(game: Game) -> Replay:
@@ -201,7 +201,7 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
     else:
         status = "ok"
     final_fen = rep.final.fen() if rep.final is not None else None
-    return _report(
+    return game_report(
         game, name, status, len(rep.plies), final_fen, end, claim, diagnostics, rep.variation_plies, rep.start_ply,
         dead,
     )
@@ -223,7 +223,7 @@ def _with_plies(diagnostics: list[Diagnostic], rep: Replay) -> list[Diagnostic]:
     return out
 
 
-def _report(
+def game_report(
     game: Game,
     name: str,
     status: str,

@@ -12,8 +12,9 @@ from conftest import corpus_path
 from hcs_support import load_hcs, score_reading
 from notation.cli.main import app
 from notation.scoresheet.channel import box_cost, box_readings, move_facts
-from notation.scoresheet.copies import READING_THRESHOLD, reconstruct_copies
-from notation.scoresheet.reconstruct import Reconstruction
+from notation.scoresheet.reader import read_sheets as reconstruct_copies
+from notation.scoresheet.verdict import FLAG as READING_THRESHOLD
+from notation.scoresheet.verdict import Reconstruction
 from test_sheet_trust import TRANSPOSED, TRUE_MOVES
 
 
@@ -35,8 +36,8 @@ def _costs(text: str, pos: object) -> dict[str, float]:
 def test_transposition_against_missing_disambiguation_is_never_confident() -> None:
     rec = reconstruct(TRANSPOSED)
     assert rec.status == "needs-human" and len(rec.sans) == len(TRUE_MOVES)
-    assert len(rec.readings) >= 2 and rec.reading_confidence is not None
-    assert rec.reading_confidence < READING_THRESHOLD
+    assert len(rec.readings) >= 2 and rec.confidence is not None
+    assert rec.confidence < READING_THRESHOLD
 
 
 def test_what_players_write_reads_as_the_move() -> None:
@@ -86,7 +87,7 @@ def test_an_over_budget_sheet_still_gives_its_best_reading() -> None:
     rec = reconstruct(damaged, max_cost=1.0)
     assert rec.status == "needs-human" and len(rec.sans) == 16  # never an empty game
     (verdict,) = [d for d in rec.diagnostics if d.code == "sheet.needs-human"]
-    assert "--max-cost" in verdict.message and "not confident" in verdict.message
+    assert "above the cap" in verdict.message and "not confident" in verdict.message
 
 
 def test_verdicts_never_contradict_each_other() -> None:
@@ -95,9 +96,9 @@ def test_verdicts_never_contradict_each_other() -> None:
         verdicts = [d.message for d in rec.diagnostics if d.code == "sheet.needs-human"]
         if rec.status == "needs-human":
             (message,) = verdicts
-            assert "not confident" in message and f"{rec.reading_confidence:.2f}" in message or "--max-cost" in message
+            assert "not confident" in message and "below the 0.99 needed" in message or "above the cap" in message
         else:
-            assert not verdicts and rec.reading_confidence >= READING_THRESHOLD
+            assert not verdicts and rec.confidence >= READING_THRESHOLD
 
 
 def test_every_reading_is_listed_in_full() -> None:
@@ -196,14 +197,11 @@ def test_real_copies_together_fixed_sample() -> None:
 
 
 def test_the_readings_listed_name_each_edit_at_its_move() -> None:
-    # White's 6th move left out: the verdict lists the readings with the edit at "6." (the move
-    # as the sheet numbers it), not at its ply (11).
-    text = ("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 "
-            "10. d4 Nbd7 11. c4")
-    rec = reconstruct(text)
+    # White's 18th and 19th moves written in swapped order: the verdict lists the readings with
+    # their edits at "18." and "19." (the moves as the sheet numbers them), not at their plies.
+    rec = reconstruct(TRANSPOSED)
     verdicts = [d.message for d in rec.diagnostics if d.code == "sheet.needs-human"]
-    assert rec.sans[10] == "Re1" and verdicts, rec.status
-    assert "omitted 6. '' -> Re1" in verdicts[0] and "11. ''" not in verdicts[0], verdicts[0]
+    assert verdicts and "transposed 18. 'Nd2' -> Nd2" in verdicts[0] and "35. " not in verdicts[0], verdicts
 
 
 def test_a_reading_found_only_by_reading_again_is_not_confident() -> None:
@@ -215,7 +213,7 @@ def test_a_reading_found_only_by_reading_again_is_not_confident() -> None:
     rec = reconstruct(games["154"].copies[0].text())
     assert rec.status == "needs-human"
     (verdict,) = [d.message for d in rec.diagnostics if d.code == "sheet.needs-human"]
-    assert "wider beam" in verdict, verdict
+    assert "wider second pass" in verdict, verdict
 
 
 def test_a_copy_out_of_step_is_read_again_with_a_wider_beam() -> None:
@@ -235,17 +233,17 @@ def test_a_copy_out_of_step_is_read_again_with_a_wider_beam() -> None:
 
 def test_reading_again_never_gives_a_dearer_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     from notation.formats.position import Position
-    from notation.scoresheet import viterbi
-    from notation.scoresheet.copies import _boxes_of
+    from notation.scoresheet import decoder
+    from notation.scoresheet.reader import _boxes_of
     from notation.scoresheet.layout import read_sheet
 
     sheets = [TRANSPOSED, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Rf1 b5 7. Bb8 d6 8. c3 O-O",
               "1. d4 ? 2. c4 e6 3. hc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Bg5 Bb7 8. e3 d6"]
     for text in sheets:
         boxes = _boxes_of(read_sheet(text))
-        repaired = viterbi.read_copies([boxes], Position.initial())
-        monkeypatch.setattr(viterbi, "REPAIRS", 0)
-        plain = viterbi.read_copies([boxes], Position.initial())
+        repaired = decoder.read_copies([boxes], Position.initial())
+        monkeypatch.setattr(decoder, "WIDE_PASSES", 0)
+        plain = decoder.read_copies([boxes], Position.initial())
         monkeypatch.undo()
         assert repaired.readings[0].cost <= plain.readings[0].cost + 1e-9, text
         # every reading is whole: the layers after a place read again and then not kept are the first
@@ -256,16 +254,16 @@ def test_reading_again_that_finds_nothing_cheaper_leaves_the_first_reading(monke
     # HCS game 084, one copy: both places read again come back to the first reading's states
     # (the rest is not read again) and find nothing cheaper: the lattice is the first one, to
     # the last probability.
-    from notation.scoresheet import viterbi
-    from notation.scoresheet.copies import _boxes_of
+    from notation.scoresheet import decoder
+    from notation.scoresheet.reader import _boxes_of
     from notation.scoresheet.layout import read_sheet
     from notation.formats.position import Position
 
     games = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}
     boxes = _boxes_of(read_sheet(games["084"].copies[0].text()))
-    read = viterbi.read_copies([boxes], Position.initial())
-    monkeypatch.setattr(viterbi, "REPAIRS", 0)
-    first = viterbi.read_copies([boxes], Position.initial())
+    read = decoder.read_copies([boxes], Position.initial())
+    monkeypatch.setattr(decoder, "WIDE_PASSES", 0)
+    first = decoder.read_copies([boxes], Position.initial())
     assert not read.read_again
     assert [f.moves for f in read.readings] == [f.moves for f in first.readings]
     assert read.move_probability == first.move_probability and read.reading_probability == first.reading_probability
@@ -275,7 +273,7 @@ def test_reading_again_that_finds_nothing_cheaper_leaves_the_first_reading(monke
 def test_the_garbage_collector_is_left_as_it_was() -> None:
     import gc
 
-    from notation.scoresheet.viterbi import collector_paused
+    from notation.scoresheet.decoder import collector_paused
 
     was = gc.isenabled()
     try:
@@ -335,7 +333,7 @@ def _opera_with(change: str) -> tuple[list[str], int]:
 @pytest.mark.parametrize("change", ["wrong piece letter", "square one rank off", "legal but wrong", "omitted",
                                     "transposed", "in each other's column", "unreadable", "extra box"])
 def test_one_slip_reads_as_the_game(change: str) -> None:
-    from notation.scoresheet.reconstruct import reconstruct as default_reading
+    from notation.scoresheet.reader import reconstruct as default_reading
     from test_scoresheet import OPERA, sheet
 
     tokens, ply = _opera_with(change)

@@ -9,7 +9,7 @@ import pytest
 from conftest import SAMPLE_GAMES
 
 from notation.scoresheet.pgn_input import has_pgn_structure, mask_movetext, read_scoresheets
-from notation.scoresheet.reconstruct import reconstruct
+from notation.scoresheet.reader import reconstruct
 
 CLASSICS = SAMPLE_GAMES / "classics.pgn"
 SHEETS = SAMPLE_GAMES / "sheets"

@@ -112,15 +112,27 @@ def test_corrections_are_marked() -> None:
     assert "written &#x27;Bc3&#x27; read as Nc3" in html
 
 
-def test_needs_human_page_lists_candidates() -> None:
+def test_needs_human_page_lists_each_flagged_move_with_its_pins() -> None:
     from test_sheet_trust import TRANSPOSED  # a transposition against a missing disambiguation: a tie
 
     rec = reconstruct(TRANSPOSED)
-    assert rec.needs_human
+    assert rec.needs_human and rec.flagged
     html = render_html(rec)
     assert_valid_html(html)
-    assert 'class="doubtful"' in html and "Best candidate readings" in html
-    assert "NEEDS A HUMAN" in render_text(rec)
+    assert 'class="doubtful' in html and "Likeliest readings" in html and "Moves to check" in html
+    first = rec.flagged[0]
+    label = f"{(first.ply - 1) // 2 + 1}{'.' if first.ply % 2 else '...'}"
+    for choice in first.choices:  # each move weighed, with the option that chooses it
+        assert f"--pin {label}{choice.san}" in html
+    assert "NEEDS A HUMAN" in render_text(rec) and f"--pin {label}{first.choices[0].san}" in render_text(rec)
+
+
+def test_html_shows_what_each_copy_wrote() -> None:
+    from notation.scoresheet.reader import read_sheets
+
+    rec = read_sheets(["1. e4 e5 2. Nf3 Nc6 *", "1. e4 e5 2. Nf4 Nc6 *"])
+    html = render_html(rec)
+    assert "copy 1: Nf3; copy 2: Nf4" in html
 
 
 def test_html_escapes_tags() -> None:

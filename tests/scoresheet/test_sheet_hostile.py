@@ -9,7 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from notation.cli.main import app
-from notation.scoresheet.reconstruct import parse_tags, reconstruct
+from notation.scoresheet.reader import reconstruct
+from notation.scoresheet.tags import parse_tags
 from notation.scoresheet.tokens import MAX_TOKEN_LENGTH, parse_token
 
 

@@ -1,0 +1,194 @@
+"""Probabilities from the lattice of a scoresheet reading: forward and backward sums.
+
+The costs of the lattice (:mod:`notation.scoresheet.lattice`) are negative log-probabilities, so
+summing them as probabilities at the channel's ``temperature`` over the kept states gives each
+move of the best reading its probability (the share of readings that play that move at that
+ply), the other moves weighed at that ply, and the reading as a whole its probability (the share
+of readings that reach its position at its worst ply, and its final position). Before the sums,
+each error is priced at this writer's own rate (:func:`rate_shift`): a sheet whose boxes read as
+written makes fewer slips than the average real sheet, one with many makes more. Readings the
+decoder dropped are not counted: the figures are calibrated on real sheets
+(``benchmarks/bench_scoresheet_hcs.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from notation.scoresheet.channel import cost, is_slip, move_facts, written_cost
+from notation.scoresheet.lattice import DONE, MATCH, SWAP, TRANSPOSE, Choice, CopyOp, Found, Lattice
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.rules.move import Move
+    from notation.scoresheet.lattice import Edge, State
+
+#: The share of boxes that are not what was meant, on the real sheets the costs were learned from
+#: (87.1% are exact SAN; the HCS corpus's README).
+BASE_ERROR_RATE = 0.129
+#: How many boxes the sheet's own error rate is worth against :data:`BASE_ERROR_RATE` (the
+#: strength of that prior), and the most the sheet's rate may move the costs of errors (nats).
+RATE_PRIOR_BOXES = 10.0
+MAX_RATE_SHIFT = 2.0
+#: A box read at no more than this cost reads as written (a missing check mark, a style).
+LITERAL_COST = 0.75
+#: The readings listed at most (distinct games, cheapest first).
+READINGS = 10
+#: The moves listed per ply where the best reading's move is below this probability.
+CHOICES_BELOW = 0.99
+CHOICES = 5
+
+
+def logsum(values: list[float], t: float) -> float:
+    """``-t * log(sum(exp(-v / t)))``: costs added as probabilities."""
+    low = min(values)
+    if low == math.inf:
+        return math.inf
+    return low - t * math.log(sum(math.exp(-(v - low) / t) for v in values))
+
+
+def errors(ops: tuple[CopyOp, ...], blank: float) -> float:
+    """The slips of one ply's boxes (blank boxes apart: a blank fits every move alike; a
+    transposition of three boxes or a swap of two is one slip, shared by its plies)."""
+    n = 0.0
+    for op in ops:
+        if op.kind == DONE or (op.reading is None and op.kind == MATCH and op.cost == blank):
+            continue
+        if op.kind == TRANSPOSE:
+            n += 1.0 / 3.0
+        elif op.kind == SWAP:
+            n += 0.5
+        elif op.kind != MATCH or op.cost > LITERAL_COST:
+            n += 1.0
+    return n
+
+
+def _styled(op: CopyOp, edge: Edge) -> bool:
+    """True for a box read as its move at a cost above :data:`LITERAL_COST` made only of notation
+    habits (``e2-e4``, ``qf3``, a check without ``+``): counted as an error by :func:`errors`
+    (which must be cheap, for every edge), though it is none."""
+    if op.kind != MATCH or op.reading is None or op.cost <= LITERAL_COST or op.reading.what:
+        return False
+    moves = edge.parent.pos.legal_moves()
+    facts = move_facts(edge.parent.pos, moves)[moves.index(edge.move)]
+    parts: list[str] = []
+    written_cost(op.reading.written, facts, parts)
+    return not any(is_slip(p) for p in parts)
+
+
+def rate_shift(best: State) -> float:
+    """How much more (positive) or less an error costs on this sheet than on the average real
+    sheet, read off its best reading (slips among the boxes read; notation habits are none), shrunk
+    towards :data:`BASE_ERROR_RATE` by :data:`RATE_PRIOR_BOXES` boxes."""
+    blank = cost("box.blank")
+    slips = 0.0
+    boxes = 0
+    for edge in best.path():
+        slips += errors(edge.ops, blank) - sum(1 for op in edge.ops if _styled(op, edge))
+        boxes += sum(1 for op in edge.ops if op.kind != DONE)
+    rate = (slips + RATE_PRIOR_BOXES * BASE_ERROR_RATE) / (boxes + RATE_PRIOR_BOXES)
+    return max(-MAX_RATE_SHIFT, min(MAX_RATE_SHIFT, math.log(BASE_ERROR_RATE / rate)))
+
+
+def posterior(layers: list[list[State]], ends: list[State], t: float) -> Lattice:
+    """The lattice of kept states ``layers`` (per ply) whose readings end at ``ends``, with its
+    readings and probabilities."""
+    if not ends:
+        return Lattice([], [], 0.0, 0, temperature=t)
+    ranked = sorted(ends, key=lambda s: s.total)
+    best_end = ranked[0]
+    shift = rate_shift(best_end)
+    if shift:
+        blank = cost("box.blank")
+        for layer in layers:
+            for state in layer:
+                for e in state.incoming:
+                    e.weight = e.cost + shift * errors(e.ops, blank)
+    _forward(layers, t)
+    _backward(layers, t)
+    z = logsum([s.alpha + (s.end or 0.0) for s in ends], t)
+    readings: list[Found] = []
+    seen: set[tuple[Move, ...]] = set()
+    for end in ranked:
+        found = Found.ending_at(end)
+        if found.moves in seen:
+            continue
+        seen.add(found.moves)
+        readings.append(found)
+        if len(readings) >= READINGS:
+            break
+    path = best_end.path()
+    move_probability: list[float] = []
+    choices: list[tuple[Choice, ...]] = []
+    reading_probability = 1.0
+    for depth, edge in enumerate(path):
+        here = layers[depth + 1] if depth + 1 < len(layers) else []
+        same_move, same_position, weighed = _at_ply(here, edge, z, t)
+        move_probability.append(min(1.0, same_move))
+        reading_probability = min(reading_probability, same_position)
+        choices.append(_choices(edge, weighed) if same_move < CHOICES_BELOW else ())
+    final = best_end.pos.key()
+    at_end = sum(math.exp(-(s.alpha + (s.end or 0.0) - z) / t) for s in ends
+                 if s.pos.key() == final and s.depth == best_end.depth)
+    reading_probability = min(reading_probability, at_end, 1.0)
+    return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z,
+                   choices, t)
+
+
+def _forward(layers: list[list[State]], t: float) -> None:
+    for layer in layers:
+        for state in layer:
+            if state.incoming:
+                state.alpha = logsum([e.parent.alpha + e.weight for e in state.incoming], t)
+
+
+def _backward(layers: list[list[State]], t: float) -> None:
+    for layer in reversed(layers):
+        for state in layer:
+            values = [e.weight + e.child.beta for e in state.outgoing]
+            if state.end is not None:
+                values.append(state.end)
+            state.beta = logsum(values, t) if values else math.inf
+
+
+def _at_ply(here: list[State], edge: Edge, z: float, t: float
+            ) -> tuple[float, float, dict[tuple[int, Move], float]]:
+    """At the ply of the best reading's ``edge``: the probability of its move (every edge of
+    the ply that plays it), of its position, and of each (position, move) played there."""
+    same_move = 0.0
+    same_position = 0.0
+    weighed: dict[tuple[int, Move], float] = {}
+    target_key = edge.child.pos.key()
+    for child in here:
+        if child.beta == math.inf:
+            continue
+        if child.pos.key() == target_key:
+            same_position += math.exp(-(child.alpha + child.beta - z) / t)
+        for e in child.incoming:
+            p = math.exp(-(e.parent.alpha + e.weight + child.beta - z) / t)
+            if e.move == edge.move:
+                same_move += p
+            key = (id(e.parent), e.move)
+            weighed[key] = weighed.get(key, 0.0) + p
+    return same_move, same_position, weighed
+
+
+def _choices(edge: Edge, weighed: dict[tuple[int, Move], float]) -> tuple[Choice, ...]:
+    """The moves weighed at a ply, as SAN in the best reading's position there (a move not legal
+    there is named in its own position), likeliest first."""
+    pos = edge.parent.pos
+    legal = set(pos.legal_moves())
+    by_move: dict[Move, float] = {}
+    for (_, move), p in weighed.items():
+        by_move[move] = by_move.get(move, 0.0) + p
+    by_san: dict[str, float] = {}
+    for move, p in by_move.items():
+        if move not in legal:
+            continue  # a move of another position: not one the reviewer can pin here
+        san = pos.san(move)
+        by_san[san] = by_san.get(san, 0.0) + p
+    ranked = sorted(by_san.items(), key=lambda item: -item[1])[:CHOICES]
+    return tuple(Choice(san, round(min(1.0, p), 4)) for san, p in ranked)
+
+
+__all__ = ["CHOICES_BELOW", "errors", "logsum", "posterior", "rate_shift"]
