@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from notation.cli.render import ALIASES_HELP, EXACT_HELP, JOBS_HELP, TABLE_INPUTS_HELP, error
-from notation.cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
+from notation.cli.table_output import frame_csv, frame_json, frame_table
 from notation.cli.atomic import write_text_atomic, write_with_atomic
 
 STATS_HELP = (

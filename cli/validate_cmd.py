@@ -13,7 +13,6 @@ import sys
 import time
 from contextlib import ExitStack
 from enum import Enum
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import typer

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from conftest import ROOT, corpus_path, epd_cases, scalachess_cases
 from notation import Position
 from notation.pgn.parser import _split_run, parse_game_outline
-from notation.pgn.chunks import RawGame, ReadFailure
+from notation.pgn.chunks import RawGame
 from notation.pgn.reader import split_games
 
 from notation import _core  # the core must be built: no skip
