@@ -177,16 +177,20 @@ class Diagnostic:
             text += ',"candidates":[' + ",".join(json_string(c) for c in self.candidates) + "]"
         return text + "}"
 
-    def render(self, context: str | None = None, start_ply: int = 0) -> str:
-        """Compiler-style one-liner: ``file:line:col: severity[code] context, 12... Nxe5: message``
-        (the one rendering of a diagnostic as text; line None or 0: no line known, so none is
-        written). ``start_ply``: plies before the game's start position (a FEN game's labels)."""
+    def place(self) -> str:
+        """``file:line:col`` as far as it is known (no line, or line 0: the file alone)."""
         where = self.file or "<input>"
         if self.line:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        head = f"{where}: {self.severity}[{self.code}]"
+        return where
+
+    def render(self, context: str | None = None, start_ply: int = 0) -> str:
+        """Compiler-style one-liner: ``file:line:col: severity[code] context, 12... Nxe5: message``
+        (the one rendering of a diagnostic as text; line None or 0: no line known, so none is
+        written). ``start_ply``: plies before the game's start position (a FEN game's labels)."""
+        head = f"{self.place()}: {self.severity}[{self.code}]"
         parts = [p for p in (context, ply_label(self.ply, self.san, start_ply)) if p]
         if parts:
             head += " " + ", ".join(parts)

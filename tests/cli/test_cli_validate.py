@@ -208,3 +208,41 @@ def test_exit_2_on_a_truncated_compressed_file(tmp_path: Path) -> None:
     code, out, err = invoke(str(path))
     assert code == 2 and "games read:" in out
     assert "error[pgn.io]" in out  # reported by the reader, located at the game where reading stopped
+
+
+# ----------------------------------------------------------------------------- repeated information
+def _rosterless(tmp_path: Path, games: int) -> Path:
+    """``games`` sound games, each without Site and Round (info[tags.missing-roster] each)."""
+    one = '[Event "E"]\n[Date "2024.01.01"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n'
+    path = tmp_path / "export.pgn"
+    path.write_text(one * games, encoding="utf-8")
+    return path
+
+
+def test_repeated_information_is_one_line_per_code_with_its_count_and_first_place(tmp_path: Path) -> None:
+    path = _rosterless(tmp_path, 40)
+    code, out, _ = invoke(str(path))
+    assert code == 0
+    listed = [line for line in out.splitlines() if "info[tags.missing-roster]" in line]
+    assert len(listed) == 2, listed  # the first finding as it is, then the count
+    assert listed[0].startswith(f"{path}:1: info[tags.missing-roster] game 1 ")
+    assert listed[1] == f"info[tags.missing-roster]: 40 findings, the first at {path}:1 (--verbose prints each)"
+    assert "games read: 40" in out
+
+
+def test_verbose_prints_every_information_finding(tmp_path: Path) -> None:
+    path = _rosterless(tmp_path, 40)
+    _, out, _ = invoke(str(path), "--verbose")
+    listed = [line for line in out.splitlines() if "info[tags.missing-roster]" in line]
+    assert len(listed) == 40 and all(line.startswith(f"{path}:") for line in listed)
+    assert "findings, the first at" not in out
+    _, quiet, _ = invoke(str(path), "--quiet")
+    assert "info[" not in quiet
+
+
+@pytest.mark.parametrize("output", ["json", "jsonl"])
+def test_json_and_jsonl_carry_every_information_finding(tmp_path: Path, output: str) -> None:
+    path = _rosterless(tmp_path, 40)
+    _, out, _ = invoke(str(path), "--format", output)
+    assert out.count('"tags.missing-roster"') == 40
+    assert "findings, the first at" not in out
