@@ -38,7 +38,8 @@ def ledger_command(
     ],
     initial: Annotated[
         Path | None,
-        typer.Option("--initial", help="Starting points: a CSV of 'player,points' rows (header optional)."),
+        typer.Option("--initial", help="Starting points: a CSV of 'player,points' rows (header optional; the last comma ends the "
+                     "name, so 'Cedar, Chen,1500' needs no quotes)."),
     ] = None,
     fmt: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     history: Annotated[

@@ -109,9 +109,10 @@ def test_exit_2_for_bad_initial_file(tmp_path: Path) -> None:
 
 def test_duplicate_initial_row_is_a_warning_only(tmp_path: Path) -> None:
     dup = tmp_path / "dup.csv"
-    dup.write_text("Elm, Eva,1\n", encoding="utf-8")  # three fields: an error
-    assert run_cli("ledger", ROUND_ROBIN, "--initial", dup).exit_code == 2
-    dup.write_text('"Elm, Eva",1\n"Elm, Eva",2\n', encoding="utf-8")
+    dup.write_text("Elm, Eva,1\nElm,1,5\n", encoding="utf-8")  # a decimal comma: an error
+    result = run_cli("ledger", ROUND_ROBIN, "--initial", dup)
+    assert result.exit_code == 2 and ":2:" in result.stderr and ":1:" not in result.stderr
+    dup.write_text('"Elm, Eva",1\nElm, Eva,2\n', encoding="utf-8")
     result = run_cli("ledger", ROUND_ROBIN, "--initial", dup)
     assert result.exit_code == 0 and "warning[ledger.bad-initial]" in result.stderr
 
