@@ -245,7 +245,7 @@ def game_evals(game: Game) -> pl.DataFrame:
 
     rows: list[tuple[int, str, float, int | None]] = []
     for record in replay(game, variations=False, notes=False).plies:
-        value = engine_evaluation(record.node.comments)
+        value = engine_evaluation(record.node.comments, white_moved=bool(record.before.turn))
         pawns = _pawns(value)
         if value is not None and pawns is not None:
             rows.append((record.ply, record.san, pawns, value.mate))
