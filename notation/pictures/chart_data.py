@@ -135,27 +135,40 @@ def matching_players(games: GamesInput, player: str, *, exact: bool = False) -> 
     return sorted(found.get_column("name").to_list())
 
 
+#: The player chart's series, in order: a rating pool each (Lichess keeps one Chess960 rating).
+PLAYER_SERIES: Final = ("bullet", "blitz", "rapid", "classical", "correspondence", "Chess960", "no time control")
+
+
 def player_history(games: GamesInput, player: str) -> pl.DataFrame:
     """The dated, finished games of ``player`` (name as written, case and spacing ignored) in
-    date order: ``date``, ``rating`` (the player's own, null when not given), ``score`` (1,
-    ½, 0), ``games`` so far and ``score_pct`` (running score, percent)."""
+    date order: ``date``, ``series`` (the time-control class, ``Chess960`` for every Chess960
+    game, ``no time control`` when the class is unknown: :data:`PLAYER_SERIES`), ``rating``
+    (the player's own, null when not given), ``score`` (1, ½, 0), and per series the ``games``
+    so far and ``score_pct`` (running score, percent): ratings of different pools never mix."""
+    from notation.tables.selection import time_control_class
+
     want = " ".join(player.split()).casefold()
-    base = as_lazy(games, ["date", "white", "black", "white_elo", "black_elo", "result"]).with_row_index("_i").with_columns(
+    columns = ["date", "white", "black", "white_elo", "black_elo", "result", "time_control", "base_seconds",
+               "increment_seconds", "variant"]
+    chess960 = pl.col("variant").str.to_lowercase().str.contains("960|fischer").fill_null(False)
+    base = as_lazy(games, columns).with_row_index("_i").with_columns(
         white_score().alias("_ws"),
         clean_name(pl.col("white")).str.to_lowercase().alias("_w"),
         clean_name(pl.col("black")).str.to_lowercase().alias("_b"),
+        pl.when(chess960).then(pl.lit("Chess960"))
+        .otherwise(time_control_class().fill_null(PLAYER_SERIES[-1])).alias("series"),
     )
     white = base.filter(pl.col("_w") == want).select(
-        "_i", "date", pl.col("white_elo").cast(pl.Int32).alias("rating"), pl.col("_ws").alias("score"))
+        "_i", "date", "series", pl.col("white_elo").cast(pl.Int32).alias("rating"), pl.col("_ws").alias("score"))
     black = base.filter(pl.col("_b") == want).select(
-        "_i", "date", pl.col("black_elo").cast(pl.Int32).alias("rating"), (1.0 - pl.col("_ws")).alias("score"))
+        "_i", "date", "series", pl.col("black_elo").cast(pl.Int32).alias("rating"), (1.0 - pl.col("_ws")).alias("score"))
     both = pl.concat([white, black])
     return (
         both.filter(pl.col("date").is_not_null() & pl.col("score").is_not_null())
         .sort(["date", "_i"])
-        .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).alias("games"))
-        .with_columns((100.0 * pl.col("score").cum_sum() / pl.col("games")).round(1).alias("score_pct"))
-        .select("date", "rating", "score", "games", "score_pct")
+        .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("series").alias("games"))
+        .with_columns((100.0 * pl.col("score").cum_sum().over("series") / pl.col("games")).round(1).alias("score_pct"))
+        .select("date", "series", "rating", "score", "games", "score_pct")
         .collect()
     )
 
@@ -165,13 +178,14 @@ MAX_POINTS: Final = 2000
 
 
 def thinned(history: pl.DataFrame, limit: int = MAX_POINTS) -> pl.DataFrame:
-    """A player's history (:func:`player_history`) with at most ``limit`` rows: every k-th game
-    and the last one (each row keeps its running count and score, so the curve is the same
-    curve, drawn with fewer points). Shorter histories are returned as they are."""
+    """A player's history (:func:`player_history`) with at most about ``limit`` rows: every k-th
+    game of each series and its last one (each row keeps its running count and score, so the
+    curve is the same curve, drawn with fewer points). Shorter histories are returned as they are."""
     if history.height <= limit:
         return history
     step = -(-history.height // limit)
-    keep = (pl.int_range(0, pl.len()) % step == step - 1) | (pl.int_range(0, pl.len()) == pl.len() - 1)
+    index = pl.int_range(0, pl.len()).over("series")
+    keep = (index % step == step - 1) | (index == pl.len().over("series") - 1)
     return history.filter(keep)
 
 
