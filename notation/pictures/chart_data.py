@@ -58,15 +58,22 @@ def score_by_rating(games: GamesInput) -> pl.DataFrame:
     )
 
 
-def _group(games: GamesInput, by: str, limit: int) -> tuple[pl.LazyFrame, str]:
+def _group(games: GamesInput, by: str, limit: int) -> tuple[pl.LazyFrame, int]:
+    """The games of the ``limit`` most frequent groups, and how many games were left out for
+    having no ECO code (``?``, empty or missing: not a code, so not a group; 0 for time controls)."""
     column = GROUP_COLUMNS[by]
     wanted = [column, "result", "plies"] + (["base_seconds", "increment_seconds"] if by == "time-control" else [])
     base = as_lazy(games, wanted).with_columns(
-        pl.col(column).fill_null("?").alias("group"), white_score().alias("_ws"))
+        pl.col(column).str.strip_chars().fill_null("?").alias("group"), white_score().alias("_ws"))
+    unknown = 0
+    if by == "eco":
+        no_code = pl.col("group").is_in(["?", ""])
+        unknown = int(base.filter(no_code).select(pl.len()).collect().item())
+        base = base.filter(~no_code)
     top = base.group_by("group").agg(pl.len().alias("_n")).sort(["_n", "group"], descending=[True, False])
     if limit:
         top = top.head(limit)
-    return base.join(top.select("group"), on="group", how="semi"), column
+    return base.join(top.select("group"), on="group", how="semi"), unknown
 
 
 def _ordered(table: pl.LazyFrame, base: pl.LazyFrame, by: str) -> pl.LazyFrame:
@@ -92,10 +99,11 @@ def _ordered(table: pl.LazyFrame, base: pl.LazyFrame, by: str) -> pl.LazyFrame:
 
 def results_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
     """Finished games by ``by`` (``eco`` or ``time-control``; the ``limit`` most frequent
-    values, ``?`` for missing): one row per value and outcome that occurred, with ``games`` and
-    ``share`` (of the value's finished games), in drawing order (``order``, ``label``: see
-    :func:`_ordered`)."""
-    base, _ = _group(games, by, limit)
+    values; a missing time control is ``?``, a game without an ECO code is left out): one row
+    per value and outcome that occurred, with ``games`` and ``share`` (of the value's finished
+    games), in drawing order (``order``, ``label``: see :func:`_ordered`), and ``no_eco`` (the
+    games left out, the same on every row)."""
+    base, unknown = _group(games, by, limit)
     outcome = (pl.when(pl.col("_ws") == 1.0).then(pl.lit("white wins"))
                .when(pl.col("_ws") == 0.5).then(pl.lit("draw")).otherwise(pl.lit("black wins")))
     order = pl.col("outcome").replace_strict({o: i for i, o in enumerate(OUTCOME_ORDER)}, return_dtype=pl.Int8)
@@ -106,13 +114,18 @@ def results_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
         .with_columns((pl.col("games") / pl.col("games").sum().over("group")).alias("share"),
                       order.alias("outcome_order"))
     )
-    return _ordered(table, base, by).sort(["order", "outcome_order"]).collect()
+    return _ordered(table, base, by).sort(["order", "outcome_order"]).with_columns(_no_eco(unknown)).collect()
+
+
+def _no_eco(unknown: int) -> pl.Expr:
+    return pl.lit(unknown, dtype=pl.Int64).alias("no_eco")
 
 
 def length_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
     """Game length in full moves by ``by`` (``eco`` or ``time-control``): one row per value with
-    ``games``, ``mean_moves``, ``median_moves``, in drawing order (``order``, ``label``)."""
-    base, _ = _group(games, by, limit)
+    ``games``, ``mean_moves``, ``median_moves``, in drawing order (``order``, ``label``), and
+    ``no_eco`` (games without an ECO code, left out: see :func:`results_by`)."""
+    base, unknown = _group(games, by, limit)
     moves = (pl.col("plies") + 1) // 2
     table = (
         base.filter(pl.col("plies").is_not_null())
@@ -120,7 +133,7 @@ def length_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
         .agg(pl.len().cast(pl.Int64).alias("games"), moves.mean().round(1).alias("mean_moves"),
              moves.median().alias("median_moves"))
     )
-    return _ordered(table, base, by).sort("order").collect()
+    return _ordered(table, base, by).sort("order").with_columns(_no_eco(unknown)).collect()
 
 
 def matching_players(games: GamesInput, player: str, *, exact: bool = False) -> list[str]:

@@ -63,6 +63,9 @@ def _note(kind: str, data: pl.DataFrame) -> str | None:
         total = int(data.group_by("series").agg(pl.col("games").max()).get_column("games").sum())
         if total > data.height:
             return f"{total:,} games: {data.height:,} points drawn (every {-(-total // data.height)}th game and the last)"
+    if kind.endswith("-eco") and "no_eco" in data.columns and data.height and int(data.get_column("no_eco")[0]):
+        left = int(data.get_column("no_eco")[0])
+        return f"{left:,} game{'s' if left != 1 else ''} without an ECO code (?) left out"
     if kind == "clock" and "thin" in data.columns and bool(data.get_column("thin").any()):
         from notation.pictures.chart_data import THIN_SAMPLE
 

@@ -137,6 +137,20 @@ def test_a_thinned_history_keeps_each_series_last_game() -> None:
     assert thin.group_by("series").agg(pl.col("games").max()).sort("series").rows() == last
 
 
+@pytest.mark.parametrize("kind", ["results-eco", "length-eco"])
+def test_games_without_an_eco_code_are_left_out_and_counted_in_a_note(kind: str) -> None:
+    text = "".join(
+        '[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n' + (f'[ECO "{eco}"]\n' if eco else "")
+        + "\n1. e4 e5 1-0\n\n"
+        for eco in ["C20", "C20", "?", "", None, "B01"]
+    )
+    games, _ = to_frames(io.StringIO(text))
+    data = chart_data.table_for(kind, games)
+    assert set(data.get_column("group")) == {"C20", "B01"}
+    assert data.get_column("no_eco").to_list() == [3] * data.height
+    assert "3 games without an ECO code (?) left out" in _svg(kind, data)
+
+
 def test_clock_use(clock_tables: tuple[pl.DataFrame, pl.DataFrame]) -> None:
     games, moves = clock_tables
     data = chart_data.clock_use(games, moves)
