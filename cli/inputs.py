@@ -86,7 +86,7 @@ def load_tables(
                 if item.kind == "stdin":
                     read(sys.stdin.buffer)
                 elif item.kind == "missing":
-                    diagnostics.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(given)))
+                    diagnostics.append(Diagnostic.missing_file(str(given)))
                 elif item.kind == "unreadable":
                     raise item.files[0].error  # type: ignore[union-attr]
                 elif item.kind == "dataset":

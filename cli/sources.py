@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from notation.diagnostics import Diagnostic
 from notation.pgn.sources import PGN_SUFFIXES, Unreadable, display_path, expand_paths
 
 #: the display name of standard input
@@ -36,7 +37,7 @@ def pgn_sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
             sources.append((sys.stdin.buffer, STDIN_NAME))
             continue
         if item.kind == "missing":
-            problems.append(f"{item.given}: no such file or directory")
+            problems.append(Diagnostic.missing_file(str(item.given)).render())
             continue
         if not item.files:
             problems.append(f"{item.given}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst) found")

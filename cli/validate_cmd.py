@@ -26,6 +26,7 @@ from notation.cli.render import (
     EXIT_USAGE,
     diagnostic_line,
     dumps,
+    error,
     game_context,
     printable,
 )
@@ -184,7 +185,7 @@ def run_validate(
     sources, problems = pgn_sources(paths)
     if problems:
         for problem in problems:
-            typer.echo(f"notation validate: error: {problem}", err=True)
+            error(problem)
         return EXIT_USAGE
     jobs = worker_count(jobs)  # 0: one per CPU; never more than the CPUs available
     summary = Summary()

@@ -139,6 +139,12 @@ class Diagnostic:
         severity = where.pop("severity", None) or CODES[code][0]
         return cls(code=code, severity=severity, message=message, **where)
 
+    @classmethod
+    def missing_file(cls, path: str, also: str = "") -> Diagnostic:
+        """The one finding for a path that does not exist (``pgn.io``, "no such file or
+        directory", the path as given; ``also``: what else the text was not, as ``and not a FEN``)."""
+        return cls.make("pgn.io", "no such file or directory" + (f", {also}" if also else ""), file=path)
+
     def located(self, **where: Any) -> Diagnostic:
         """A copy with location fields filled in (only those given)."""
         return replace(self, **where)

@@ -117,7 +117,7 @@ def test_strict_turns_warnings_into_exit_1(tmp_path: Path) -> None:
 
 def test_exit_2_on_missing_path() -> None:
     code, out, err = invoke("no/such/file.pgn")
-    assert code == 2 and out == "" and "no/such/file.pgn: no such file or directory" in err
+    assert code == 2 and out == "" and "no/such/file.pgn: error[pgn.io]: no such file or directory" in err
 
 
 def test_exit_2_on_directory_without_pgn(tmp_path: Path) -> None:
