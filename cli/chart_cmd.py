@@ -172,7 +172,7 @@ def _one_player(games: Any, player: str, exact: bool) -> str:
 def chart_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(metavar="PATH", help=TABLE_INPUTS_HELP),
+        typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     kind: Annotated[ChartKind, typer.Option("--kind", metavar="KIND", help="What to draw (see above).")],
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Output file: FILE.svg, FILE.png or FILE.html.")],

@@ -34,7 +34,7 @@ LEDGER_HELP = (
 def ledger_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help=TABLE_INPUTS_HELP),
+        typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     initial: Annotated[
         Path | None,

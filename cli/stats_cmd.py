@@ -80,7 +80,7 @@ DEFAULT_TABLE_LIMIT = 20
 def stats_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help=TABLE_INPUTS_HELP),
+        typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     by: Annotated[
         list[Section] | None, typer.Option("--by", help="Section to compute (repeat for several; default all).")

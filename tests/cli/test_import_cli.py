@@ -107,7 +107,7 @@ def test_no_pgn_files_exit_2(tmp_path: Path) -> None:
 def test_unknown_engine_exit_2(clean_pgn: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["import", str(clean_pgn), "--out", str(tmp_path / "ds"), "--engine", "spark"])
     assert result.exit_code == 2
-    assert "unknown engine 'spark'" in result.output
+    assert "Invalid value for '--engine'" in result.output and "'spark'" in result.output
 
 
 def test_scheduler_without_dask_exit_2(clean_pgn: Path, tmp_path: Path) -> None:
