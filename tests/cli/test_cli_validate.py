@@ -246,3 +246,15 @@ def test_json_and_jsonl_carry_every_information_finding(tmp_path: Path, output: 
     _, out, _ = invoke(str(path), "--format", output)
     assert out.count('"tags.missing-roster"') == 40
     assert "findings, the first at" not in out
+
+
+def test_a_path_given_twice_is_read_once_and_the_note_says_so() -> None:
+    code, out, err = invoke("-q", "sample_games/classics.pgn", "sample_games/classics.pgn", "./sample_games/classics.pgn")
+    assert code == 0 and "games read: 3 in 1 file " in out
+    assert err.splitlines() == [
+        "sample_games/classics.pgn: note: given more than once, read once",
+        "./sample_games/classics.pgn: note: given more than once, read once",
+    ]
+    code, out, err = invoke("-q", "sample_games/draws.pgn", "sample_games/")
+    assert "games read: 45 in 7 files " in out  # as the folder alone
+    assert err.strip() == "sample_games/draws.pgn: note: given more than once, read once"
