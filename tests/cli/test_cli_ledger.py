@@ -195,3 +195,14 @@ def test_ledger_lines_fit_on_every_corpus_file(relative: str | None) -> None:
         corpus_game_files()  # skips with the reason
         pytest.skip("shared corpus not available")
     _check_lines(corpus_path("games", relative))
+
+
+def test_the_table_writes_every_place_so_the_points_align() -> None:
+    table = run_cli("ledger", ROUND_ROBIN).stdout
+    points = [line.split()[-3] for line in table.splitlines() if line.strip().endswith(" 5")]
+    assert "9.60" in points and "13.42" in points and all(len(p.split(".")[1]) == 2 for p in points)
+    assert len({line.index(p) + len(p) for line, p in zip(
+        [ln for ln in table.splitlines() if ln.strip().endswith(" 5")], points)}) == 1  # right-aligned
+    assert "9.6," in run_cli("ledger", ROUND_ROBIN, "--format", "csv").stdout  # machine formats: the value
+    three = run_cli("ledger", ROUND_ROBIN, "--places", "3").stdout
+    assert "13.416" in three and "9.600" in three
