@@ -95,7 +95,10 @@ def import_command(
         run_processes,
     )
 
+    from notation.cli.sources import distinct_paths
+
     err = typer.echo
+    paths = [Path(p) for p in distinct_paths(paths)]  # a path given twice: read once, and a note says so
     _, missing = expand_inputs((p for p in paths if str(p) != "-"), unreadable=[])  # unreadable: exit 2 later
     for diag in missing:  # a usage error: nothing is created, nothing imported
         err(diagnostic_line(diag), err=True)
