@@ -2,7 +2,6 @@
 instructions (``valgrind --tool=callgrind python benchmarks/bench_rules_text.py``); prints the
 node counts so that two versions can be compared on the same work."""
 
-from notation.formats.fen import parse_fen
 try:
     from notation.formats.position import Position
 except ImportError:

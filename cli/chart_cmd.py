@@ -144,6 +144,17 @@ def _tables(paths: Sequence[Path], game: int | None, problems: list[Any], jobs: 
     return all_games, all_moves
 
 
+def _game_name(games: Any, number: int) -> str:
+    """``game N (White–Black, Event, date)`` of the one game of ``games`` (what the tags give)."""
+    import polars as pl
+
+    row = games.select("white", "black", pl.col("event").cast(pl.String), "date_text").collect().row(0)
+    white, black, event, date = (str(v).strip() if v is not None else "" for v in row)
+    players = f"{white or '?'}–{black or '?'}"
+    known = [part for part in (event, date) if part.strip("?.")]
+    return f"game {number} ({', '.join([players, *known])})"
+
+
 def _one_player(games: Any, player: str, exact: bool) -> str:
     """The one player's name that ``player`` matches; none or several is a usage error."""
     from notation.pictures.chart_data import matching_players
@@ -161,7 +172,7 @@ def _one_player(games: Any, player: str, exact: bool) -> str:
 def chart_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(metavar="PATH", help=TABLE_INPUTS_HELP),
+        typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     kind: Annotated[ChartKind, typer.Option("--kind", metavar="KIND", help="What to draw (see above).")],
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Output file: FILE.svg, FILE.png or FILE.html.")],
@@ -215,6 +226,14 @@ def chart_command(
                 error(diagnostic_text(diag))
         if title is None and name == "player":
             title = f"{player}: rating and running score"
+        if name == "eval":
+            named = _game_name(games, game or 1)
+            if table.height == 0:
+                raise ChartFailure(f"error[picture.no-data]: nothing to draw for the eval chart: {named} has no "
+                                   "engine evaluations ([%eval], wv= or score/depth comments such as "
+                                   "{+0.18/23 239})", EXIT_PROBLEMS)
+            if title is None:
+                title = f"{named}: evaluation"
         write_chart(out, name, table, title=title)
     except ChartFailure as failure:
         error(f"notation chart: {failure}")

@@ -127,13 +127,13 @@ def run_convert(
 
 
 def convert_command(
-    paths: Annotated[list[str], typer.Argument(help="PGN files or folders ('-' = standard input).")],
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="PGN files or folders ('-' = standard input).")],
     out: Annotated[str, typer.Option("--out", "-o", help="Output file, '-' (standard output), or a directory with --split.")] = "-",
     to: Annotated[Target, typer.Option("--to", help="Output format.")] = Target.pgn,
     strip: Annotated[str | None, typer.Option(help="Remove: comments,variations,nags,clocks.", metavar="PARTS")] = None,
     add_tags: Annotated[str | None, typer.Option(help="Add tags: plycount,final-fen,hashcode,eco.", metavar="TAGS")] = None,
-    split: Annotated[int, typer.Option(help="Files of N games each (1.pgn, 2.pgn ... in --out DIR).", metavar="N")] = 0,
-    columns: Annotated[int | None, typer.Option(help="Movetext lines at most N characters (0: one line).", metavar="N")] = None,
+    split: Annotated[int, typer.Option(help="Files of N games each (1.pgn, 2.pgn ... in --out DIR).", metavar="N", min=0)] = 0,
+    columns: Annotated[int | None, typer.Option(help="Movetext lines at most N characters (0: one line).", metavar="N", min=0)] = None,
     replace_tags: Annotated[bool, typer.Option("--replace-tags", help="--add-tags replaces a tag the game already has (by default the game's own stays).")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
 ) -> None:

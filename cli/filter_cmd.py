@@ -154,7 +154,7 @@ def run_filter(paths: list[str], options: dict[str, Any]) -> int:
 
 
 def filter_command(
-    paths: Annotated[list[str], typer.Argument(help="PGN files or folders ('-' = standard input).")],
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="PGN files or folders ('-' = standard input).")],
     out: Annotated[str, typer.Option("--out", "-o", help="Output file ('-' = standard output).")] = "-",
     white: Annotated[str | None, typer.Option(help="White's name contains TEXT.", metavar="TEXT")] = None,
     black: Annotated[str | None, typer.Option(help="Black's name contains TEXT.", metavar="TEXT")] = None,
@@ -165,11 +165,11 @@ def filter_command(
     result: Annotated[str | None, typer.Option(help="Results, comma-separated: 1-0,0-1,1/2-1/2,*.", metavar="RESULTS")] = None,
     date_from: Annotated[str | None, typer.Option(help="Played on or after DATE (YYYY[.MM[.DD]]).", metavar="DATE")] = None,
     date_to: Annotated[str | None, typer.Option(help="Played on or before DATE (YYYY[.MM[.DD]]).", metavar="DATE")] = None,
-    min_elo: Annotated[int | None, typer.Option(help="Both players rated at least N.", metavar="N")] = None,
-    max_elo: Annotated[int | None, typer.Option(help="Both players rated at most N.", metavar="N")] = None,
-    elo_diff: Annotated[int | None, typer.Option(help="|WhiteElo - BlackElo| at most N.", metavar="N")] = None,
-    min_plies: Annotated[int | None, typer.Option(help="At least N mainline plies.", metavar="N")] = None,
-    max_plies: Annotated[int | None, typer.Option(help="At most N mainline plies.", metavar="N")] = None,
+    min_elo: Annotated[int | None, typer.Option(help="Both players rated at least N.", metavar="N", min=0)] = None,
+    max_elo: Annotated[int | None, typer.Option(help="Both players rated at most N.", metavar="N", min=0)] = None,
+    elo_diff: Annotated[int | None, typer.Option(help="|WhiteElo - BlackElo| at most N.", metavar="N", min=0)] = None,
+    min_plies: Annotated[int | None, typer.Option(help="At least N mainline plies.", metavar="N", min=0)] = None,
+    max_plies: Annotated[int | None, typer.Option(help="At most N mainline plies.", metavar="N", min=0)] = None,
     tag: Annotated[list[str] | None, typer.Option(help="Tag NAME matches REGEX (case-insensitive); repeatable.", metavar="NAME=REGEX")] = None,
     status: Annotated[str | None, typer.Option(help=f"Validation status: {', '.join(STATUSES)} (comma-separated).", metavar="STATUS")] = None,
     variant: Annotated[str | None, typer.Option(help="Variant: standard, chess960 or a [Variant] name.", metavar="NAME")] = None,

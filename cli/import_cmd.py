@@ -16,6 +16,7 @@ the exit code. A second import into a dataset that another import is writing wai
 from __future__ import annotations
 
 import json
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,7 +25,11 @@ import typer
 from notation.cli.progress import reading_progress
 from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line
 
-ENGINES = ("local", "dask")
+class Engine(str, Enum):
+    """Who reads the games: this machine's worker processes, or a dask cluster."""
+
+    local = "local"
+    dask = "dask"
 
 
 def register(app: typer.Typer) -> None:
@@ -34,7 +39,7 @@ def register(app: typer.Typer) -> None:
 
 def import_command(
     paths: Annotated[
-        list[Path], typer.Argument(help="PGN files (.pgn, .pgn.gz, .bz2, .zst) or directories.")
+        list[Path], typer.Argument(metavar="PATH...", help="PGN files (.pgn, .pgn.gz, .bz2, .zst) or directories.")
     ],
     out: Annotated[Path, typer.Option("--out", "-o", help="Dataset directory (created if needed).")],
     jobs: Annotated[
@@ -47,7 +52,7 @@ def import_command(
         bool,
         typer.Option("--no-position-key", help="Leave moves.position_key null (a smaller dataset)."),
     ] = False,
-    engine: Annotated[str, typer.Option("--engine", help="local or dask.")] = "local",
+    engine: Annotated[Engine, typer.Option("--engine", help="local (worker processes) or dask.")] = Engine.local,
     scheduler: Annotated[
         str | None,
         typer.Option("--scheduler", help="dask scheduler address (default: a LocalCluster)."),
@@ -90,7 +95,10 @@ def import_command(
         run_processes,
     )
 
+    from notation.cli.sources import distinct_paths
+
     err = typer.echo
+    paths = [Path(p) for p in distinct_paths(paths)]  # a path given twice: read once, and a note says so
     _, missing = expand_inputs((p for p in paths if str(p) != "-"), unreadable=[])  # unreadable: exit 2 later
     for diag in missing:  # a usage error: nothing is created, nothing imported
         err(diagnostic_line(diag), err=True)
@@ -101,15 +109,12 @@ def import_command(
     except DatasetError as exc:
         err(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
-    if engine not in ENGINES:
-        err(f"error: unknown engine {engine!r} (choose local or dask)", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    if scheduler is not None and engine != "dask":
+    if scheduler is not None and engine is not Engine.dask:
         err("error: --scheduler needs --engine dask", err=True)
         raise typer.Exit(EXIT_USAGE)
     from notation.parallel import available_cpus, worker_count
 
-    if engine == "dask":
+    if engine is Engine.dask:
         from notation.tables.distributed import EngineUnavailable, dask_executor
 
         jobs = jobs or available_cpus()  # a cluster's workers are not this machine's CPUs
@@ -128,7 +133,7 @@ def import_command(
     options = WriteOptions(moves=not no_moves, position_key=not no_position_key)
     try:
         # the dask engine's workers read the files themselves: count its games as they come
-        distributed = engine == "dask"
+        distributed = engine is Engine.dask
         shown = () if distributed else paths
         with reading_progress("importing", shown, enabled=False if quiet else None) as meter:
             summary = import_files(

@@ -30,7 +30,7 @@ from pathlib import Path
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.cli.sources import is_dataset
+from notation.cli.sources import distinct_paths, is_dataset
 from notation.pgn.sources import expand_paths
 from notation.tables.dataset import READ_ERRORS
 
@@ -80,13 +80,13 @@ def load_tables(
         parts.append((_strings(g.lazy()), _strings(m.lazy())))
 
     with pool:
-        for item in expand_paths(paths, dataset=is_dataset):
+        for item in expand_paths(distinct_paths(paths), dataset=is_dataset):
             given, path = item.given, item.path
             try:
                 if item.kind == "stdin":
                     read(sys.stdin.buffer)
                 elif item.kind == "missing":
-                    diagnostics.append(Diagnostic.make("pgn.io", "no such file or directory", file=str(given)))
+                    diagnostics.append(Diagnostic.missing_file(str(given)))
                 elif item.kind == "unreadable":
                     raise item.files[0].error  # type: ignore[union-attr]
                 elif item.kind == "dataset":

@@ -34,11 +34,12 @@ LEDGER_HELP = (
 def ledger_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help=TABLE_INPUTS_HELP),
+        typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     initial: Annotated[
         Path | None,
-        typer.Option("--initial", help="Starting points: a CSV of 'player,points' rows (header optional)."),
+        typer.Option("--initial", help="Starting points: a CSV of 'player,points' rows (header optional; the last comma ends the "
+                     "name, so 'Cedar, Chen,1500' needs no quotes)."),
     ] = None,
     fmt: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     history: Annotated[
@@ -116,6 +117,8 @@ def ledger_command(
         right = ("points", "level", "games")
 
     if fmt is TableFormat.table:
+        if not exact:  # every one of the N places written, so that a column aligns: 9.60 beside 13.42
+            rows = [tuple(_fixed(v) if isinstance(v, Decimal) else v for v in row) for row in rows]
         title = "Ledger history" if history else "Ledger"
         typer.echo(rich_table(columns, rows, title=title, right=right, keys=3 if history else 1), nl=False)
     elif fmt is TableFormat.csv:
@@ -129,6 +132,11 @@ def ledger_command(
         raise typer.Exit(EXIT_USAGE)
     if not result.applied:
         raise typer.Exit(EXIT_PROBLEMS)
+
+
+def _fixed(value: Decimal) -> str:
+    """A rounded value with all its places (``9.60``); a zero without a sign."""
+    return format(abs(value) if value == 0 else value, "f")
 
 
 def register(app: typer.Typer) -> None:

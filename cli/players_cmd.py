@@ -34,7 +34,7 @@ PLAYERS_HELP = (
 def players_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help=TABLE_INPUTS_HELP),
+        typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     fmt: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP + " The "

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from notation.diagnostics import Diagnostic
 from notation.pgn.sources import PGN_SUFFIXES, Unreadable, display_path, expand_paths
 
 #: the display name of standard input
@@ -26,24 +27,67 @@ def is_dataset(path: Path) -> bool:
     return path.is_dir() and (path / "games").is_dir()
 
 
+def distinct_paths(paths: Sequence[str | Path]) -> list[str]:
+    """``paths`` with each file or folder once (the first time it is given: ``t.pgn ./t.pgn``
+    is one file), a note on standard error for each left out; ``-`` is kept each time."""
+    from notation.cli.render import error
+
+    kept: list[str] = []
+    seen: set[Path] = set()
+    for given in map(str, paths):
+        key = _resolved(given)
+        if key is not None and key in seen:
+            error(f"{display_path(given)}: note: given more than once, read once")
+            continue
+        if key is not None:
+            seen.add(key)
+        kept.append(given)
+    return kept
+
+
+def _resolved(given: str) -> Path | None:
+    """The real path of an existing argument (None for ``-`` and what cannot be resolved)."""
+    if given == "-":
+        return None
+    try:
+        path = Path(given)
+        return path.resolve() if path.exists() else None
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
 def pgn_sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
     """(source, display name) pairs and usage errors for the given PATH arguments
-    (:func:`notation.pgn.sources.expand_paths`; a dataset is a folder like any other here)."""
+    (:func:`notation.pgn.sources.expand_paths`; a dataset is a folder like any other here),
+    each file once (:func:`distinct_paths`; a file also found in a folder given is read the
+    first time)."""
+    from notation.cli.render import error
+
     sources: list[tuple[Any, str]] = []
     problems: list[str] = []
-    for item in expand_paths(paths):
+    read: set[Path] = set()
+    for item in expand_paths(distinct_paths(paths)):
         if item.kind == "stdin":
             sources.append((sys.stdin.buffer, STDIN_NAME))
             continue
         if item.kind == "missing":
-            problems.append(f"{item.given}: no such file or directory")
+            problems.append(Diagnostic.missing_file(str(item.given)).render())
             continue
         if not item.files:
             problems.append(f"{item.given}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst) found")
         # what cannot be read stays in the list (reported as pgn.io); the display name is text
         # that can be written (a file name need not be UTF-8)
-        sources.extend((f, display_path(str(f))) if isinstance(f, Unreadable) else (str(f), display_path(str(f)))
-                       for f in item.files)
+        for f in item.files:
+            if isinstance(f, Unreadable):
+                sources.append((f, display_path(str(f))))
+                continue
+            key = _resolved(str(f))
+            if key is not None and key in read:  # a file of a folder given, given again (or the other way round)
+                error(f"{display_path(str(f))}: note: given more than once, read once")
+                continue
+            if key is not None:
+                read.add(key)
+            sources.append((str(f), display_path(str(f))))
     return sources, problems
 
 

@@ -42,7 +42,7 @@ _SHORT = {"sonneborn-berger": "SB", "buchholz": "BH", "wins": "W"}
 def standings_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help=TABLE_INPUTS_HELP),
+        typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     event: Annotated[
         str | None, typer.Option("--event", help="Only games whose Event tag contains NAME (any case, accents "

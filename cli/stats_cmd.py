@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from notation.cli.render import ALIASES_HELP, EXACT_HELP, JOBS_HELP, TABLE_INPUTS_HELP, error
-from notation.cli.table_output import diagnostic_text, frame_csv, frame_json, frame_table
+from notation.cli.table_output import frame_csv, frame_json, frame_table
 from notation.cli.atomic import write_text_atomic, write_with_atomic
 
 STATS_HELP = (
@@ -80,7 +80,7 @@ DEFAULT_TABLE_LIMIT = 20
 def stats_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help=TABLE_INPUTS_HELP),
+        typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     by: Annotated[
         list[Section] | None, typer.Option("--by", help="Section to compute (repeat for several; default all).")

@@ -43,7 +43,7 @@ TABLE_COLUMNS = (
 
 
 def tree_command(
-    path: Annotated[Path, typer.Argument(help="A PGN file, a folder of PGN files, - (standard input) or a dataset.")],
+    path: Annotated[Path, typer.Argument(metavar="PATH", help="A PGN file, a folder of PGN files, - (standard input) or a dataset.")],
     moves: Annotated[
         str | None, typer.Option("--moves", help='Moves from the start position (or --fen), e.g. "1. e4 c5".')
     ] = None,

@@ -4,7 +4,10 @@ Options → one library call (:func:`notation.validation.run.validate_sources`) 
 0 no errors, 1 errors found (or warnings with ``--strict``), 2 usage or I/O failure.
 
 ``--max-errors N`` stops reading after the N-th game with errors (the summary says so); all
-diagnostics of the games read are printed.
+errors and warnings of the games read are printed. Information (``info[...]``) is printed in text
+the first time its code is found; the later findings of that code are counted, and one line per
+code closes the listing with the count and the first place (``--verbose`` prints every one; json
+and jsonl always carry every one).
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ import sys
 import time
 from contextlib import ExitStack
 from enum import Enum
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import typer
@@ -24,7 +26,9 @@ from notation.cli.render import (
     EXIT_USAGE,
     diagnostic_line,
     dumps,
+    error,
     game_context,
+    printable,
 )
 from notation.cli.progress import reading_progress
 from notation.cli.sources import pgn_sources
@@ -120,6 +124,30 @@ class Summary:
         return lines
 
 
+class InfoTally:
+    """The information findings of a text listing: each code's first place and its count."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, str] = {}
+        self.count: dict[str, int] = {}
+
+    def shows(self, code: str, place: str) -> bool:
+        """Count a finding of ``code`` at ``place``; True when it is the code's first (printed)."""
+        self.count[code] = self.count.get(code, 0) + 1
+        if code in self.first:
+            return False
+        self.first[code] = place
+        return True
+
+    def lines(self) -> list[str]:
+        """One line per code found more than once, in the order the codes were first found."""
+        return [
+            f"info[{code}]: {self.count[code]} findings, the first at {place} (--verbose prints each)"
+            for code, place in self.first.items()
+            if self.count[code] > 1
+        ]
+
+
 def exit_code(summary: Summary, *, strict: bool) -> int:
     """0 clean, 1 errors (or warnings with --strict), 2 I/O failure."""
     if summary.io_failure:
@@ -147,6 +175,7 @@ def run_validate(
     max_errors: int = 0,
     quiet: bool = False,
     pedantic: bool = False,
+    verbose: bool = False,
 ) -> int:
     """The command body; returns the exit code."""
     from notation.validation.reports import pedantic as pedantic_report
@@ -156,10 +185,11 @@ def run_validate(
     sources, problems = pgn_sources(paths)
     if problems:
         for problem in problems:
-            typer.echo(f"notation validate: error: {problem}", err=True)
+            error(problem)
         return EXIT_USAGE
     jobs = worker_count(jobs)  # 0: one per CPU; never more than the CPUs available
     summary = Summary()
+    tally = None if verbose else InfoTally()
     collected: list[dict[str, Any]] = []
     started = time.perf_counter()
     out = sys.stdout
@@ -188,7 +218,7 @@ def run_validate(
                     if output is OutputFormat.json:
                         collected.append(report.to_dict())
                     else:
-                        _print_text(report, quiet=quiet)
+                        _print_text(report, quiet=quiet, tally=tally)
                     if max_errors and summary.by_status["error"] >= max_errors:
                         summary.stopped = True
                         break
@@ -214,6 +244,9 @@ def run_validate(
     if output is OutputFormat.json:
         out.write(dumps({"games": collected, "summary": summary.to_dict(elapsed)}, pretty=True) + "\n")
     elif output is OutputFormat.text:
+        repeated = tally.lines() if tally is not None and not quiet else []
+        if repeated:
+            out.write("\n".join(repeated) + "\n")
         if summary.games:
             out.write("\n")
         out.write("\n".join(summary.text(elapsed, max_errors)) + "\n")
@@ -221,12 +254,12 @@ def run_validate(
     return exit_code(summary, strict=strict)
 
 
-def _print_text(report: Any, *, quiet: bool) -> None:
+def _print_text(report: Any, *, quiet: bool, tally: InfoTally | None) -> None:
     context = game_context(report.game, report.white, report.black)
     lines = [
         diagnostic_line(d, context, report.start_ply)
         for d in report.diagnostics
-        if not (quiet and d.severity == "info")
+        if d.severity != "info" or not quiet and (tally is None or tally.shows(d.code, printable(d.place())))
     ]
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
@@ -257,9 +290,14 @@ def register(app: typer.Typer) -> None:
             0, "--max-errors", min=0, help="stop after N games with errors (0 = read everything)."
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="text format: hide information diagnostics."),
+        verbose: bool = typer.Option(
+            False, "--verbose", "-v", help="text format: print every information diagnostic (by default each "
+            "code's first, and a count of the rest)."
+        ),
     ) -> None:
         """Replay every game against the FIDE Laws and report what is wrong, like a compiler."""
         code = run_validate(
-            paths, output=output, jobs=jobs, strict=strict, max_errors=max_errors, quiet=quiet, pedantic=pedantic
+            paths, output=output, jobs=jobs, strict=strict, max_errors=max_errors, quiet=quiet, pedantic=pedantic,
+            verbose=verbose,
         )
         raise typer.Exit(code)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib.resources
 import os
-from functools import lru_cache
+from functools import lru_cache, cache
 from typing import Any
 
 from typing import TYPE_CHECKING
@@ -32,7 +32,7 @@ def loader() -> Any:
     return FromPackageLoader(__name__, ("",))
 
 
-@lru_cache(maxsize=None)
+@cache
 def grammar_text(name: str) -> str:
     """The text of ``<name>.lark`` from this package's installed data."""
     return importlib.resources.files(__name__).joinpath(f"{name}.lark").read_text(encoding="utf-8")
@@ -72,7 +72,7 @@ def build_parser(name: str, *, text: str | None = None, use_cython: bool | None 
     return Lark(grammar_text(name) if text is None else text, **options)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _terminals(name: str) -> dict[str, Any]:
     """Every terminal of ``<name>.lark`` as Lark compiles it (a ``TerminalDef``), by name
     (imported ones, mangled as ``<grammar>__<NAME>``, under their own names)."""
@@ -83,7 +83,7 @@ def _terminals(name: str) -> dict[str, Any]:
     return {str(terminal.name).rpartition("__")[2]: terminal for terminal in terminals}
 
 
-@lru_cache(maxsize=None)
+@cache
 def terminal_patterns(name: str) -> dict[str, str]:
     """Every terminal of ``<name>.lark`` (imported ones under their own names; the parts of an
     imported terminal are in ``terminal_patterns("tokens")``) as the regular expression Lark

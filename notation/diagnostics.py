@@ -139,6 +139,12 @@ class Diagnostic:
         severity = where.pop("severity", None) or CODES[code][0]
         return cls(code=code, severity=severity, message=message, **where)
 
+    @classmethod
+    def missing_file(cls, path: str, also: str = "") -> Diagnostic:
+        """The one finding for a path that does not exist (``pgn.io``, "no such file or
+        directory", the path as given; ``also``: what else the text was not, as ``and not a FEN``)."""
+        return cls.make("pgn.io", "no such file or directory" + (f", {also}" if also else ""), file=path)
+
     def located(self, **where: Any) -> Diagnostic:
         """A copy with location fields filled in (only those given)."""
         return replace(self, **where)
@@ -177,16 +183,20 @@ class Diagnostic:
             text += ',"candidates":[' + ",".join(json_string(c) for c in self.candidates) + "]"
         return text + "}"
 
-    def render(self, context: str | None = None, start_ply: int = 0) -> str:
-        """Compiler-style one-liner: ``file:line:col: severity[code] context, 12... Nxe5: message``
-        (the one rendering of a diagnostic as text; line None or 0: no line known, so none is
-        written). ``start_ply``: plies before the game's start position (a FEN game's labels)."""
+    def place(self) -> str:
+        """``file:line:col`` as far as it is known (no line, or line 0: the file alone)."""
         where = self.file or "<input>"
         if self.line:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        head = f"{where}: {self.severity}[{self.code}]"
+        return where
+
+    def render(self, context: str | None = None, start_ply: int = 0) -> str:
+        """Compiler-style one-liner: ``file:line:col: severity[code] context, 12... Nxe5: message``
+        (the one rendering of a diagnostic as text; line None or 0: no line known, so none is
+        written). ``start_ply``: plies before the game's start position (a FEN game's labels)."""
+        head = f"{self.place()}: {self.severity}[{self.code}]"
         parts = [p for p in (context, ply_label(self.ply, self.san, start_ply)) if p]
         if parts:
             head += " " + ", ".join(parts)

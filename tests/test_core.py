@@ -1,5 +1,5 @@
 """The compiled core (``notation._core``, Rust in ``src/``): the engine, the run scanner, keys,
-its own unit tests and lints, and never a panic on any input.
+and never a panic on any input (its own unit tests, clippy and rustfmt are steps of ``.ci/run``).
 
 The core is built by the README's install (maturin is the build backend), so its absence is a
 failure here, not a skip.
@@ -7,17 +7,15 @@ failure here, not a skip.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, corpus_path, epd_cases, scalachess_cases
+from conftest import corpus_path, epd_cases, scalachess_cases
 from notation import Position
 from notation.pgn.parser import _split_run, parse_game_outline
-from notation.pgn.chunks import RawGame, ReadFailure
+from notation.pgn.chunks import RawGame
 from notation.pgn.reader import split_games
 
 from notation import _core  # the core must be built: no skip
@@ -228,35 +226,6 @@ def test_random_legal_games_replay_like_the_python_engine(rng: object, length: i
     assert isinstance(result, _core.CoreGame), (result, words)
     assert result.final_fen == pos.fen()
     assert result.plies == sum(1 for w in words if not w.endswith("."))
-
-
-# ------------------------------------------------------------------------------ cargo
-def _cargo(*args: str) -> subprocess.CompletedProcess[str]:
-    cargo = shutil.which("cargo")
-    if cargo is None:
-        pytest.skip("cargo is not installed (the Rust toolchain builds the core)")
-    return subprocess.run([cargo, *args], cwd=ROOT, capture_output=True, text=True, timeout=900)
-
-
-def test_cargo_test() -> None:
-    run = _cargo("test", "--quiet")
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-
-
-def test_cargo_clippy_is_clean() -> None:
-    probe = _cargo("clippy", "--version")
-    if probe.returncode != 0:
-        pytest.skip("cargo clippy is not installed")
-    run = _cargo("clippy", "--quiet", "--all-targets", "--features", "python", "--", "-D", "warnings")
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-
-
-def test_cargo_fmt_is_clean() -> None:
-    probe = _cargo("fmt", "--version")
-    if probe.returncode != 0:
-        pytest.skip("rustfmt is not installed")
-    run = _cargo("fmt", "--check")
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
 
 
 # ------------------------------------------------------------------------------ the lexer

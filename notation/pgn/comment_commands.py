@@ -1,7 +1,9 @@
 """Comment commands (PGN specification supplement): ``[%clk]``, ``[%emt]``, ``[%eval]``,
 ``[%csl]`` and ``[%cal]`` embedded in brace comments, parsed to typed values; also the
 White-view value ``wv=`` of engine comments (TCEC, cutechess), see :func:`engine_evaluation`,
-and their move time ``mt=`` and search depth ``d=`` (:func:`move_time_ms`, :func:`search_depth`).
+and their move time ``mt=`` and search depth ``d=`` (:func:`move_time_ms`, :func:`search_depth`);
+and the ``score/depth time`` comments of Arena, cutechess and older TCEC files (``{+0.18/23 239}``,
+``{-M5/30 1.2s}``: the mover's own view, at the start of the move's comment).
 
 These functions take the comment list of a :class:`notation.pgn.model.MoveNode` and return the
 value of the *first* command of that kind (or all arrows/highlights). Malformed commands are
@@ -33,6 +35,10 @@ TL_PATTERN = re.compile(r"(?:^|[\s,{])tl=(?:(\d+):(\d{1,2}):(\d{1,2}(?:\.\d*)?)|
 #: An engine comment's time spent on the move: milliseconds (cutechess, TCEC: ``mt=3076,``) or
 #: ``h:mm:ss`` (older TCEC files: ``mt=00:02:04,``); groups: hours, minutes, seconds, milliseconds.
 MT_PATTERN = re.compile(r"(?:^|[\s,{])mt=(?:(\d+):(\d{1,2}):(\d{1,2}(?:\.\d*)?)|(\d+))(?:[\s,}]|$)")
+#: A ``score/depth time`` comment (Arena, cutechess: ``+0.18/23 239``, ``-M5/30 1.2s``), the score
+#: from the mover's view, at the start of the comment; groups: sign of a mate, mate distance,
+#: pawns (always written with a decimal point, so ``1/2`` is not read), depth.
+SCORE_DEPTH_PATTERN = re.compile(r"^\s*(?:([+-]?)M(\d+)|([+-]?(?:\d+\.\d*|\.\d+)))/(\d+)(?:[\s,}]|$)")
 #: An engine comment's search depth (``d=34,``; not ``sd=``, the selective depth).
 DEPTH_PATTERN = re.compile(r"(?:^|[\s,{])d=(\d+)(?:[\s,}]|$)")
 _CSL = re.compile(r"\[%csl\s+([^\]]*)\]")
@@ -142,7 +148,8 @@ def move_time_ms(comments: Iterable[str]) -> int | None:
 
 def search_depth(comments: Iterable[str]) -> int | None:
     """The engine's search depth: that of the first ``[%eval …,depth]``, else the first engine
-    comment's ``d=`` (``d=34`` -> 34; ``sd=`` is the selective depth, not read)."""
+    comment's ``d=`` (``d=34`` -> 34; ``sd=`` is the selective depth, not read), else the depth of
+    a ``score/depth`` comment (``+0.18/23 239`` -> 23)."""
     comments = list(comments)
     written = _first(EVAL_PATTERN, comments)
     if written is not None and written.group(3) is not None:
@@ -152,7 +159,13 @@ def search_depth(comments: Iterable[str]) -> int | None:
             match = DEPTH_PATTERN.search(comment)
             if match:
                 return _whole(match.group(1))
-    return None
+    scored = _score_depth(comments)
+    return _whole(scored.group(4)) if scored is not None else None
+
+
+def _score_depth(comments: list[str]) -> re.Match[str] | None:
+    """The ``score/depth`` match at the start of the comments' text (as the moves table joins them)."""
+    return SCORE_DEPTH_PATTERN.search(" ".join(comments)) if comments else None
 
 
 def evaluation(comments: Iterable[str]) -> Eval | None:
@@ -169,9 +182,11 @@ def evaluation(comments: Iterable[str]) -> Eval | None:
     return Eval(cp=cp, mate=None, depth=depth_value) if cp is not None else None
 
 
-def engine_evaluation(comments: Iterable[str]) -> Eval | None:
+def engine_evaluation(comments: Iterable[str], *, white_moved: bool | None = None) -> Eval | None:
     """The first ``[%eval …]`` (see :func:`evaluation`), else the first engine-comment value
-    ``wv=…`` (White's view: ``wv=0.62`` -> ``Eval(cp=62)``, ``wv=-M15`` -> ``Eval(mate=-15)``)."""
+    ``wv=…`` (White's view: ``wv=0.62`` -> ``Eval(cp=62)``, ``wv=-M15`` -> ``Eval(mate=-15)``),
+    else, when ``white_moved`` says who moved, a ``score/depth`` comment turned to White's view
+    (``+0.18/23`` after a Black move -> ``Eval(cp=-18, depth=23)``)."""
     comments = list(comments)
     found = evaluation(comments)
     if found is not None:
@@ -186,7 +201,18 @@ def engine_evaluation(comments: Iterable[str]) -> Eval | None:
                     return Eval(cp=None, mate=-distance if sign else distance) if distance is not None else None
                 cp = _centipawns(pawns)
                 return Eval(cp=cp, mate=None) if cp is not None else None
-    return None
+    scored = _score_depth(comments) if white_moved is not None else None
+    if scored is None:
+        return None
+    sign, mate, pawns, depth = scored.groups()
+    view = 1 if white_moved else -1
+    if mate is not None:
+        distance = _whole(mate)
+        if distance is None:
+            return None
+        return Eval(cp=None, mate=view * (-distance if sign == "-" else distance), depth=_whole(depth))
+    cp = _centipawns(pawns)
+    return Eval(cp=view * cp, mate=None, depth=_whole(depth)) if cp is not None else None
 
 
 def highlights(comments: Iterable[str]) -> list[Highlight]:

@@ -58,15 +58,22 @@ def score_by_rating(games: GamesInput) -> pl.DataFrame:
     )
 
 
-def _group(games: GamesInput, by: str, limit: int) -> tuple[pl.LazyFrame, str]:
+def _group(games: GamesInput, by: str, limit: int) -> tuple[pl.LazyFrame, int]:
+    """The games of the ``limit`` most frequent groups, and how many games were left out for
+    having no ECO code (``?``, empty or missing: not a code, so not a group; 0 for time controls)."""
     column = GROUP_COLUMNS[by]
     wanted = [column, "result", "plies"] + (["base_seconds", "increment_seconds"] if by == "time-control" else [])
     base = as_lazy(games, wanted).with_columns(
-        pl.col(column).fill_null("?").alias("group"), white_score().alias("_ws"))
+        pl.col(column).str.strip_chars().fill_null("?").alias("group"), white_score().alias("_ws"))
+    unknown = 0
+    if by == "eco":
+        no_code = pl.col("group").is_in(["?", ""])
+        unknown = int(base.filter(no_code).select(pl.len()).collect().item())
+        base = base.filter(~no_code)
     top = base.group_by("group").agg(pl.len().alias("_n")).sort(["_n", "group"], descending=[True, False])
     if limit:
         top = top.head(limit)
-    return base.join(top.select("group"), on="group", how="semi"), column
+    return base.join(top.select("group"), on="group", how="semi"), unknown
 
 
 def _ordered(table: pl.LazyFrame, base: pl.LazyFrame, by: str) -> pl.LazyFrame:
@@ -92,10 +99,11 @@ def _ordered(table: pl.LazyFrame, base: pl.LazyFrame, by: str) -> pl.LazyFrame:
 
 def results_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
     """Finished games by ``by`` (``eco`` or ``time-control``; the ``limit`` most frequent
-    values, ``?`` for missing): one row per value and outcome that occurred, with ``games`` and
-    ``share`` (of the value's finished games), in drawing order (``order``, ``label``: see
-    :func:`_ordered`)."""
-    base, _ = _group(games, by, limit)
+    values; a missing time control is ``?``, a game without an ECO code is left out): one row
+    per value and outcome that occurred, with ``games`` and ``share`` (of the value's finished
+    games), in drawing order (``order``, ``label``: see :func:`_ordered`), and ``no_eco`` (the
+    games left out, the same on every row)."""
+    base, unknown = _group(games, by, limit)
     outcome = (pl.when(pl.col("_ws") == 1.0).then(pl.lit("white wins"))
                .when(pl.col("_ws") == 0.5).then(pl.lit("draw")).otherwise(pl.lit("black wins")))
     order = pl.col("outcome").replace_strict({o: i for i, o in enumerate(OUTCOME_ORDER)}, return_dtype=pl.Int8)
@@ -106,13 +114,18 @@ def results_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
         .with_columns((pl.col("games") / pl.col("games").sum().over("group")).alias("share"),
                       order.alias("outcome_order"))
     )
-    return _ordered(table, base, by).sort(["order", "outcome_order"]).collect()
+    return _ordered(table, base, by).sort(["order", "outcome_order"]).with_columns(_no_eco(unknown)).collect()
+
+
+def _no_eco(unknown: int) -> pl.Expr:
+    return pl.lit(unknown, dtype=pl.Int64).alias("no_eco")
 
 
 def length_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
     """Game length in full moves by ``by`` (``eco`` or ``time-control``): one row per value with
-    ``games``, ``mean_moves``, ``median_moves``, in drawing order (``order``, ``label``)."""
-    base, _ = _group(games, by, limit)
+    ``games``, ``mean_moves``, ``median_moves``, in drawing order (``order``, ``label``), and
+    ``no_eco`` (games without an ECO code, left out: see :func:`results_by`)."""
+    base, unknown = _group(games, by, limit)
     moves = (pl.col("plies") + 1) // 2
     table = (
         base.filter(pl.col("plies").is_not_null())
@@ -120,7 +133,7 @@ def length_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
         .agg(pl.len().cast(pl.Int64).alias("games"), moves.mean().round(1).alias("mean_moves"),
              moves.median().alias("median_moves"))
     )
-    return _ordered(table, base, by).sort("order").collect()
+    return _ordered(table, base, by).sort("order").with_columns(_no_eco(unknown)).collect()
 
 
 def matching_players(games: GamesInput, player: str, *, exact: bool = False) -> list[str]:
@@ -135,27 +148,40 @@ def matching_players(games: GamesInput, player: str, *, exact: bool = False) -> 
     return sorted(found.get_column("name").to_list())
 
 
+#: The player chart's series, in order: a rating pool each (Lichess keeps one Chess960 rating).
+PLAYER_SERIES: Final = ("bullet", "blitz", "rapid", "classical", "correspondence", "Chess960", "no time control")
+
+
 def player_history(games: GamesInput, player: str) -> pl.DataFrame:
     """The dated, finished games of ``player`` (name as written, case and spacing ignored) in
-    date order: ``date``, ``rating`` (the player's own, null when not given), ``score`` (1,
-    ½, 0), ``games`` so far and ``score_pct`` (running score, percent)."""
+    date order: ``date``, ``series`` (the time-control class, ``Chess960`` for every Chess960
+    game, ``no time control`` when the class is unknown: :data:`PLAYER_SERIES`), ``rating``
+    (the player's own, null when not given), ``score`` (1, ½, 0), and per series the ``games``
+    so far and ``score_pct`` (running score, percent): ratings of different pools never mix."""
+    from notation.tables.selection import time_control_class
+
     want = " ".join(player.split()).casefold()
-    base = as_lazy(games, ["date", "white", "black", "white_elo", "black_elo", "result"]).with_row_index("_i").with_columns(
+    columns = ["date", "white", "black", "white_elo", "black_elo", "result", "time_control", "base_seconds",
+               "increment_seconds", "variant"]
+    chess960 = pl.col("variant").str.to_lowercase().str.contains("960|fischer").fill_null(False)
+    base = as_lazy(games, columns).with_row_index("_i").with_columns(
         white_score().alias("_ws"),
         clean_name(pl.col("white")).str.to_lowercase().alias("_w"),
         clean_name(pl.col("black")).str.to_lowercase().alias("_b"),
+        pl.when(chess960).then(pl.lit("Chess960"))
+        .otherwise(time_control_class().fill_null(PLAYER_SERIES[-1])).alias("series"),
     )
     white = base.filter(pl.col("_w") == want).select(
-        "_i", "date", pl.col("white_elo").cast(pl.Int32).alias("rating"), pl.col("_ws").alias("score"))
+        "_i", "date", "series", pl.col("white_elo").cast(pl.Int32).alias("rating"), pl.col("_ws").alias("score"))
     black = base.filter(pl.col("_b") == want).select(
-        "_i", "date", pl.col("black_elo").cast(pl.Int32).alias("rating"), (1.0 - pl.col("_ws")).alias("score"))
+        "_i", "date", "series", pl.col("black_elo").cast(pl.Int32).alias("rating"), (1.0 - pl.col("_ws")).alias("score"))
     both = pl.concat([white, black])
     return (
         both.filter(pl.col("date").is_not_null() & pl.col("score").is_not_null())
         .sort(["date", "_i"])
-        .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).alias("games"))
-        .with_columns((100.0 * pl.col("score").cum_sum() / pl.col("games")).round(1).alias("score_pct"))
-        .select("date", "rating", "score", "games", "score_pct")
+        .with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("series").alias("games"))
+        .with_columns((100.0 * pl.col("score").cum_sum().over("series") / pl.col("games")).round(1).alias("score_pct"))
+        .select("date", "series", "rating", "score", "games", "score_pct")
         .collect()
     )
 
@@ -165,13 +191,14 @@ MAX_POINTS: Final = 2000
 
 
 def thinned(history: pl.DataFrame, limit: int = MAX_POINTS) -> pl.DataFrame:
-    """A player's history (:func:`player_history`) with at most ``limit`` rows: every k-th game
-    and the last one (each row keeps its running count and score, so the curve is the same
-    curve, drawn with fewer points). Shorter histories are returned as they are."""
+    """A player's history (:func:`player_history`) with at most about ``limit`` rows: every k-th
+    game of each series and its last one (each row keeps its running count and score, so the
+    curve is the same curve, drawn with fewer points). Shorter histories are returned as they are."""
     if history.height <= limit:
         return history
     step = -(-history.height // limit)
-    keep = (pl.int_range(0, pl.len()) % step == step - 1) | (pl.int_range(0, pl.len()) == pl.len() - 1)
+    index = pl.int_range(0, pl.len()).over("series")
+    keep = (index % step == step - 1) | (index == pl.len().over("series") - 1)
     return history.filter(keep)
 
 
@@ -245,7 +272,7 @@ def game_evals(game: Game) -> pl.DataFrame:
 
     rows: list[tuple[int, str, float, int | None]] = []
     for record in replay(game, variations=False, notes=False).plies:
-        value = engine_evaluation(record.node.comments)
+        value = engine_evaluation(record.node.comments, white_moved=bool(record.before.turn))
         pawns = _pawns(value)
         if value is not None and pawns is not None:
             rows.append((record.ply, record.san, pawns, value.mate))

@@ -58,9 +58,14 @@ def _note(kind: str, data: pl.DataFrame) -> str | None:
     """What the chart says of its sample under the title: a thinned history, means drawn from
     few moves, one series per engine."""
     if kind == "player" and data.height:
-        total = int(data.get_column("games").max())  # type: ignore[arg-type]
+        import polars as pl
+
+        total = int(data.group_by("series").agg(pl.col("games").max()).get_column("games").sum())
         if total > data.height:
             return f"{total:,} games: {data.height:,} points drawn (every {-(-total // data.height)}th game and the last)"
+    if kind.endswith("-eco") and "no_eco" in data.columns and data.height and int(data.get_column("no_eco")[0]):
+        left = int(data.get_column("no_eco")[0])
+        return f"{left:,} game{'s' if left != 1 else ''} without an ECO code (?) left out"
     if kind == "clock" and "thin" in data.columns and bool(data.get_column("thin").any()):
         from notation.pictures.chart_data import THIN_SAMPLE
 
@@ -192,17 +197,23 @@ def _length(by: str) -> Any:
 def _player(alt: Any, data: pl.DataFrame) -> Any:
     import polars as pl
 
+    from notation.pictures.chart_data import PLAYER_SERIES
+
     x = alt.X("date:T", title="Date", axis=alt.Axis(format="%Y-%m-%d", labelAngle=-30))
-    rating = alt.Chart(data.filter(pl.col("rating").is_not_null()), name="rating").mark_line(
-        point=False, color="#1f5fa8").encode(x=x, y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)))
-    rating_points = alt.Chart(data.filter(pl.col("rating").is_not_null()), name="ratings").mark_circle(
-        color="#1f5fa8", size=40).encode(x=x, y=alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False)),
-                                         tooltip=["date:T", "rating", "score", "games"])
-    score = alt.Chart(data, name="scores").mark_circle(color="#c0392b", size=40).encode(
-        x=x, y=alt.Y("score_pct:Q", title="Running score (%)", scale=alt.Scale(domain=[0, 100])),
-        tooltip=["date:T", "score", "games", "score_pct"])
+    present = [s for s in PLAYER_SERIES if s in set(data.get_column("series"))]
+    # one line per rating pool (time-control class, Chess960 apart): never one line across pools
+    colour = alt.Color("series:N", title="Time control", sort=present, scale=alt.Scale(domain=present))
+    rated = data.filter(pl.col("rating").is_not_null())
+    rating_y = alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False))
+    rating = alt.Chart(rated, name="rating").mark_line(point=False).encode(x=x, y=rating_y, color=colour)
+    rating_points = alt.Chart(rated, name="ratings").mark_circle(size=40).encode(
+        x=x, y=rating_y, color=colour, tooltip=["date:T", "series", "rating", "score", "games"])
+    score_y = alt.Y("score_pct:Q", title="Running score (%)", scale=alt.Scale(domain=[0, 100]))
+    score_lines = alt.Chart(data, name="score_lines").mark_line().encode(x=x, y=score_y, color=colour)
+    score = alt.Chart(data, name="scores").mark_circle(size=40).encode(
+        x=x, y=score_y, color=colour, tooltip=["date:T", "series", "score", "games", "score_pct"])
     top = alt.layer(rating, rating_points).properties(width=WIDTH, height=HEIGHT // 2)
-    return alt.vconcat(top, score.properties(width=WIDTH, height=HEIGHT // 2))
+    return alt.vconcat(top, alt.layer(score_lines, score).properties(width=WIDTH, height=HEIGHT // 2))
 
 
 def _clock(alt: Any, data: pl.DataFrame) -> Any:

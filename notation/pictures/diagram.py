@@ -129,5 +129,5 @@ def diagram(spec: str, *, game: int = 1, ply: int | None = None) -> tuple[Diagra
         return from_source(spec, game=game, ply=ply)
     found, problems = from_fen(spec)
     if found is None and " " not in spec.strip():  # no FEN has a single field: a missing file
-        return None, [Diagnostic.make("pgn.io", "no such file, and not a FEN", file=spec)]
+        return None, [Diagnostic.missing_file(spec, "and not a FEN")]
     return found, problems

@@ -204,10 +204,7 @@ def expand_inputs(
                 found.append(STDIN)
             continue
         if item.kind == "missing":
-            path = item.path
-            problems.append(
-                Diagnostic.make("pgn.io", f"no such file or directory: {str(path)!r}", file=str(path))
-            )
+            problems.append(Diagnostic.missing_file(str(item.given)))
             continue
         (problems if unreadable is None else unreadable).extend(item.unreadable())
         for candidate in item.readable:

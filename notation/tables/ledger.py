@@ -376,9 +376,15 @@ def ledger(games: GamesInput, *, initial: InitialPoints | None = None, history: 
     )
 
 
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?")
+
+
 def read_initial(source: str | Path | io.TextIOBase | Iterable[str]) -> tuple[dict[str, Decimal], list[Diagnostic]]:
     """Parse a ``player,points`` CSV (header optional). Bad rows become diagnostics.
 
+    The last comma of a row splits the points from the name, so a PGN name with a comma needs no
+    quotes (``Cedar, Chen,1500``; ``"Cedar, Chen",1500`` is read the same), unless a number stands
+    between the commas (``Anna,1,5``: a decimal comma?), which is an error that shows the quoting.
     A later row for the same player replaces an earlier one (with a warning).
     """
     name = str(source) if isinstance(source, (str, Path)) else None
@@ -393,23 +399,28 @@ def read_initial(source: str | Path | io.TextIOBase | Iterable[str]) -> tuple[di
             continue
         if number == 1 and len(row) >= 2 and row[0].strip().lower() == "player":
             continue  # header
-        if len(row) != 2 or not row[0].strip():
+        player, text = ",".join(row[:-1]).strip(), row[-1].strip()
+        if len(row) < 2 or not player or any(_NUMBER.fullmatch(cell.strip()) for cell in row[1:-1]):
             diagnostics.append(
                 Diagnostic.make(
                     "ledger.bad-initial",
-                    f"expected 'player,points', found {','.join(row)!r}",
+                    f"expected 'player,points' with a decimal point (a name with a comma: "
+                    f"Cedar, Chen,1500 or \"Cedar, Chen\",1500), found {','.join(row)!r}",
                     file=name,
                     line=number,
                 )
             )
             continue
-        player, text = row[0].strip(), row[1].strip()
         try:
             value = to_decimal(text)
         except (decimal.InvalidOperation, ValueError) as exc:
             diagnostics.append(
                 Diagnostic.make(
-                    "ledger.bad-initial", f"points {text[:40]!r} rejected: {exc}", file=name, line=number
+                    "ledger.bad-initial",
+                    f"points {text[:40]!r} rejected: {exc} (the text after the last comma is the points: "
+                    f"Cedar, Chen,1500)",
+                    file=name,
+                    line=number,
                 )
             )
             continue

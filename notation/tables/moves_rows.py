@@ -4,8 +4,8 @@ arrays), typed and derived by Polars per batch.
 Per ply, Python (or the compiled core, :mod:`notation.validation.core`) collects only what the
 replay knows; :func:`_type_moves` derives the rest at flush time, including the values read
 from each move's comments: ``[%clk]``/``tl=`` (``clock_seconds``; ``tl=`` in milliseconds or h:mm:ss), ``[%emt]``/``mt=``
-(``move_time_ms``), ``[%eval]``/``wv=`` (``eval_cp``, ``eval_mate``) and ``[%eval …,depth]``/``d=``
-(``depth``), with the patterns of :mod:`notation.pgn.comment_commands`. Both
+(``move_time_ms``), ``[%eval]``/``wv=``/``score/depth`` (``eval_cp``, ``eval_mate``) and
+``[%eval …,depth]``/``d=``/``score/depth`` (``depth``), with the patterns of :mod:`notation.pgn.comment_commands`. Both
 paths hand this module the raw comment text, so the derived columns are the same on both.
 Values that do not fit their column are null plus a ``table.value-out-of-range`` warning
 (:mod:`notation.tables.ranges`).
@@ -27,6 +27,7 @@ from notation.pgn.comment_commands import (
     EMT_PATTERN,
     EVAL_PATTERN,
     MT_PATTERN,
+    SCORE_DEPTH_PATTERN,
     TL_PATTERN,
     WV_PATTERN,
 )
@@ -265,6 +266,8 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         emt=holding("[%emt").str.extract_groups(EMT_PATTERN.pattern),
         mt=holding("mt=").str.extract_groups(MT_PATTERN.pattern),  # h, m, s or milliseconds
         dp=holding("d=").str.extract(DEPTH_PATTERN.pattern, 1),
+        # Arena, cutechess: "+0.18/23 239" (the mover's view)
+        sd=holding("/").str.extract_groups(SCORE_DEPTH_PATTERN.pattern),
         comment=(pl.col("text").str.replace_all(COMMAND_PATTERN.pattern, " ") if held("[%") else pl.col("text"))
         .str.replace_all(SPACES.pattern, " ")
         .str.strip_chars(),
@@ -272,7 +275,8 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
     # stage 2: colour, captured piece, material changes
     white = (pl.col("k") % 2) == 0
     captured = pl.when(pl.col("capture")).then(target.fill_null(PAWN))
-    clk, ev, wv = pl.col("clk"), pl.col("ev"), pl.col("wv")
+    clk, ev, wv, sd = pl.col("clk"), pl.col("ev"), pl.col("wv"), pl.col("sd")
+    view = pl.when(white).then(1).otherwise(-1)  # a score/depth comment's score is the mover's
     frame = frame.with_columns(white=white, captured=captured).with_columns(
         cap_value=_piece_value(pl.col("captured")).fill_null(0),
         promo_gain=(_piece_value(pl.col("promotion")) - PIECE_VALUES[PAWN]).fill_null(0),
@@ -281,9 +285,12 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         clock_w=pl.coalesce(clk.struct.field("1").cast(pl.Float64, strict=False) * 3600.0
         + clk.struct.field("2").cast(pl.Float64, strict=False) * 60.0
         + clk.struct.field("3").cast(pl.Float64, strict=False).fill_null(0.0), _time_left(pl.col("tl"))),
-        cp_w=(pl.coalesce(ev.struct.field("2"), wv.struct.field("3")).cast(pl.Float64, strict=False) * 100.0).round(0),
+        cp_w=(pl.coalesce(ev.struct.field("2").cast(pl.Float64, strict=False),
+                          wv.struct.field("3").cast(pl.Float64, strict=False),
+                          sd.struct.field("3").cast(pl.Float64, strict=False) * view) * 100.0).round(0),
         mate_w=pl.coalesce(ev.struct.field("1").str.to_integer(strict=False), (wv.struct.field("1") + wv.struct.field(
-            "2")).str.to_integer(strict=False)),
+            "2")).str.to_integer(strict=False), sd.struct.field("2").str.to_integer(strict=False)
+            * pl.when(sd.struct.field("1") == "-").then(-1).otherwise(1) * view),
         move_w=pl.col("fullmove").cast(pl.Int64) + pl.col("k") // 2,
         # [%emt] wins over mt=; null where the text's number is not an Int64 (too many digits)
         time_w=pl.when(pl.col("emt").struct.field("1").is_not_null())
@@ -291,7 +298,7 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         .when(pl.col("mt").struct.field("4").is_not_null())
         .then(pl.col("mt").struct.field("4").str.to_integer(strict=False))
         .otherwise(_milliseconds(pl.col("mt"))),
-        depth_w=pl.coalesce(ev.struct.field("3"), pl.col("dp")).str.to_integer(strict=False),
+        depth_w=pl.coalesce(ev.struct.field("3"), pl.col("dp"), sd.struct.field("4")).str.to_integer(strict=False),
     )
     fits = {
         "clock_seconds": pl.col("clock_w").is_finite(),

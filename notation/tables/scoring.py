@@ -163,5 +163,7 @@ def csv_lines(source: str | Path | Iterable[str], what: str) -> tuple[list[str],
             with open(source, encoding="utf-8-sig", newline="") as handle:
                 return handle.read().splitlines(), []
         return [line.rstrip("\r\n") for line in source], []
+    except FileNotFoundError:
+        return [], [Diagnostic.missing_file(str(source))]
     except (OSError, UnicodeDecodeError) as exc:
         return [], [Diagnostic.make("pgn.io", f"cannot read {what}: {exc}", file=name)]

@@ -308,10 +308,7 @@ def length_summary(base: pl.LazyFrame) -> pl.LazyFrame:
 def player_summary(base: pl.LazyFrame) -> pl.LazyFrame:
     """The ``player`` section: records and performance (linear approximation, module doc)."""
     sides = []
-    for player, opponent, opp_elo, sign in (
-        ("white", "black", "black_elo", 1.0),
-        ("black", "white", "white_elo", -1.0),
-    ):
+    for player, opp_elo, sign in (("white", "black_elo", 1.0), ("black", "white_elo", -1.0)):
         points = pl.col("_ws") if sign > 0 else 1.0 - pl.col("_ws")
         sides.append(
             base.select(

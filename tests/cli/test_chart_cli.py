@@ -211,3 +211,32 @@ def test_eval_kind_reports_a_truncated_input(tmp_path: Path, clock_pgn: Path) ->
     result = run_cli("chart", clock_pgn, tmp_path / "absent.pgn", "--kind", "eval", "--out", out)
     assert result.exit_code == 2 and "absent.pgn" in result.stderr and "pgn.io" in result.stderr
     assert marks(parse(out.read_text(encoding="utf-8")), "evals") == 6
+
+
+ARENA_GAME = """[Event "Arena test"]
+[Date "2024.05.01"]
+[White "Engine A"]
+[Black "Engine B"]
+[Result "*"]
+
+1. e4 {+0.18/23 239} e5 {+0.25/20 1.2s} 2. Nf3 {+0.30/21 3} Nc6 {-0.10/19 2} *
+"""
+
+
+def test_eval_kind_reads_score_depth_comments_and_titles_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "arena.pgn"
+    path.write_text(ARENA_GAME, encoding="utf-8")
+    out = tmp_path / "eval.svg"
+    assert run_cli("chart", path, "--kind", "eval", "--out", out).exit_code == 0
+    svg = out.read_text(encoding="utf-8")
+    assert marks(parse(svg), "evals") == 4
+    assert "(Engine A–Engine B, Arena test, 2024.05.01): evaluation" in svg
+    assert run_cli("chart", path, "--kind", "eval", "--title", "Mine", "--out", out).exit_code == 0
+    assert "Mine" in out.read_text(encoding="utf-8") and "Arena test" not in out.read_text(encoding="utf-8")
+
+
+def test_eval_kind_says_why_it_has_nothing_to_draw(tmp_path: Path) -> None:
+    result = run_cli("chart", SAMPLE_GAMES / "classics.pgn", "--kind", "eval", "--out", tmp_path / "e.svg")
+    assert result.exit_code == 1
+    assert "picture.no-data" in result.stderr and "game 1 (Morphy, Paul–" in result.stderr
+    assert "has no engine evaluations ([%eval]" in result.stderr

@@ -21,6 +21,7 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from conftest import SAMPLE_GAMES
 from faults_support import deny_folder, make_games, pgn_tree
 from notation.cli.main import app
 from notation.pgn import sources
@@ -183,3 +184,28 @@ def test_old_mac_line_ends_and_utf16_validate_like_lf(variant: str, tmp_path: Pa
     assert rows(got.stdout) == rows(reference.stdout) and len(rows(got.stdout)) == 5
     stats = CliRunner().invoke(app, ["stats", str(other), "--by", "result", "--format", "csv"])
     assert stats.exit_code == 0 and stats.stdout.splitlines()[1].startswith("5,")
+
+
+# ----------------------------------------------------------------------------- a missing path
+MISSING_FILE_COMMANDS = [
+    ["validate"], ["convert"], ["filter"], ["stats"], ["standings"], ["ledger"], ["players"], ["tree"],
+    ["import", "--out", "{tmp}/dataset"], ["chart", "--kind", "rating", "--out", "{tmp}/c.svg"],
+    ["board", "--out", "{tmp}/b.svg"],
+]
+
+
+@pytest.mark.parametrize("command", MISSING_FILE_COMMANDS, ids=lambda c: c[0])
+def test_a_missing_path_is_worded_one_way_by_every_command(command: list[str], tmp_path: Path) -> None:
+    missing = tmp_path / "absent.pgn"
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    result = CliRunner().invoke(app, [args[0], str(missing), *args[1:]])
+    assert result.exit_code == 2, result.output
+    assert f"{missing}: error[pgn.io]: no such file or directory" in result.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize("option", [["ledger", "--initial"], ["stats", "--aliases"]])
+def test_a_missing_option_file_is_worded_the_same_way(option: list[str], tmp_path: Path) -> None:
+    missing = tmp_path / "absent.csv"
+    result = CliRunner().invoke(app, [option[0], str(SAMPLE_GAMES / "round_robin.pgn"), option[1], str(missing)])
+    assert result.exit_code == 2
+    assert f"{missing}: error[pgn.io]: no such file or directory" in result.stderr

@@ -109,9 +109,10 @@ def test_exit_2_for_bad_initial_file(tmp_path: Path) -> None:
 
 def test_duplicate_initial_row_is_a_warning_only(tmp_path: Path) -> None:
     dup = tmp_path / "dup.csv"
-    dup.write_text("Elm, Eva,1\n", encoding="utf-8")  # three fields: an error
-    assert run_cli("ledger", ROUND_ROBIN, "--initial", dup).exit_code == 2
-    dup.write_text('"Elm, Eva",1\n"Elm, Eva",2\n', encoding="utf-8")
+    dup.write_text("Elm, Eva,1\nElm,1,5\n", encoding="utf-8")  # a decimal comma: an error
+    result = run_cli("ledger", ROUND_ROBIN, "--initial", dup)
+    assert result.exit_code == 2 and ":2:" in result.stderr and ":1:" not in result.stderr
+    dup.write_text('"Elm, Eva",1\nElm, Eva,2\n', encoding="utf-8")
     result = run_cli("ledger", ROUND_ROBIN, "--initial", dup)
     assert result.exit_code == 0 and "warning[ledger.bad-initial]" in result.stderr
 
@@ -194,3 +195,14 @@ def test_ledger_lines_fit_on_every_corpus_file(relative: str | None) -> None:
         corpus_game_files()  # skips with the reason
         pytest.skip("shared corpus not available")
     _check_lines(corpus_path("games", relative))
+
+
+def test_the_table_writes_every_place_so_the_points_align() -> None:
+    table = run_cli("ledger", ROUND_ROBIN).stdout
+    points = [line.split()[-3] for line in table.splitlines() if line.strip().endswith(" 5")]
+    assert "9.60" in points and "13.42" in points and all(len(p.split(".")[1]) == 2 for p in points)
+    assert len({line.index(p) + len(p) for line, p in zip(
+        [ln for ln in table.splitlines() if ln.strip().endswith(" 5")], points)}) == 1  # right-aligned
+    assert "9.6," in run_cli("ledger", ROUND_ROBIN, "--format", "csv").stdout  # machine formats: the value
+    three = run_cli("ledger", ROUND_ROBIN, "--places", "3").stdout
+    assert "13.416" in three and "9.600" in three

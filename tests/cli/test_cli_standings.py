@@ -98,3 +98,12 @@ def test_large_field_omits_crosstable(tmp_path: Path) -> None:
     assert result.stdout.splitlines()[1] == "1,1-66,P000,1,0.5,0.25,0.5,0"
     table = run_cli("standings", pgn)
     assert table.exit_code == 0 and "P065" in table.stdout
+
+
+def test_a_path_given_twice_counts_its_games_once() -> None:
+    from tables_support import ROUND_ROBIN, run_cli
+
+    once = run_cli("standings", ROUND_ROBIN, "--format", "csv")
+    twice = run_cli("standings", ROUND_ROBIN, ROUND_ROBIN, "--format", "csv")
+    assert twice.exit_code == 0 and twice.stdout == once.stdout
+    assert twice.stderr.strip() == f"{ROUND_ROBIN}: note: given more than once, read once"

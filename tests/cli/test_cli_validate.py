@@ -117,7 +117,7 @@ def test_strict_turns_warnings_into_exit_1(tmp_path: Path) -> None:
 
 def test_exit_2_on_missing_path() -> None:
     code, out, err = invoke("no/such/file.pgn")
-    assert code == 2 and out == "" and "no/such/file.pgn: no such file or directory" in err
+    assert code == 2 and out == "" and "no/such/file.pgn: error[pgn.io]: no such file or directory" in err
 
 
 def test_exit_2_on_directory_without_pgn(tmp_path: Path) -> None:
@@ -208,3 +208,53 @@ def test_exit_2_on_a_truncated_compressed_file(tmp_path: Path) -> None:
     code, out, err = invoke(str(path))
     assert code == 2 and "games read:" in out
     assert "error[pgn.io]" in out  # reported by the reader, located at the game where reading stopped
+
+
+# ----------------------------------------------------------------------------- repeated information
+def _rosterless(tmp_path: Path, games: int) -> Path:
+    """``games`` sound games, each without Site and Round (info[tags.missing-roster] each)."""
+    one = '[Event "E"]\n[Date "2024.01.01"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n'
+    path = tmp_path / "export.pgn"
+    path.write_text(one * games, encoding="utf-8")
+    return path
+
+
+def test_repeated_information_is_one_line_per_code_with_its_count_and_first_place(tmp_path: Path) -> None:
+    path = _rosterless(tmp_path, 40)
+    code, out, _ = invoke(str(path))
+    assert code == 0
+    listed = [line for line in out.splitlines() if "info[tags.missing-roster]" in line]
+    assert len(listed) == 2, listed  # the first finding as it is, then the count
+    assert listed[0].startswith(f"{path}:1: info[tags.missing-roster] game 1 ")
+    assert listed[1] == f"info[tags.missing-roster]: 40 findings, the first at {path}:1 (--verbose prints each)"
+    assert "games read: 40" in out
+
+
+def test_verbose_prints_every_information_finding(tmp_path: Path) -> None:
+    path = _rosterless(tmp_path, 40)
+    _, out, _ = invoke(str(path), "--verbose")
+    listed = [line for line in out.splitlines() if "info[tags.missing-roster]" in line]
+    assert len(listed) == 40 and all(line.startswith(f"{path}:") for line in listed)
+    assert "findings, the first at" not in out
+    _, quiet, _ = invoke(str(path), "--quiet")
+    assert "info[" not in quiet
+
+
+@pytest.mark.parametrize("output", ["json", "jsonl"])
+def test_json_and_jsonl_carry_every_information_finding(tmp_path: Path, output: str) -> None:
+    path = _rosterless(tmp_path, 40)
+    _, out, _ = invoke(str(path), "--format", output)
+    assert out.count('"tags.missing-roster"') == 40
+    assert "findings, the first at" not in out
+
+
+def test_a_path_given_twice_is_read_once_and_the_note_says_so() -> None:
+    code, out, err = invoke("-q", "sample_games/classics.pgn", "sample_games/classics.pgn", "./sample_games/classics.pgn")
+    assert code == 0 and "games read: 3 in 1 file " in out
+    assert err.splitlines() == [
+        "sample_games/classics.pgn: note: given more than once, read once",
+        "./sample_games/classics.pgn: note: given more than once, read once",
+    ]
+    code, out, err = invoke("-q", "sample_games/draws.pgn", "sample_games/")
+    assert "games read: 45 in 7 files " in out  # as the folder alone
+    assert err.strip() == "sample_games/draws.pgn: note: given more than once, read once"

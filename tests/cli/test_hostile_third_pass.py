@@ -139,7 +139,7 @@ def test_chart_and_import_take_a_file_name_that_is_not_utf8(odd_names: Path, tmp
     assert sorted(games.get_column("source_file").unique().to_list()) == ["plain.pgn", "\ufffdodd\ufffd.pgn"]
     pytest.importorskip("altair")
     pytest.importorskip("vl_convert")
-    chart = run_cli("chart", odd_names, "--kind", "results-eco", "--out", tmp_path / "c.svg")
+    chart = run_cli("chart", odd_names, "--kind", "results-time-control", "--out", tmp_path / "c.svg")
     assert chart.exit_code == 0, chart.output
 
 

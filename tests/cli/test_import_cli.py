@@ -107,7 +107,7 @@ def test_no_pgn_files_exit_2(tmp_path: Path) -> None:
 def test_unknown_engine_exit_2(clean_pgn: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["import", str(clean_pgn), "--out", str(tmp_path / "ds"), "--engine", "spark"])
     assert result.exit_code == 2
-    assert "unknown engine 'spark'" in result.output
+    assert "Invalid value for '--engine'" in result.output and "'spark'" in result.output
 
 
 def test_scheduler_without_dask_exit_2(clean_pgn: Path, tmp_path: Path) -> None:
@@ -135,3 +135,14 @@ def test_unreachable_scheduler_exit_2(clean_pgn: Path, tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "scheduler" in result.output
     assert not (tmp_path / "ds" / "games").exists() or not list((tmp_path / "ds" / "games").iterdir())
+
+
+def test_a_path_given_twice_is_imported_once_and_the_note_says_so(clean_pgn: Path, tmp_path: Path) -> None:
+    import polars as pl
+
+    result = runner.invoke(app, ["import", str(clean_pgn), str(clean_pgn), "--out", str(tmp_path / "ds"), "-q"])
+    assert result.exit_code == 0, result.output
+    assert f"{clean_pgn}: note: given more than once, read once" in result.stderr
+    once = runner.invoke(app, ["import", str(clean_pgn), "--out", str(tmp_path / "one"), "-q"])
+    assert once.exit_code == 0
+    assert pl.read_parquet(tmp_path / "ds" / "games").height == pl.read_parquet(tmp_path / "one" / "games").height

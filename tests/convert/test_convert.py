@@ -154,7 +154,7 @@ def test_hashcode_equals_python_chess_zobrist_hash() -> None:
         if line.start is None or line.start.chess960:
             continue
         board = chess.Board(line.start.fen())
-        for move, after in zip(line.moves, line.positions):
+        for move in line.moves:
             board.push(chess.Move.from_uci(move.uci()))
         final = line.final
         assert final is not None

@@ -1,4 +1,5 @@
-"""Comment commands parsed to typed values ([%clk], [%emt], [%eval], [%csl], [%cal])."""
+"""Comment commands parsed to typed values ([%clk], [%emt], [%eval], [%csl], [%cal]) and the
+score/depth engine comments of Arena and cutechess."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from notation.pgn.comment_commands import (
     arrows,
     clock_seconds,
     emt_seconds,
+    engine_evaluation,
     evaluation,
     highlights,
+    search_depth,
 )
 from notation.pgn.model import MoveNode
 from notation.pgn.reader import read_games
@@ -62,3 +65,27 @@ def test_properties_on_move_nodes_from_the_reader() -> None:
     assert (e4.clock_seconds, e4.eval, e4.emt_seconds) == (180.0, Eval(20, None, None), None)
     assert e5.clock_seconds == 178.0 and e5.arrows == [Arrow("red", 59, 3)] and e5.highlights == []
     assert MoveNode("e4").clock_seconds is None
+
+
+@pytest.mark.parametrize(
+    ("comment", "white_moved", "value"),
+    [
+        ("+0.18/23 239", True, Eval(cp=18, mate=None, depth=23)),
+        ("+0.18/23 239", False, Eval(cp=-18, mate=None, depth=23)),  # the mover's view, turned to White's
+        ("-1.05/17 2.4s", True, Eval(cp=-105, mate=None, depth=17)),
+        ("+M5/30 1.2s", False, Eval(cp=None, mate=-5, depth=30)),
+        ("-M3/12", True, Eval(cp=None, mate=-3, depth=12)),
+        ("1/2 was agreed later", True, None),  # no decimal point: not a score
+        ("book", True, None),
+        ("after 0.18/23 the engine", True, None),  # only at the start of the comment
+    ],
+)
+def test_score_depth_engine_comments(comment: str, white_moved: bool, value: Eval | None) -> None:
+    assert engine_evaluation([comment], white_moved=white_moved) == value
+    assert search_depth([comment]) == (value.depth if value else None)
+
+
+def test_score_depth_is_read_only_when_the_mover_is_known_and_after_other_commands() -> None:
+    assert engine_evaluation(["+0.18/23 239"]) is None
+    assert engine_evaluation(["+0.18/23 239 [%eval -0.5]"], white_moved=True) == Eval(cp=-50, mate=None)
+    assert engine_evaluation(["+0.18/23 wv=0.40,"], white_moved=False) == Eval(cp=40, mate=None)

@@ -447,9 +447,9 @@ def test_a_missing_path_raises_file_not_found(tmp_path: Path) -> None:
     from notation.pgn.reader import read_games, read_headers
     from notation.validation.run import validate
 
-    for reader in (read_games, read_headers, validate):
+    for read in (read_games, read_headers, validate):
         with pytest.raises(FileNotFoundError):
-            next(iter(reader(tmp_path / "missing.pgn")))  # type: ignore[operator]
+            next(iter(read(tmp_path / "missing.pgn")))  # type: ignore[operator]
 
 
 def test_every_argument_is_expanded_one_way(tmp_path: Path) -> None:

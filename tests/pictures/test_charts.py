@@ -101,6 +101,56 @@ def test_player_history(round_robin: pl.DataFrame) -> None:
     assert axis_titles(root) == ["Date", "Rating", "Date", "Running score (%)"]
 
 
+def _pooled_games() -> pl.DataFrame:
+    """Games of Ann in four rating pools: blitz, bullet, Chess960 (blitz speed) and no clock."""
+    def game(date: str, tc: str | None, elo: int, result: str, variant: str | None = None) -> str:
+        tags = {"Event": "Online", "Date": date, "White": "Ann", "Black": "Bob", "Result": result,
+                "WhiteElo": str(elo), "TimeControl": tc, "Variant": variant}
+        head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items() if v is not None)
+        return f"{head}\n1. e4 e5 {result}\n\n"
+    text = (game("2024.01.01", "180+2", 2000, "1-0") + game("2024.01.02", "60+0", 2300, "0-1")
+            + game("2024.01.03", "180+2", 2010, "1/2-1/2") + game("2024.01.04", "180+2", 1700, "1-0", "Chess960")
+            + game("2024.01.05", "60+0", 2290, "1-0") + game("2024.01.06", None, 1900, "1-0"))
+    games, _ = to_frames(io.StringIO(text))
+    return games
+
+
+def test_player_history_is_one_series_per_time_control_class_with_chess960_apart() -> None:
+    data = chart_data.player_history(_pooled_games(), "ann")
+    by_series = {s: data.filter(pl.col("series") == s) for s in data.get_column("series").unique()}
+    assert set(by_series) == {"blitz", "bullet", "Chess960", "no time control"}
+    assert by_series["blitz"]["rating"].to_list() == [2000, 2010]
+    assert by_series["blitz"]["games"].to_list() == [1, 2] and by_series["blitz"]["score_pct"].to_list() == [100.0, 75.0]
+    assert by_series["bullet"]["rating"].to_list() == [2300, 2290]
+    assert by_series["bullet"]["score_pct"].to_list() == [0.0, 50.0]
+    assert by_series["Chess960"]["rating"].to_list() == [1700]
+    svg = _svg("player", data)
+    assert marks(parse(svg), "ratings") == data.height
+    assert "Time control" in svg and "Chess960" in svg
+
+
+def test_a_thinned_history_keeps_each_series_last_game() -> None:
+    data = chart_data.player_history(_pooled_games(), "ann")
+    thin = chart_data.thinned(data, limit=3)
+    assert thin.height < data.height
+    last = data.group_by("series").agg(pl.col("games").max()).sort("series").rows()
+    assert thin.group_by("series").agg(pl.col("games").max()).sort("series").rows() == last
+
+
+@pytest.mark.parametrize("kind", ["results-eco", "length-eco"])
+def test_games_without_an_eco_code_are_left_out_and_counted_in_a_note(kind: str) -> None:
+    text = "".join(
+        '[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n' + (f'[ECO "{eco}"]\n' if eco else "")
+        + "\n1. e4 e5 1-0\n\n"
+        for eco in ["C20", "C20", "?", "", None, "B01"]
+    )
+    games, _ = to_frames(io.StringIO(text))
+    data = chart_data.table_for(kind, games)
+    assert set(data.get_column("group")) == {"C20", "B01"}
+    assert data.get_column("no_eco").to_list() == [3] * data.height
+    assert "3 games without an ECO code (?) left out" in _svg(kind, data)
+
+
 def test_clock_use(clock_tables: tuple[pl.DataFrame, pl.DataFrame]) -> None:
     games, moves = clock_tables
     data = chart_data.clock_use(games, moves)

@@ -13,7 +13,7 @@ from conftest import OUTSIDE, SAMPLE_GAMES, corpus_game_files
 from terminal_support import CODE
 
 from notation.compiled import core_module
-from notation.pgn.chunks import RawGame, ReadFailure
+from notation.pgn.chunks import RawGame
 from notation.pgn.reader import split_games
 from notation.select.criteria import Subject
 from notation.select.material import material_counts

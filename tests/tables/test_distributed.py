@@ -26,7 +26,7 @@ import polars as pl
 import pytest
 
 from notation.pgn.model import Game, MoveNode
-from notation.pgn.chunks import Chunk, RawGame, ReadFailure
+from notation.pgn.chunks import RawGame, ReadFailure
 from notation.pgn.reader import parse_raw_game, split_games, split_range
 from notation.pgn.sources import is_plain_file
 from notation.tables import dataset

@@ -26,15 +26,20 @@ Nc6 {book} 3. Bb5 {ev=0.31, d=22, mt=00:02:04, tl=00:19:12} *
 """
 
 
-@pytest.mark.parametrize("core", [True, False], ids=["core", "python"])
-def test_engine_comments_fill_eval_and_clock(core: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def _moves(text: str, core: bool, monkeypatch: pytest.MonkeyPatch) -> pl.DataFrame:
+    """The moves table of ``text``, on the compiled core's path or the Python reference."""
     if not core:
         monkeypatch.setenv("NOTATION_CORE", "python")
     compiled.core_module.cache_clear()
     try:
-        _, moves = to_frames(io.StringIO(GAME))
+        return to_frames(io.StringIO(text))[1]
     finally:
         compiled.core_module.cache_clear()
+
+
+@pytest.mark.parametrize("core", [True, False], ids=["core", "python"])
+def test_engine_comments_fill_eval_and_clock(core: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    moves = _moves(GAME, core, monkeypatch)
     rows = moves.select("eval_cp", "eval_mate", "clock_seconds").rows()
     assert rows == [(62, None, 60.0), (None, -15, 59.0), (30, None, None), (None, None, None),
                     (None, None, 1152.0)]  # older TCEC files write tl= as h:mm:ss
@@ -123,3 +128,18 @@ def test_most_tcec_moves_with_mt_and_d_get_a_move_time_and_depth() -> None:
     got_clock = left.select(pl.col("clock_seconds").is_not_null().mean()).item()
     print(f"{got_clock:.1%} of {left.height} moves with tl= get a clock")
     assert got_clock >= 0.95
+
+
+ARENA = """[Event "E"]
+[Result "*"]
+
+1. e4 {+0.18/23 239} e5 {+0.25/20 1.2s} 2. Nf3 {-M5/30 3} Nc6 {book} 3. Bb5 {1/2 a note} a6 {+M3/12} *
+"""
+
+
+@pytest.mark.parametrize("core", [True, False], ids=["core", "python"])
+def test_score_depth_comments_fill_eval_and_depth_from_whites_view(core: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    moves = _moves(ARENA, core, monkeypatch)
+    assert moves.select("eval_cp", "eval_mate", "depth").rows() == [
+        (18, None, 23), (-25, None, 20), (None, -5, 30), (None, None, None), (None, None, None), (None, -3, 12),
+    ]

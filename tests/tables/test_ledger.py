@@ -236,6 +236,19 @@ def test_read_initial_with_and_without_header_and_bad_rows() -> None:
     assert values == {} and diags[0].code == "ledger.bad-initial"
 
 
+def test_read_initial_takes_the_last_comma_as_the_end_of_a_name() -> None:
+    values, diags = read_initial(["player,points", "Cedar, Chen,1500", '"Hou, Yifan",12.5', "Lee,Ann,B,7"])
+    assert values == {"Cedar, Chen": D(1500), "Hou, Yifan": D("12.5"), "Lee,Ann,B": D(7)} and diags == []
+
+
+def test_read_initial_shows_how_a_name_with_a_comma_is_written_when_a_row_is_bad() -> None:
+    values, diags = read_initial(["Cedar, Chen", "Solo", "Anna,1,5"])
+    assert values == {}
+    assert [(d.code, d.line) for d in diags] == [("ledger.bad-initial", n) for n in (1, 2, 3)]
+    assert all("Cedar, Chen,1500" in d.message for d in diags)
+    assert '"Cedar, Chen",1500' in diags[2].message
+
+
 def test_read_initial_missing_file(tmp_path: object) -> None:
     values, diags = read_initial(f"{tmp_path}/absent.csv")
     assert values == {} and [d.code for d in diags] == ["pgn.io"]

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from conftest import SAMPLE_GAMES
 
 import notation
@@ -325,10 +327,6 @@ def test_check_replayed_equals_check_game() -> None:
 
     for g in read_games(SAMPLE_GAMES / "broken.pgn"):
         assert check_replayed(g, replay(g)).to_dict() == check_game(g).to_dict()
-
-
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
