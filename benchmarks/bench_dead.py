@@ -2,6 +2,7 @@
 
     python benchmarks/bench_dead.py --before VENV_BEFORE --after VENV_AFTER [PATH] [--rounds R]
     python benchmarks/bench_dead.py --before VENV_BEFORE --after VENV_AFTER [PATH] --callgrind GAMES
+    python benchmarks/bench_dead.py --share GAMES [--venv VENV] [PATH]
 
 Two installs of the package (each a virtual environment with ``notation`` installed: one built
 from the commit before the change, one after) run the same commands as whole processes, in
@@ -21,6 +22,14 @@ same binary on the same input gives the same count to a few parts in a million),
 weighs every instruction alike (a cache miss or a mispredicted branch costs more CPU time than
 an instruction; the search has more of those than the rest of a run, so its share of CPU time is
 larger than its share of instructions).
+
+With ``--share GAMES`` one install (``--venv``, default: the Python running this script) runs
+``validate`` once under callgrind on the first GAMES games, and the script prints the share of the
+whole process's instructions spent inside the dead-position verdict: the inclusive counts of the
+core's ``dead::final_verdicts`` (the final position's two verdicts, with the recorded winner's
+full search) and ``dead::search`` (the searches of the walk back to the first dead position and
+of a side whose opponent cannot mate), and of ``chasolver::winnability`` (every full search,
+wherever called). The core must carry its symbols (the release build does).
 """
 
 from __future__ import annotations
@@ -32,6 +41,8 @@ import resource
 import shutil
 import statistics
 import subprocess
+import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -90,6 +101,33 @@ def callgrind(args: argparse.Namespace, scratch: Path) -> None:
         print(f"{name:10} {before:16,} {after:16,} {after / before:6.3f}x")
 
 
+#: Functions whose inclusive instruction counts `--share` reports (callgrind's names).
+SHARE_FUNCTIONS = ("_core::dead::final_verdicts", "_core::dead::search", "chasolver::winnability")
+
+
+def share(args: argparse.Namespace, scratch: Path) -> None:
+    path = first_games(args.path, args.share, scratch)
+    # the console script run by its interpreter: callgrind does not follow an exec (a shim's)
+    bin_dir = args.venv / "bin" if args.venv else Path(sysconfig.get_path("scripts"))
+    interpreter = str(bin_dir / "python") if args.venv else sys.executable
+    notation = str(bin_dir / "notation")
+    out = scratch / "callgrind.out"
+    command = [interpreter, notation, "validate", str(path), "--format", "jsonl", "--jobs", "1"]
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(out)],
+                               capture_output=True, text=True, check=True).stdout
+    total = re.search(r"([0-9,]+) \(100\.0%\)\s+PROGRAM TOTALS", annotated)
+    if total is None:
+        raise SystemExit("callgrind_annotate gave no total")
+    whole = int(total.group(1).replace(",", ""))
+    print(f"validate, first {args.share} games of {args.path.name}: {whole:,} instructions")
+    for name in SHARE_FUNCTIONS:
+        found = re.search(r"^\s*([0-9,]+) \([^)]*\)\s+\S*?:" + re.escape(name) + r" \[", annotated, re.MULTILINE)
+        count = int(found.group(1).replace(",", "")) if found else 0
+        print(f"  {name:32} {count:16,}  {100 * count / whole:5.1f}%")
+
+
 def commands(venv: Path, path: Path, out: Path) -> dict[str, list[str]]:
     notation = str(venv / "bin" / "notation")
     return {
@@ -101,18 +139,24 @@ def commands(venv: Path, path: Path, out: Path) -> dict[str, list[str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", nargs="?", type=Path, default=DEFAULT)
-    parser.add_argument("--before", type=Path, required=True, help="virtual environment before the change")
-    parser.add_argument("--after", type=Path, required=True, help="virtual environment after the change")
+    parser.add_argument("--before", type=Path, help="virtual environment before the change")
+    parser.add_argument("--after", type=Path, help="virtual environment after the change")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=["validate", "import"])
     parser.add_argument("--callgrind", type=int, metavar="GAMES", default=0,
                         help="count instructions under callgrind on the first GAMES games instead of timing")
+    parser.add_argument("--share", type=int, metavar="GAMES", default=0,
+                        help="the dead-position verdict's share of validate's instructions on the first GAMES games")
+    parser.add_argument("--venv", type=Path, default=None, help="the install --share measures (default: this Python's)")
     args = parser.parse_args()
     times: dict[tuple[str, str], list[float]] = {}
     scratch = Path(tempfile.mkdtemp(prefix="bench_dead_"))
-    if args.callgrind:
+    if not args.share and (args.before is None or args.after is None):
+        parser.error("--before and --after are needed (or --share)")
+    counting = share if args.share else callgrind if args.callgrind else None
+    if counting is not None:
         try:
-            callgrind(args, scratch)
+            counting(args, scratch)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         return
