@@ -25,6 +25,7 @@ name the game (``game 2``); the exit code is the worst of the games'.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING
 
 import typer
@@ -36,6 +37,25 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.scoresheet.pgn_input import SheetGame
 
 LANGUAGE_CHOICES = ("auto", "en", "zh", "de", "fr", "es", "it", "nl", "ru")
+
+
+class SheetFormat(str, Enum):
+    pgn = "pgn"
+    json = "json"
+
+
+class Language(str, Enum):
+    """The piece-letter languages (``auto``: detected from the boxes)."""
+
+    auto = "auto"
+    en = "en"
+    zh = "zh"
+    de = "de"
+    fr = "fr"
+    es = "es"
+    it = "it"
+    nl = "nl"
+    ru = "ru"
 OUT_SUFFIXES = (".pgn", ".txt", ".html", ".htm", ".svg", ".json")
 
 
@@ -69,11 +89,11 @@ def _read_input(path: str) -> str:
 
 
 def scoresheet(
-    inputs: list[str] = typer.Argument(..., help="Scoresheet text file (.txt, .csv; '-' for stdin), or a PGN file; "
+    inputs: list[str] = typer.Argument(..., metavar="PATH...", help="Scoresheet text file (.txt, .csv; '-' for stdin), or a PGN file; "
                                        "with --same-game, every copy of one game's sheet."),
     same_game: bool = typer.Option(False, "--same-game", help="The inputs are copies of one game's sheet (the two "
                                    "players' sheets, say): read them together as independent witnesses."),
-    lang: str = typer.Option("auto", "--lang", help="Piece-letter language: " + "|".join(LANGUAGE_CHOICES) + "."),
+    lang: Language = typer.Option(Language.auto, "--lang", help="Piece-letter language (auto: detected)."),
     fen: str | None = typer.Option(None, "--fen", help="Starting position (FEN) when not the initial one."),
     tags: str | None = typer.Option(None, "--tags", help='Tags, e.g. "White=Anna,Black=Bernd,Event=Club ch".'),
     out: list[str] = typer.Option([], "--out", "-o", help="Write .pgn/.txt/.html/.svg/.json (repeatable)."),
@@ -87,7 +107,7 @@ def scoresheet(
                                 "write the finished reading."),
     diagram: list[str] = typer.Option([], "--diagram", help="Diagram after a move, e.g. 24w or 24b (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list corrections on stderr."),
-    format: str = typer.Option("pgn", "--format", help="What goes to stdout without --out: pgn or json "
+    format: SheetFormat = typer.Option(SheetFormat.pgn, "--format", help="What goes to stdout without --out: pgn or json "
                                "(the reconstruction with its readings ranked, each with moves, cost, "
                                "probability and corrections)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=0, help="A PGN input: " + JOBS_HELP),
@@ -96,12 +116,7 @@ def scoresheet(
 ) -> None:
     """Reconstruct the game written on a scoresheet (or on both players' sheets): lenient multi-language input,
     the best complete legal reading, how sure it is move by move."""
-    if format not in ("pgn", "json"):
-        typer.echo("error: --format must be pgn or json", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    if lang not in LANGUAGE_CHOICES:
-        typer.echo(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+    language, shape = Language(lang).value, SheetFormat(format).value
     for target in out:
         if not target.lower().endswith(OUT_SUFFIXES):
             typer.echo(f"error: --out {target}: use one of {', '.join(OUT_SUFFIXES)}", err=True)
@@ -114,7 +129,12 @@ def scoresheet(
         try:
             texts.append(_read_input(one))
         except OSError as exc:
-            typer.echo(f"error: {one}: {exc.strerror or exc}", err=True)
+            if isinstance(exc, FileNotFoundError):
+                from notation.diagnostics import Diagnostic
+
+                typer.echo(diagnostic_line(Diagnostic.missing_file(one)), err=True)
+            else:
+                typer.echo(f"error: {one}: {exc.strerror or exc}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
     if tags is not None:
         from notation.scoresheet.tags import parse_tags
@@ -143,11 +163,11 @@ def scoresheet(
     if pin:
         _check_pins(pin, fen, pgn_input)
     if review:
-        games = [_review(texts, lang=lang, fen=fen, tags=tags, max_cost=max_cost, pins=pin, pgn_input=pgn_input)]
+        games = [_review(texts, lang=language, fen=fen, tags=tags, max_cost=max_cost, pins=pin, pgn_input=pgn_input)]
     else:
-        games = _read_games(texts, same_game=same_game, lang=lang, fen=fen, tags=tags, max_cost=max_cost,
+        games = _read_games(texts, same_game=same_game, lang=language, fen=fen, tags=tags, max_cost=max_cost,
                             jobs=jobs, pins=pin, pgn_input=pgn_input)
-    _finish(games, inputs, out, diagram, quiet, format, game)
+    _finish(games, inputs, out, diagram, quiet, shape, game)
 
 
 def _review(texts: list[str], *, lang: str, fen: str | None, tags: str | None, max_cost: float | None,
