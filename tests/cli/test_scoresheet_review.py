@@ -125,3 +125,10 @@ def _until(master: int, wanted: bytes | None, timeout: float = 60.0) -> bytes:
         raise AssertionError(f"never saw {wanted!r}: {got.decode('utf-8', 'replace')}")
     os.close(master)
     return got
+
+
+def test_help_offers_pin_and_review_and_one_reader() -> None:
+    result = CliRunner().invoke(app, ["scoresheet", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "--pin" in result.stdout and "--review" in result.stdout
+    assert "--method" not in result.stdout and "--engine" not in result.stdout
