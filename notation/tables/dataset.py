@@ -268,7 +268,7 @@ def next_batch(root: Path) -> int:
     last = 0
     for p in _parts(root / GAMES_DIR):
         head = p.name[len(PART_PREFIX) :].split("-", 1)[0]
-        if head.isdigit():
+        if head.isascii() and head.isdigit():
             last = max(last, int(head))
     return last + 1
 
