@@ -9,11 +9,15 @@ or a CSV table is meant to be shared.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from notation.oserrors import library_write_error
 
 
 def current_umask() -> int:
@@ -23,10 +27,37 @@ def current_umask() -> int:
     return mask
 
 
+def _special_target(target: Path) -> bool:
+    """True when ``target`` exists and is not a regular file: a folder raises
+    ``IsADirectoryError``; a device, FIFO or socket (``/dev/null``, ``/dev/full``, a named pipe)
+    is written in place, since renaming a file onto it would replace the special file itself."""
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return False
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+    return not stat.S_ISREG(mode)
+
+
 @contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """A temporary path in the target's folder; renamed onto ``path`` when the block succeeds."""
+    """A temporary path in the target's folder; renamed onto ``path`` when the block succeeds.
+
+    Raises ``IsADirectoryError`` for a folder target. A special file target (a device such as
+    ``/dev/null`` or ``/dev/full``, a FIFO) is yielded itself and written in place. Any failure
+    in the block removes the temporary file; a failure that is not an ``OSError`` (a library's
+    own exception while writing) is raised as an ``OSError`` naming ``path``
+    (:func:`library_write_error`), so every caller reports it as an output error."""
     target = Path(path)
+    if _special_target(target):
+        try:
+            yield target
+        except OSError:
+            raise
+        except Exception as exc:
+            raise library_write_error(exc, target) from exc
+        return
     folder = target.parent if str(target.parent) else Path(".")
     handle, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
@@ -38,6 +69,14 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         yield tmp
         os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if exc.filename is not None and str(exc.filename) == str(tmp):  # name the target, not the temporary
+            raise OSError(exc.errno, exc.strerror, str(target)) from exc
+        raise
+    except Exception as exc:
+        tmp.unlink(missing_ok=True)
+        raise library_write_error(exc, target) from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

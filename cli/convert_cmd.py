@@ -113,7 +113,7 @@ def run_convert(
         with reading_progress("converting", paths):
             sink, incomplete = _run(sources, options, out, split, jobs)
     except OSError as exc:
-        error(f"cannot write the output: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        error(f"cannot write the output: {exc.strerror or exc}: {exc.filename or out}")
         return EXIT_USAGE
     if incomplete:
         error(f"{incomplete} game(s) not converted whole: a move that could not be played (the "

@@ -143,7 +143,7 @@ def run_filter(paths: list[str], options: dict[str, Any]) -> int:
         with reading_progress("filtering", paths):
             out, dupes = _run(sources, criteria, options)
     except OSError as exc:
-        error(f"cannot write the output: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        error(f"cannot write the output: {exc.strerror or exc}: {exc.filename or options['out']}")
         return EXIT_USAGE
     if options["out"] != "-":
         extra = f", {dupes.count} duplicate(s) to {options['duplicates']}" if dupes is not None else ""

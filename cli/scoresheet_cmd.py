@@ -269,6 +269,7 @@ def _finish(games: list[SheetGame], inputs: list[str], out: list[str], diagram: 
     json_text = dumps(recs[0].to_dict() if not pgn_input or game is not None
                       else [dict(g.reconstruction.to_dict(), game=g.number, line=g.line) for g in games], pretty=True)
     pgn_text = "\n".join(r.pgn() for r in recs if r.sans or pgn_input)  # a PGN input's tags-only game too
+    target = ""
     try:
         for target in out:
             lower = target.lower()
@@ -288,7 +289,7 @@ def _finish(games: list[SheetGame], inputs: list[str], out: list[str], diagram: 
                 content += "\n"
             write_text_atomic(target, content)
     except OSError as exc:
-        typer.echo(f"error: cannot write: {exc.strerror or exc}", err=True)
+        typer.echo(f"error: {exc.filename or target}: cannot write: {exc.strerror or exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     if not out and format == "json":
         typer.echo(json_text)

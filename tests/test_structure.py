@@ -38,7 +38,7 @@ def _modules() -> dict[str, Path]:
 #: The layers of docs/ARCHITECTURE.md, lowest first: a module may import (at run time, inside a
 #: function, or for type checking only) modules of its own layer and of the layers below it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("notation.diagnostics", "notation.compiled", "notation.parallel", "notation.grammars"),
+    ("notation.diagnostics", "notation.compiled", "notation.parallel", "notation.grammars", "notation.oserrors"),
     ("notation.rules",),
     ("notation.formats",),
     ("notation.pgn",),

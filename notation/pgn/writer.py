@@ -45,14 +45,15 @@ def escape_tag_value(value: str) -> str:
 
 
 def _start_ply(tags: dict[str, str]) -> tuple[int, bool]:
-    """(full move number, White to move) of the game's first position, from the FEN tag."""
+    """(full move number, White to move) of the game's first position, from the FEN tag; a move
+    number of other than ASCII digits (``¹``, ``١``) is not read (1)."""
     fen = tags.get("FEN")
     if not fen:
         return 1, True
     fields = fen.split()
     white = not (len(fields) > 1 and fields[1].lower() == "b")
     number = 1
-    if len(fields) > 5 and fields[5].isdigit():
+    if len(fields) > 5 and fields[5].isascii() and fields[5].isdigit():
         number = max(1, int(fields[5]))
     return number, white
 

@@ -53,9 +53,9 @@ class Diagram:
 
 def parse_ply(spec: str) -> int | None:
     """``"12"`` -> ply 12; ``"24w"`` / ``"24b"`` -> after White's / Black's 24th move (47 / 48);
-    None when ``spec`` is neither."""
+    None when ``spec`` is neither. Only ASCII digits count (``¹`` or ``١`` is no ply)."""
     text = spec.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return int(text)
     if text and not text[-1].isdigit():
         return diagram_ply(text)

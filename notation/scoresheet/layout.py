@@ -269,7 +269,7 @@ def _text_sheet(lines: list[str], first_line: int) -> Sheet:
             if m.group("comment"):
                 continue
             text = m.group("cell")
-            if bare_match and text.isdigit() and 0 < int(text) < 1000:
+            if bare_match and text.isascii() and text.isdigit() and 0 < int(text) < 1000:
                 # "1  e4  e5    31  Rd1  Qe6": a printed sheet typed with two column blocks
                 number, colour = int(text), "w"
                 continue

@@ -301,10 +301,11 @@ def _won_on_time(tags: dict[str, str]) -> bool:
 
 
 def _rating(text: str | None) -> int | None:
+    """A rating tag's value of ASCII digits as a number; None for anything else (``¹⁵⁰⁰``, ``١٥٠٠``)."""
     if text is None:
         return None
     text = text.strip()
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def _starts_with(subject: Subject, moves: tuple[str, ...]) -> bool:

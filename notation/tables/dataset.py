@@ -61,6 +61,7 @@ from typing import Any
 import polars as pl
 
 from notation.diagnostics import Diagnostic
+from notation.oserrors import library_write_error
 from notation.pgn.sources import display_path, expand_paths
 from notation.tables.schema import GAMES_SCHEMA, MOVES_SCHEMA
 
@@ -264,7 +265,7 @@ def next_batch(root: Path) -> int:
     last = 0
     for p in _parts(root / GAMES_DIR):
         head = p.name[len(PART_PREFIX) :].split("-", 1)[0]
-        if head.isdigit():
+        if head.isascii() and head.isdigit():
             last = max(last, int(head))
     return last + 1
 
@@ -574,7 +575,12 @@ def _write_parquet(frame: pl.DataFrame, path: Path, options: WriteOptions) -> No
     kwargs: dict[str, Any] = {"compression": options.compression, "statistics": True}
     if options.compression_level is not None:
         kwargs["compression_level"] = options.compression_level
-    frame.write_parquet(path, **kwargs)
+    try:
+        frame.write_parquet(path, **kwargs)
+    except OSError:
+        raise
+    except Exception as exc:  # Polars reports I/O failures as its own errors
+        raise library_write_error(exc, path) from exc
 
 
 # ------------------------------------------------------------------------------- engines

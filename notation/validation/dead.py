@@ -34,7 +34,7 @@ DEFAULT_SEARCHES = 8
 
 def _searches() -> int:
     text = os.environ.get(SEARCHES_VARIABLE, "").strip()
-    if text.isdigit() and int(text) <= 1_000_000:
+    if text.isascii() and text.isdigit() and int(text) <= 1_000_000:
         return int(text)
     return DEFAULT_SEARCHES
 

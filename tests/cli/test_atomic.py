@@ -25,8 +25,9 @@ def test_failed_write_keeps_old_file_and_no_temp(tmp_path: Path) -> None:
         path.write_text("half", encoding="utf-8")
         raise RuntimeError("disk full")
 
-    with pytest.raises(RuntimeError):
+    with pytest.raises(OSError, match="disk full") as caught:  # a library's own error, as an OSError
         write_with_atomic(target, broken_writer)
+    assert isinstance(caught.value.__cause__, RuntimeError)
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.parquet"]
 
