@@ -62,9 +62,11 @@ _TL = re.compile(r"(?:^|[\s,{])tl=(?:(\d+)|(\d+):(\d\d):(\d\d))[\s,}]")
 _WV = re.compile(r"(?:^|[\s,{])wv=(?:(-?)M(\d+)|([+-]?[0-9.]+))[\s,}]")
 _MT = re.compile(r"(?:^|[\s,{])mt=(?:(\d+)|(\d+):(\d\d):(\d\d))[\s,}]")
 _D = re.compile(r"(?:^|[\s,{])d=(\d+)[\s,}]")
+# Arena/cutechess "score/depth time" at the start of a comment, from the mover's view
+_SCORE_DEPTH = re.compile(r"^\s*([+-]?)(?:M(\d+)|(\d*\.\d*))/(\d+)(?=[\s,}]|$)")
 
 
-def _engine_comment(row: dict[str, object], comment: str) -> None:
+def _engine_comment(row: dict[str, object], comment: str, white_moved: bool) -> None:
     """python-chess reads [%clk]/[%eval] only; TCEC and cutechess comments give the time left
     (``tl=`` ms) and White's evaluation (``wv=``), which the moves table reads when those are absent."""
     text = comment + " "
@@ -85,6 +87,16 @@ def _engine_comment(row: dict[str, object], comment: str) -> None:
             row["move_time_ms"] = (int(mt.group(2)) * 3600 + int(mt.group(3)) * 60 + int(mt.group(4))) * 1000
     if row["depth"] is None and (d := _D.search(text)):
         row["depth"] = int(d.group(1))
+    scored = _SCORE_DEPTH.match(comment)
+    if scored and (scored.group(2) or scored.group(3) not in (None, ".")):
+        view = (1 if white_moved else -1) * (-1 if scored.group(1) == "-" else 1)
+        if row["eval_cp"] is None and row["eval_mate"] is None:
+            if scored.group(2):
+                row["eval_mate"] = view * int(scored.group(2))
+            else:
+                row["eval_cp"] = round(view * float(scored.group(3)) * 100)
+        if row["depth"] is None:
+            row["depth"] = int(scored.group(4))
 
 
 def _material(board: chess.Board, colour: bool) -> int:
@@ -135,7 +147,7 @@ def reference(text: str) -> tuple[dict[str, object], list[dict[str, object]]] | 
         emt = node.emt()
         row["move_time_ms"] = round(emt * 1000) if emt is not None else None
         row["depth"] = node.eval_depth()
-        _engine_comment(row, node.comment)
+        _engine_comment(row, node.comment, not board.turn)
         rows.append(row)
     headers = game.headers
     facts: dict[str, object] = {
