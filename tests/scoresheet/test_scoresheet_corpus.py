@@ -6,11 +6,11 @@ Real games from the shared corpus (a fixed selection, read with python-chess, th
 reference) are rendered as sloppy scoresheets (random languages, layouts, notations, dropped or
 wrong check marks, dropped capture marks, lower-case letters; seeded RNG) and reconstructed:
 
-* ``test_sloppy_sheets_are_never_read_wrong_with_confidence``: 100 games (500 with ``-m slow``):
+* ``test_sloppy_sheets_are_never_read_wrong_with_confidence``: 30 games (500 with ``-m slow``):
   never a wrong game with confidence, at least 70% exact (the clean typed sheets, confident and
   exact in every language, notation and layout: ``test_typed_sheets.py``);
 * ``test_injected_errors``: one real-world error per game (wrong piece letter, off-by-one
-  square, omitted move, transposed pair; 60 games, 320 with ``-m slow``): at least 85% read back
+  square, omitted move, transposed pair; 30 games, 320 with ``-m slow``): at least 85% read back
   exactly or flagged with the original among the readings offered, none wrong with high
   confidence. The rates are printed (``-s``).
 
@@ -327,7 +327,7 @@ def _uci(rec: object) -> tuple[str, ...]:
 
 SLOPPY_GAMES = 500
 #: The sloppy sheets of the default run (every one of the 500 with ``-m slow``).
-SLOPPY_DEFAULT = 100
+SLOPPY_DEFAULT = 30
 
 
 def _sloppy_sheets_read(count: int) -> None:
@@ -361,7 +361,7 @@ def test_500_sloppy_sheets_are_never_read_wrong_with_confidence() -> None:
     _sloppy_sheets_read(SLOPPY_GAMES)
 
 
-ERROR_GAMES_DEFAULT = 60
+ERROR_GAMES_DEFAULT = 30
 ERROR_GAMES_SLOW = 320
 
 
