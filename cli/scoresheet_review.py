@@ -14,17 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from notation.scoresheet.verdict import move_label
+
 if TYPE_CHECKING:  # pragma: no cover
     from notation.scoresheet.verdict import MoveConfidence, Reconstruction
 
 #: Answers that stop the review (the reading so far is written).
 QUIT = ("q", "quit")
 SKIP = ("s", "skip")
-
-
-def move_label(ply: int, start_ply: int) -> str:
-    absolute = start_ply + ply - 1
-    return f"{absolute // 2 + 1}{'.' if absolute % 2 == 0 else '...'}"
 
 
 def review(read: Callable[[list[str]], Reconstruction], pins: list[str], ask: Callable[[str], str | None],

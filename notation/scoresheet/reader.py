@@ -164,9 +164,4 @@ def _read(copies: list[list[Box]], sheets: list[Sheet], lang: str, start: Positi
     return best
 
 
-def sheet_languages() -> list[str]:
-    """The language codes accepted by ``lang`` (besides ``auto``)."""
-    return list(LANGUAGES)
-
-
-__all__ = ["MAX_BOXES", "MAX_COST", "PinError", "parse_pin", "read_sheets", "reconstruct", "sheet_languages"]
+__all__ = ["MAX_BOXES", "MAX_COST", "PinError", "parse_pin", "read_sheets", "reconstruct"]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from notation.diagnostics import ply_to_move_number
 from notation.scoresheet.tokens import LANGUAGE_NAMES
+from notation.scoresheet.verdict import move_label
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.scoresheet.verdict import Correction, MoveConfidence, Reconstruction
@@ -42,13 +43,6 @@ def _tag(rec: Reconstruction, name: str) -> str:
 def _ply_of(correction: Correction, rec: Reconstruction) -> int | None:
     """The 1-based index into ``rec.sans`` a correction refers to (its ply minus the start)."""
     return correction.ply
-
-
-def _correction_label(correction: Correction, start_ply: int = 0) -> str:
-    if correction.ply is None:
-        return "-"
-    number, colour = ply_to_move_number(correction.ply + start_ply)
-    return f"{number}{'.' if colour == 'white' else '...'}"
 
 
 def render_text(rec: Reconstruction, *, width: int = 16) -> str:
@@ -83,12 +77,12 @@ def render_text(rec: Reconstruction, *, width: int = 16) -> str:
         lines.append("")
         lines.append("Corrections (* in the table):")
         for c in rec.corrections:
-            lines.append(f"  {_correction_label(c, rec.start_ply):>6} {c.message()}")
+            lines.append(f"  {move_label(c.ply, rec.start_ply):>6} {c.message()}")
     if rec.flagged:
         lines.append("")
         lines.append("Moves to check (below 0.99), with the option that settles each:")
         for m in rec.flagged:
-            lines.append(f"  {_move_label(m, rec.start_ply):>6} {m.san} (p={m.confidence:.2f}): "
+            lines.append(f"  {move_label(m.ply, rec.start_ply):>6} {m.san} (p={m.confidence:.2f}): "
                          + "; ".join(f"{c.san} p={c.probability:.2f} --pin {_pin(m, c.san, rec.start_ply)}"
                                      for c in m.choices or ()))
     if rec.status == "needs-human" and len(rec.readings) > 1:
@@ -99,14 +93,9 @@ def render_text(rec: Reconstruction, *, width: int = 16) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _move_label(move: MoveConfidence, start_ply: int) -> str:
-    number, colour = ply_to_move_number(move.ply + start_ply)
-    return f"{number}{'.' if colour == 'white' else '...'}"
-
-
 def _pin(move: MoveConfidence, san: str, start_ply: int) -> str:
     """The ``--pin`` option's value that settles ``move``'s ply as ``san``."""
-    return f"{_move_label(move, start_ply)}{san}"
+    return f"{move_label(move.ply, start_ply)}{san}"
 
 
 def _writing(rec: Reconstruction) -> dict[int, list[str]]:
@@ -226,13 +215,13 @@ def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, hea
         out.append("<h2>Corrections</h2>")
         out.append('<ol class="corrections">')
         for c in rec.corrections:
-            out.append(f"<li><strong>{escape(_correction_label(c, rec.start_ply))}</strong> {escape(c.message())}</li>")
+            out.append(f"<li><strong>{escape(move_label(c.ply, rec.start_ply))}</strong> {escape(c.message())}</li>")
         out.append("</ol>")
     if rec.flagged:
         out.append("<h2>Moves to check</h2>")
         out.append('<ol class="flagged">')
         for m in rec.flagged:
-            label = _move_label(m, rec.start_ply)
+            label = move_label(m.ply, rec.start_ply)
             options = "".join(f'<li>{escape(c.san)} (p={c.probability:.2f}): '
                               f'<code class="pin">--pin {escape(_pin(m, c.san, rec.start_ply))}</code></li>'
                               for c in m.choices)
