@@ -36,7 +36,8 @@ def test_ci_runs_the_readme_test_command_then_the_build_and_code_checks() -> Non
     assert script.startswith("#!/usr/bin/env bash") and "set -euo pipefail" in script
     after = script[script.index(command):]
     for check in ("pip wheel", "check_wheel.py", "cargo clippy", "-D warnings", "cargo test", "cargo fmt --check",
-                  "mypy --no-incremental -p notation", "ruff check"):
+                  "mypy --no-incremental -p notation", "ruff check",
+                  "mkdocs build --strict"):
         assert check in after, check
 
 
@@ -87,13 +88,13 @@ def test_import_notation_is_cheap() -> None:
 # --- the checkout works like the install ---------------------------------------------------------
 
 
-def _readme_example() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def _library_example() -> str:
+    text = (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
     start = text.index("```python\nfrom notation import Position")
     return text[start + len("```python\n") : text.index("```", start + 10)]
 
 
-def test_the_readme_example_runs_from_the_repository_root() -> None:
+def test_the_library_example_runs_from_the_repository_root() -> None:
     """``python`` started at the root imports the checkout's ``notation/`` (the root is first on
     ``sys.path``): its ``cli``/``grammars`` come from the top, its core from the last build."""
     code = (
@@ -109,7 +110,7 @@ def test_the_readme_example_runs_from_the_repository_root() -> None:
     assert Path(grammars) == ROOT / "grammars" / "__init__.py" and Path(main) == ROOT / "cli" / "main.py"
     installed = subprocess.run([sys.executable, "-c", "import notation._core"], cwd=OUTSIDE, capture_output=True)
     assert core == str(installed.returncode == 0)  # the checkout has the core whenever an install has
-    example = subprocess.run([sys.executable, "-"], input=_readme_example(), capture_output=True, text=True,
+    example = subprocess.run([sys.executable, "-"], input=_library_example(), capture_output=True, text=True,
                              cwd=ROOT, timeout=300)
     assert example.returncode == 0, example.stderr
     assert "Morphy" in example.stdout and "san.illegal" in example.stdout

@@ -163,11 +163,10 @@ def test_start_up_imports_no_table_or_chart_library(args: list[str], modules: tu
     assert json.loads(line.removeprefix("IMPORTED ")) == [], run.stderr
 
 
-def test_the_readme_says_what_pipes_jobs_identity_and_matching_do() -> None:
+def test_the_docs_say_what_pipes_jobs_identity_and_matching_do() -> None:
     from conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Every command", 1)[1].split("\n## ", 1)[0]
+    section = (ROOT / "docs" / "every-command.md").read_text(encoding="utf-8")
     for words in ("A closed pipe", "exit code 0", "progress line is cleared", "`--jobs N`", "never more than the CPUs",
                   "identical to `--jobs 1`", "Names and events match one way everywhere", "accents ignored",
                   "`--exact`", "Player identity", "FIDE id", "`--aliases FILE`", "`notation players"):

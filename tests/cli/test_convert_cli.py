@@ -62,13 +62,13 @@ def test_strip_clocks_and_comments(tmp_path: Path) -> None:
     assert "{" not in text and "(" not in text and "$" not in text
 
 
-def test_the_readme_example_is_the_real_output() -> None:
+def test_the_docs_example_is_the_real_output() -> None:
     from conftest import ROOT
 
     command = ("$ notation convert sample_games/special_moves.pgn --strip comments,variations "
                "--add-tags plycount,hashcode --to lan --columns 70\n")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    page = (ROOT / "docs" / "convert.md").read_text(encoding="utf-8")
+    shown = page.split(command, 1)[1].split("```", 1)[0]
     assert shown.endswith("...\n")
     result = run_cli("convert", SAMPLE_GAMES / "special_moves.pgn", "--strip", "comments,variations",
                      "--add-tags", "plycount,hashcode", "--to", "lan", "--columns", "70")

@@ -80,12 +80,12 @@ def test_status_and_variant(tmp_path: Path) -> None:
     assert len(list(read_games(out))) == 1
 
 
-def test_the_readme_example_is_the_real_output() -> None:
+def test_the_docs_example_is_the_real_output() -> None:
     from conftest import ROOT
 
     command = "$ notation filter sample_games/ --player cedar --checkmate\n"
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    page = (ROOT / "docs" / "filter.md").read_text(encoding="utf-8")
+    shown = page.split(command, 1)[1].split("```", 1)[0]
     result = run_cli("filter", SAMPLE_GAMES, "--player", "cedar", "--checkmate")
     assert result.exit_code == 0 and result.stdout.rstrip("\n") == shown.rstrip("\n")
 

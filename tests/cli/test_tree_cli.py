@@ -67,11 +67,11 @@ def test_help_speaks_of_the_explorer() -> None:
     assert result.exit_code == 0 and "opening explorer" in result.stdout
 
 
-def test_the_readme_example_is_the_real_output() -> None:
+def test_the_docs_example_is_the_real_output() -> None:
     from conftest import ROOT
 
     command = '$ notation tree sample_games/round_robin.pgn --moves "1. e4" --depth 2\n'
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    page = (ROOT / "docs" / "openings.md").read_text(encoding="utf-8")
+    shown = page.split(command, 1)[1].split("```", 1)[0]
     result = run_cli("tree", ROUND_ROBIN, "--moves", "1. e4", "--depth", "2")
     assert result.exit_code == 0 and result.stdout.rstrip("\n") == shown.rstrip("\n")
