@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from pathlib import Path
 from types import ModuleType
 
+import pytest
 import typer
 
 from conftest import ROOT
@@ -136,3 +138,38 @@ def test_the_readme_is_a_front_door() -> None:
     ]
     for target in re.findall(r"\]\((docs/[^)#]+)", readme):
         assert (ROOT / target).is_file(), target
+
+
+def _readme_output(command: str) -> list[str]:
+    """The lines the README shows under ``$ command`` (its ``...`` elisions left out)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = readme.split(f"$ {command}\n", 1)[1].split("```", 1)[0].split("\n$ ", 1)[0]
+    return [line for line in shown.splitlines() if line.strip() and line != "..."]
+
+
+def _timing(line: str) -> bool:
+    return "games/s" in line  # the elapsed time differs from run to run
+
+
+def test_the_readme_tour_shows_real_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tables_support import run_cli
+
+    monkeypatch.chdir(ROOT)
+    for args, code in ((("validate", "sample_games/broken.pgn"), 1),
+                       (("scoresheet", "sample_games/sheets/immortal-damaged.csv"), 0)):
+        result = run_cli(*args)
+        assert result.exit_code == code, result.output
+        real = result.output.splitlines()
+        shown = _readme_output("notation " + " ".join(args))
+        assert len(shown) > 5
+        assert [line for line in shown if line not in real and not _timing(line)] == []
+
+    monkeypatch.chdir(tmp_path)
+    imported = run_cli("import", ROOT / "sample_games" / "round_robin.pgn", "--out", "dataset/")
+    assert imported.exit_code == 0, imported.output
+    shown = _readme_output("notation import sample_games/round_robin.pgn --out dataset/")
+    assert [line for line in shown if line not in imported.output.splitlines() and not _timing(line)] == []
+    stats = run_cli("stats", "dataset/", "--by", "player", "--limit", "3")
+    assert stats.exit_code == 0
+    real = [line for line in stats.stdout.splitlines() if line.strip()]
+    assert real == _readme_output("notation stats dataset/ --by player --limit 3")
