@@ -2,11 +2,13 @@
 ``hooks``): the diagnostic codes table from :data:`notation.diagnostics.CODES`, the Parquet
 column tables from :mod:`notation.tables.schema` and the API reference's list of public names
 from :data:`notation.__all__`. A page asks for a part with a marker line (``<!-- codes -->``);
-the pages can therefore never disagree with the code. Importable without MkDocs (the tests call
+the pages can therefore never disagree with the code. The docstrings' Sphinx roles
+(``:func:`x` ``) are shown as plain code. Importable without MkDocs (the tests call
 :func:`expand` directly)."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -102,3 +104,12 @@ def expand(markdown: str) -> str:
 def on_page_markdown(markdown: str, **_: Any) -> str:
     """The MkDocs hook: runs on each page's Markdown before it is rendered."""
     return expand(markdown)
+
+
+#: A Sphinx role before a code span (``:func:`x` `` in a docstring, rendered as ``:func:<code>x``).
+SPHINX_ROLE = re.compile(r":(?:func|class|meth|mod|data|attr|exc|obj):(?=<code>)")
+
+
+def on_page_content(html: str, **_: Any) -> str:
+    """The MkDocs hook after rendering: the docstrings' Sphinx roles shown as plain code."""
+    return SPHINX_ROLE.sub("", html)

@@ -173,3 +173,7 @@ def test_the_readme_tour_shows_real_output(tmp_path: Path, monkeypatch: pytest.M
     assert stats.exit_code == 0
     real = [line for line in stats.stdout.splitlines() if line.strip()]
     assert real == _readme_output("notation stats dataset/ --by player --limit 3")
+
+
+def test_sphinx_roles_in_docstrings_show_as_code() -> None:
+    assert _hooks().on_page_content("see :func:<code>separator</code> and a:b") == "see <code>separator</code> and a:b"
