@@ -540,7 +540,7 @@ def _doubts(setting: Setting, best: Reading, per_move: list[MoveConfidence], rea
     flagged = [m for m in per_move if m.flagged]
     if flagged:
         reasons.append(f"{len(flagged)} move(s) below the {FLAG:.2f} needed")
-    if read_again and not reasons:
+    if read_again:
         # a reading the first pass dropped and a wider one found: others it dropped are not counted
         reasons.append("the first pass dropped this reading and a wider second pass found it, so readings "
                        "the first pass dropped are not counted in its probability")

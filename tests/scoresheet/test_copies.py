@@ -234,13 +234,13 @@ def test_a_copy_out_of_step_is_read_again_with_a_wider_beam() -> None:
 def test_reading_again_never_gives_a_dearer_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     from notation.formats.position import Position
     from notation.scoresheet import decoder
-    from notation.scoresheet.reader import _boxes_of
+    from notation.scoresheet.reader import boxes_of
     from notation.scoresheet.layout import read_sheet
 
     sheets = [TRANSPOSED, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Rf1 b5 7. Bb8 d6 8. c3 O-O",
               "1. d4 ? 2. c4 e6 3. hc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Bg5 Bb7 8. e3 d6"]
     for text in sheets:
-        boxes = _boxes_of(read_sheet(text))
+        boxes = boxes_of(read_sheet(text))
         repaired = decoder.read_copies([boxes], Position.initial())
         monkeypatch.setattr(decoder, "WIDE_PASSES", 0)
         plain = decoder.read_copies([boxes], Position.initial())
@@ -255,12 +255,12 @@ def test_reading_again_that_finds_nothing_cheaper_leaves_the_first_reading(monke
     # (the rest is not read again) and find nothing cheaper: the lattice is the first one, to
     # the last probability.
     from notation.scoresheet import decoder
-    from notation.scoresheet.reader import _boxes_of
+    from notation.scoresheet.reader import boxes_of
     from notation.scoresheet.layout import read_sheet
     from notation.formats.position import Position
 
     games = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}
-    boxes = _boxes_of(read_sheet(games["084"].copies[0].text()))
+    boxes = boxes_of(read_sheet(games["084"].copies[0].text()))
     read = decoder.read_copies([boxes], Position.initial())
     monkeypatch.setattr(decoder, "WIDE_PASSES", 0)
     first = decoder.read_copies([boxes], Position.initial())
