@@ -44,8 +44,8 @@ def test_the_bound_is_generous() -> None:
                          ids=["zeros", "yes-x", "blank-lines", "one-line"])
 def test_structureless_input_stops_with_one_not_pgn(junk: bytes) -> None:
     chunks = split(junk + GAME.format(n=1).encode())
-    assert len(chunks) == 1 and isinstance(chunks[0], ReadFailure), chunks
     (failure,) = chunks
+    assert isinstance(failure, ReadFailure), chunks
     assert failure.kind == "not-pgn" and failure.diagnostic.code == "pgn.not-pgn"
     assert "reading stopped" in failure.diagnostic.message and failure.line == 1
 
