@@ -175,3 +175,39 @@ def test_every_option_value_is_used_or_refused(verb: str, data: st.DataObject, t
 def test_every_option_value_is_used_or_refused_long(verb: str, data: st.DataObject, tmp_path: Path) -> None:
     option = data.draw(st.sampled_from(OPTIONS[verb][1]))
     _survives(_option_command(verb, option, data.draw(VALUE), tmp_path))
+
+
+# ------------------------------------------------- mutated PGN for the commands that draw or read sheets
+SEED = ROUND_ROBIN.read_text(encoding="utf-8")[:3000]
+DRAWING = {"board": ["board", "{in}", "--out", "{tmp}/b.svg", "--game", "2", "--ply", "12w"],
+           "chart": ["chart", "{in}", "--kind", "rating", "--out", "{tmp}/c.svg"],
+           "scoresheet": ["scoresheet", "{in}", "-q", "-o", "{tmp}/s.html", "-o", "{tmp}/s.json"]}
+
+
+@st.composite
+def mutated_pgn(draw: st.DrawFn) -> str:
+    start = draw(st.integers(0, len(SEED)))
+    end = draw(st.integers(start, min(len(SEED), start + 40)))
+    return SEED[:start] + draw(st.text(max_size=40)) + SEED[end:]
+
+
+def _drawing(verb: str, text: str, tmp_path: Path) -> list[str]:
+    source = tmp_path / "in.pgn"
+    source.write_text(text, encoding="utf-8", errors="surrogatepass")
+    return [a.replace("{in}", str(source)).replace("{tmp}", str(tmp_path)) for a in DRAWING[verb]]
+
+
+@pytest.mark.parametrize("verb", ["board", "chart"])
+@settings(max_examples=3, **SETTINGS)  # type: ignore[arg-type]
+@given(text=mutated_pgn())
+def test_the_drawing_commands_survive_mutated_pgn(verb: str, text: str, tmp_path: Path) -> None:
+    _survives(_drawing(verb, text, tmp_path))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("verb", sorted(DRAWING))
+@settings(max_examples=60, **SETTINGS)  # type: ignore[arg-type]
+@given(text=mutated_pgn())
+def test_the_drawing_commands_and_scoresheet_survive_mutated_pgn_long(verb: str, text: str, tmp_path: Path) -> None:
+    """scoresheet reconstructs every damaged game (seconds each): in the long run only."""
+    _survives(_drawing(verb, text, tmp_path))
