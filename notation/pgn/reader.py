@@ -248,7 +248,7 @@ class _Chunk:
     """The game being assembled by :func:`_split`. ``tail``: the end of its movetext as
     :func:`_tail` keeps it, where :func:`_between_games` looks for the game's end."""
 
-    __slots__ = ("line", "newlines", "nontag", "offset", "oversized", "parts", "size", "solid", "solid_newlines", "tail")
+    __slots__ = ("late_text", "line", "newlines", "nontag", "offset", "oversized", "parts", "size", "tail")
 
     def __init__(self, line: int, offset: int) -> None:
         self.parts: list[bytes | str] = []
@@ -259,8 +259,7 @@ class _Chunk:
         self.nontag = False  # holds something besides its leading tag lines
         self.oversized = False
         self.tail: Any = b""
-        self.solid = 0  # its size up to the end of its last text that is not blank
-        self.solid_newlines = 0  # the newlines before that
+        self.late_text = False  # text that is not blank past the cap (not kept)
 
 
 def _split(
@@ -339,16 +338,13 @@ def _split(
         chunk.newlines += piece.count(nl)
         if not is_tag:
             chunk.nontag = True
-            chunk.tail, body = _tail(chunk.tail or empty, piece, nl)
-            if body:
-                chunk.solid = chunk.size - len(piece) + body
-                chunk.solid_newlines = chunk.newlines - piece.count(nl, body)
-        else:
-            chunk.solid, chunk.solid_newlines = chunk.size, chunk.newlines
+            chunk.tail = _tail(chunk.tail or empty, piece, nl)
         if chunk.size > cap:
+            room = cap - (chunk.size - len(piece))
+            if not chunk.late_text and piece[max(room, 0):].strip():
+                chunk.late_text = True
             if not chunk.oversized:
                 chunk.oversized = True
-                room = cap - (chunk.size - len(piece))
                 if room > 0 and not mode.tags_only:
                     chunk.parts.append(piece[:room])
         elif is_tag or not mode.tags_only:
@@ -434,12 +430,11 @@ def _split(
             sentinel = 0
         pending_pos = base + region_end
         if pending_pos - mark > limit and not (eof and len(pending) <= sentinel):
-            if chunk is not None and 0 < chunk.solid <= cap:  # a game, then only blank space: kept
+            kept = _kept(chunk, name, number + 1, empty)
+            if kept is not None:  # a game, then only blank space: the game is yielded
                 number += 1
-                raw = _raw(chunk, name, number, empty)
-                raw.data, raw.size, raw.oversized = raw.data[: chunk.solid], chunk.solid, False
-                yield raw
-                mark, mark_line, chunk = chunk.offset + chunk.solid, chunk.line + chunk.solid_newlines + 1, None
+                yield kept
+                mark, mark_line, chunk = kept.offset + kept.size, kept.line + kept.data.count(nl) + 1, None
             yield _endless(chunk, name, number, mark_line, mark, limit, empty)
             return
         if eof and len(pending) <= sentinel:
@@ -462,16 +457,15 @@ def _split(
 _TAIL = 48
 
 
-def _tail(tail: Any, piece: Any, nl: Any) -> tuple[Any, int]:
+def _tail(tail: Any, piece: Any, nl: Any) -> Any:
     """The end of a game's text after ``piece`` follows the end ``tail`` kept before it: the
     end of its last non-blank line and, after it, at most two of its line ends (blank space
-    in between dropped), so that a run of blank lines costs nothing to keep; and the length of
-    ``piece`` without its trailing blank space."""
+    in between dropped), so that a run of blank lines costs nothing to keep."""
     body = piece.rstrip()
     if not body:  # blank space only: more line ends after the same last line
         kept = tail.rstrip()
-        return kept + nl * min(tail.count(nl, len(kept)) + piece.count(nl), 2), 0
-    return body[-_TAIL:] + nl * min(piece.count(nl, len(body)), 2), len(body)
+        return kept + nl * min(tail.count(nl, len(kept)) + piece.count(nl), 2)
+    return body[-_TAIL:] + nl * min(piece.count(nl, len(body)), 2)
 
 
 @lru_cache(maxsize=2)
@@ -529,6 +523,19 @@ def _cut(error: str, chunk: _Chunk | None, name: str | None, number: int, consum
     line, offset = chunk.line, chunk.offset
     text = f"reading stopped inside game {number + 1} (from line {line}), which was not read: {error}"
     return ReadFailure.io(text, file=name, number=number + 1, line=line, offset=offset)
+
+
+def _kept(chunk: _Chunk | None, name: str | None, number: int, empty: bytes | str) -> RawGame | None:
+    """The game of ``chunk`` without the blank space after it, when nothing but blank space
+    followed it past the cap (None otherwise: its text was not all kept)."""
+    if chunk is None or chunk.late_text:
+        return None
+    raw = _raw(chunk, name, number, empty)
+    data = raw.data.rstrip()
+    if not data:
+        return None
+    raw.data, raw.size, raw.oversized = data, len(data), False
+    return raw
 
 
 def _endless(chunk: _Chunk | None, name: str | None, number: int, line: int, mark: int, limit: int,
