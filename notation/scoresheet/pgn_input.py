@@ -112,12 +112,12 @@ def read_pgn_chunks(chunks: Iterable[Chunk], *, lang: str = "auto", fen: str | N
                     executor: Executor | None = None) -> Generator[SheetGame, None, None]:
     """:func:`read_pgn_sheets` of games already split (:func:`notation.pgn.reader.split_games`
     of any source: bytes or text), one :class:`SheetGame` per chunk, in order, streaming: a
-    chunk is taken when its sheet is wanted, and with an ``executor`` only a few per worker are
-    in flight (:func:`notation.parallel.ordered_map`)."""
+    chunk is taken when its sheet is wanted, and with an ``executor`` at most two games per
+    worker are in flight (:func:`notation.parallel.ordered_map`; a task here is one game)."""
     from notation.parallel import ordered_map
 
     options = (lang, fen, tags, max_cost)
-    yield from ordered_map(_pgn_sheet, ((raw, options) for raw in chunks), executor)
+    yield from ordered_map(_pgn_sheet, ((raw, options) for raw in chunks), executor, ahead_per_worker=2)
 
 
 _Options = tuple[str, str | None, dict[str, str] | str | None, float | None]

@@ -10,6 +10,7 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from conftest import ROOT, SAMPLE_GAMES
@@ -95,3 +96,26 @@ def test_a_second_game_for_svg_is_a_usage_error_with_no_file(tmp_path: Path) -> 
     result = CliRunner().invoke(app, ["scoresheet", str(CLASSICS), "-q", "-o", str(out)])
     assert result.exit_code == 2 and "pick one with --game N" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_window_of_games_in_flight_is_two_per_worker() -> None:
+    """Games are taken from the reader only when there is room: at most 2 per worker ahead of the
+    sheet being written (the order kept)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from notation.parallel import ordered_map
+
+    taken, given = [0], [0]
+
+    def games() -> Iterator[int]:
+        for number in range(50):
+            taken[0] += 1
+            yield number
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        out = []
+        for result in ordered_map(abs, games(), pool, ahead_per_worker=2):
+            given[0] += 1
+            assert taken[0] - given[0] <= 2 * 3, (taken, given)
+            out.append(result)
+    assert out == list(range(50))
