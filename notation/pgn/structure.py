@@ -143,9 +143,11 @@ def not_pgn(
         where = ""
     elif stopped is not None:
         size = f"{stopped // (1 << 20)} MiB" if stopped >= 1 << 20 else f"{stopped} bytes"
-        where = f" in more than {size} from line {line}, where no game starts: reading stopped there"
+        where = f" in more than {size} from line {line}: reading stopped there"
         if not text.strip(" \t\r\n\ufeff"):
             return Diagnostic.make("pgn.not-pgn", f"only blank space{where}", file=file, game=game, line=line, column=1)
+        if not _binary(text):
+            what = "no game that starts or ends"
     else:
         where = f" in lines {line}-{upto}, which are skipped" if upto is not None else " in the file"
     return Diagnostic.make(
