@@ -36,13 +36,13 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
+use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, PieceMoves, Rank, Square};
 
-/// Moves a walk may look at (each candidate move counts once). Chosen by instruction counts on
-/// the final positions of the 2,027 decisive games not ended by mate among the first 3,000 of
-/// the shared Lichess file, the walk then the full search where it finds nothing (the search
-/// alone: 929 M): 1,000 moves find a mate for 74% of the winners (699 M in all), 4,000 for 78%
-/// (574 M), 8,000 for 78% (555 M, the least), 16,000 no more (575 M).
+/// Moves a walk may look at (each candidate move counts once). Chosen by callgrind's instruction
+/// counts on the final positions of the 2,027 decisive games not ended by mate among the first
+/// 3,000 of the shared Lichess file, the walk, then the full search where it finds nothing (the
+/// full search alone: 929 M instructions): 4,000 moves find a mate for 1,574 winners (489 M in
+/// all), 8,000 for 1,582 (467 M, the least), 16,000 for 1,583 (486 M).
 pub const WALK_NODES: u32 = 8000;
 
 /// The order promotions are tried in.
@@ -58,7 +58,7 @@ pub fn mate_found(board: &Board, winner: Color, limit: u32) -> bool {
         nodes: 0,
         limit,
         targets: Targets::of(board, winner),
-        seen: HashSet::default(),
+        seen: HashSet::with_capacity_and_hasher(256, BuildHasherDefault::default()),
     };
     walk.node(board, false, 0)
 }
@@ -153,64 +153,88 @@ impl Walk {
         if !self.seen.insert(board.hash() ^ u64::from(progress)) {
             return false;
         }
-        let mut moves: Vec<Move> = Vec::with_capacity(64);
+        // the generator's sets of moves (one per piece; at most 18), unpacked as they are tried
+        let mut sets: [Option<PieceMoves>; 18] = [None; 18];
+        let mut count = 0;
         board.generate_moves(|set| {
-            for mv in set {
-                match mv.promotion {
-                    None => moves.push(mv),
-                    // a queen first (the generator gives a knight first)
-                    Some(Piece::Knight) => moves.extend(PROMOTIONS.map(|p| Move {
-                        promotion: Some(p),
-                        ..mv
-                    })),
-                    Some(_) => {}
-                }
-            }
+            sets[count] = Some(set);
+            count += 1;
             false
         });
-        self.moves(board, &moves, progress, ply)
-    }
-
-    fn moves(&mut self, board: &Board, moves: &[Move], progress: bool, ply: u32) -> bool {
-        if moves.is_empty() {
+        if count == 0 {
             return board.side_to_move() != self.winner && !board.checkers().is_empty();
         }
         if cannot_mate_by_material(board, self.winner) || ply >= MAX_PLIES {
             return false;
         }
-        let mover = board.side_to_move();
-        for &mv in moves {
-            self.nodes += 1;
-            if self.nodes > self.limit {
-                return false;
-            }
-            let step = self.step(board, mv);
-            if step == Step::Progress || (step == Step::Plain && progress) {
-                let mut after = board.clone();
-                after.play_unchecked(mv);
-                if self.node(&after, step == Step::Progress, ply + 1) {
-                    return true;
-                }
-                if self.nodes > self.limit {
-                    return false;
-                }
-            } else if mover == self.winner && checks_directly(board, mv) {
-                // only a mate in one can come of it: tried when the moved piece gives check
-                // (a discovered check is not looked for: the walk may miss a line, never
-                // invent one)
-                let mut after = board.clone();
-                after.play_unchecked(mv);
-                if !after.checkers().is_empty() && !has_moves(&after) {
-                    return true;
+        for set in sets.iter().take(count).flatten() {
+            for to in set.to {
+                let last_rank = matches!(to.rank(), Rank::First | Rank::Eighth);
+                if set.piece == Piece::Pawn && last_rank {
+                    // a queen first (the generator gives a knight first)
+                    for promotion in PROMOTIONS {
+                        let mv = Move {
+                            from: set.from,
+                            to,
+                            promotion: Some(promotion),
+                        };
+                        if let Some(found) = self.try_move(board, mv, set.piece, progress, ply) {
+                            return found;
+                        }
+                    }
+                } else {
+                    let mv = Move {
+                        from: set.from,
+                        to,
+                        promotion: None,
+                    };
+                    if let Some(found) = self.try_move(board, mv, set.piece, progress, ply) {
+                        return found;
+                    }
                 }
             }
         }
         false
     }
 
-    fn step(&self, board: &Board, mv: Move) -> Step {
+    /// One move of the position `board`: Some(true) a mate found, Some(false) the walk is over
+    /// (out of moves to look at), None go on with the next move.
+    fn try_move(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        piece: Piece,
+        progress: bool,
+        ply: u32,
+    ) -> Option<bool> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            return Some(false);
+        }
+        let step = self.step(board, mv, piece);
+        if step == Step::Progress || (step == Step::Plain && progress) {
+            let mut after = board.clone();
+            after.play_unchecked(mv);
+            if self.node(&after, step == Step::Progress, ply + 1) {
+                return Some(true);
+            }
+            if self.nodes > self.limit {
+                return Some(false);
+            }
+        } else if board.side_to_move() == self.winner && checks_directly(board, mv, piece) {
+            // only a mate in one can come of it: tried when the moved piece gives check (a
+            // discovered check is not looked for: the walk may miss a line, never invent one)
+            let mut after = board.clone();
+            after.play_unchecked(mv);
+            if !after.checkers().is_empty() && !has_moves(&after) {
+                return Some(true);
+            }
+        }
+        None
+    }
+
+    fn step(&self, board: &Board, mv: Move, piece: Piece) -> Step {
         let mover = board.side_to_move();
-        let piece = board.piece_on(mv.from).expect("a legal move moves a piece");
         let captures = board.color_on(mv.to) == Some(!mover);
         let (king, knight) = if mover == self.winner {
             if piece == Piece::Pawn || captures {
@@ -242,13 +266,11 @@ impl Walk {
 /// Whether the piece `mv` moves attacks the opponent's king from where it lands (the board
 /// as it will be without the piece on its square; a capture leaves the king's lines as they
 /// were beyond the square taken).
-fn checks_directly(board: &Board, mv: Move) -> bool {
+fn checks_directly(board: &Board, mv: Move, moved: Piece) -> bool {
     let mover = board.side_to_move();
     let king = board.king(!mover);
     let occupied = board.occupied() ^ mv.from.bitboard();
-    let piece = mv
-        .promotion
-        .unwrap_or_else(|| board.piece_on(mv.from).expect("a moved piece"));
+    let piece = mv.promotion.unwrap_or(moved);
     let from_king = match piece {
         Piece::Pawn => cozy_chess::get_pawn_attacks(king, !mover),
         Piece::Knight => cozy_chess::get_knight_moves(king),
