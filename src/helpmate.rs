@@ -69,8 +69,8 @@ enum Step {
     Progress,
     /// No progress: gone on from only right after a move of progress.
     Plain,
-    /// A capture or a pawn move of the side to be mated (it gives material away or locks pawns):
-    /// never gone on from.
+    /// A capture by the side to be mated (it takes away material the mate may need): never gone
+    /// on from.
     Spoils,
 }
 
