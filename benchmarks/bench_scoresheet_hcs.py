@@ -21,7 +21,7 @@ share right of the moves at a posterior of 0.99 or more, by how the ply's box re
 neighbours read unlike what they say).
 
     PYTHONPATH=. python benchmarks/bench_scoresheet_hcs.py [--corpus ../shared/corpus] [--games 001,002]
-        [--jobs 2] [--review] [--calibration] [--caps] [--all] [--verbose]
+        [--jobs 2] [--only alone|together] [--review] [--calibration] [--caps] [--all] [--verbose]
 """
 
 from __future__ import annotations
@@ -143,6 +143,7 @@ def main() -> int:
     parser.add_argument("--calibration", action="store_true", help="the reliability table of per-move confidence")
     parser.add_argument("--all", action="store_true", help="also the copies of single-copy games")
     parser.add_argument("--caps", action="store_true", help="only the table the confidence caps are measured from")
+    parser.add_argument("--only", choices=("alone", "together"), help="one set only")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     games = [g for g in load_hcs(Path(args.corpus) / "scoresheets" / "hcs") if g.answer]
@@ -160,6 +161,8 @@ def main() -> int:
         ("together (--same-game)", [(g, [c.text() for c in g.copies], max((c.boxes for c in g.copies), key=len))
                                     for g in both]),
     ]
+    if args.only:
+        sets = [item for item in sets if item[0].startswith(args.only)]
     if args.all:
         sets.append(("single-copy games (answer unverified)",
                      [(g, [c.text()], c.boxes) for g in games if len(g.copies) == 1 for c in g.copies]))
