@@ -72,10 +72,7 @@ def _read(task: tuple[list[str], tuple[str, ...], tuple[str, ...], bool]) -> Out
         asked: set[int] = set()
         while out.questions < MAX_QUESTIONS:
             flagged = [m for m in rec.flagged if m.ply not in asked]
-            if not flagged and rec.status == "needs-human":
-                flagged = sorted((m for m in rec.per_move if m.ply not in asked), key=lambda m: m.confidence)[:1]
-                flagged.sort(key=lambda m: m.ply)
-            if not flagged:
+            if not flagged:  # (as `notation scoresheet --review`: only the flagged moves are asked)
                 break
             ply = flagged[0].ply
             asked.add(ply)
@@ -211,7 +208,9 @@ def report(title: str, items: list[tuple[HcsGame, list[str], tuple[str, ...]]], 
         finished = sum(score_reading(tuple(o.reviewed or ()), g.answer or (), b)[0] for (g, _, b), o in zip(items, outs))
         questions = [o.questions for o in outs]
         moves = sum(len(o.reviewed or ()) for o in outs)
-        print(f"  reviewed: exact {finished}/{n}; questions a sheet median {statistics.median(questions) if n else 0:g}, "
+        settled = sum(o.review_status != "needs-human" for o in outs)
+        print(f"  reviewed: exact {finished}/{n}, confident {settled}/{n}; questions a sheet median "
+              f"{statistics.median(questions) if n else 0:g}, "
               f"max {max(questions, default=0)}; moves asked {sum(questions)}/{moves} = "
               f"{100 * sum(questions) / max(moves, 1):.2f}%")
         if args.verbose:

@@ -82,3 +82,12 @@ def test_a_reviewer_pin_settles_the_flagged_move() -> None:
     slipped[14] = "Bc3"
     rec = reconstruct(_sheet(slipped), pins=["8.Nc3"])
     assert rec.sans == OPERA and not rec.needs_human and rec.per_move[14].confidence == 1.0
+
+
+def test_what_a_reviewer_settled_is_not_held_against_the_cost_cap() -> None:
+    slipped = list(OPERA)
+    slipped[14] = "Bc3"
+    cap = reconstruct(_sheet(slipped)).cost - 1.0  # the slip's box alone puts the reading over this cap
+    assert any("above the cap" in d.message for d in reconstruct(_sheet(slipped), max_cost=cap).diagnostics)
+    rec = reconstruct(_sheet(slipped), max_cost=cap, pins=["8.Nc3"])
+    assert rec.sans == OPERA and rec.status == "corrected", [d.message for d in rec.diagnostics]
