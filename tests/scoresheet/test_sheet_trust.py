@@ -111,5 +111,10 @@ def test_injected_errors_small_fixed_seed(pool: list[list[str]]) -> None:
     # the original first on at least 95% of one-error sheets; exit 0 is rare: a box the reading
     # corrects, on the word of one copy, is never settled (notation.scoresheet.calibration)
     assert c["first"] >= 0.95 * SHEETS and c["listed"] >= 0.95 * SHEETS
+
+
+def test_two_injected_errors_small_fixed_seed(pool: list[list[str]]) -> None:
+    """Two errors a sheet: never wrong with confidence (its own test, so that a parallel run can
+    read it beside the one-error sheets)."""
     two = trust.run(12, 2, seed0=500, pool=pool[:24])  # games(24) is the start of games(80)
     assert two["outcomes"]["all"]["wrong"] == 0, two["wrong"]  # type: ignore[index]
