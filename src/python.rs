@@ -181,7 +181,7 @@ fn replay_game_inner(
     } else {
         None
     };
-    let (termination, winner) = game.outcome(&claims, first_dead);
+    let end = game.outcome(&claims, first_dead);
     let last = game.plies.len() as u32;
     let mut wanted: Vec<u32> = Vec::new();
     for ply in [
@@ -224,8 +224,8 @@ fn replay_game_inner(
     let result = CoreGame {
         plies: last,
         final_fen: fen::format(board, game.final_pos.halfmove, game.final_pos.fullmove),
-        termination,
-        winner: winner.map(side),
+        termination: end.map(replay::Termination::name),
+        winner: end.and_then(replay::Termination::winner).map(side),
         threefold: claims.threefold,
         fifty_moves: claims.fifty_moves,
         fivefold: claims.fivefold,

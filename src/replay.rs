@@ -705,6 +705,40 @@ pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, 
     })
 }
 
+/// How a mainline ended by rule (`notation.validation.checks.Outcome`'s termination).
+///
+/// The order of the automatic ends (dead position, fivefold, seventy-five moves) is the order
+/// of their names: of two on one ply, [`Game::outcome`] takes the first, as the reference does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Termination {
+    DeadPosition,
+    FivefoldRepetition,
+    SeventyfiveMoves,
+    Checkmate { white_wins: bool },
+    Stalemate,
+}
+
+impl Termination {
+    /// The name the reference gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::DeadPosition => "dead_position",
+            Termination::FivefoldRepetition => "fivefold_repetition",
+            Termination::SeventyfiveMoves => "seventyfive_moves",
+            Termination::Checkmate { .. } => "checkmate",
+            Termination::Stalemate => "stalemate",
+        }
+    }
+
+    /// The winner it makes (True White): checkmate only.
+    pub fn winner(self) -> Option<bool> {
+        match self {
+            Termination::Checkmate { white_wins } => Some(white_wins),
+            _ => None,
+        }
+    }
+}
+
 /// A perpetual check: the side, the first checking ply and the repetition ply.
 pub type Perpetual = (bool, u32, u32);
 
@@ -795,46 +829,41 @@ impl Game<'_> {
         None
     }
 
-    /// How the mainline ended by rule (`notation.validation.checks.outcome`): termination and
-    /// winner (`Some(true)` White). `first_dead`: the ply of the first dead position, if any
+    /// How the mainline ended by rule (`notation.validation.checks.outcome`), if it did (a
+    /// checkmate names its winner). `first_dead`: the ply of the first dead position, if any
     /// (`crate::dead`).
-    pub fn outcome(
-        &self,
-        claims: &Claims,
-        first_dead: Option<u32>,
-    ) -> (Option<&'static str>, Option<bool>) {
+    pub fn outcome(&self, claims: &Claims, first_dead: Option<u32>) -> Option<Termination> {
         let board = &self.final_pos.board;
         let checkmate = !board.checkers().is_empty() && !has_moves(board);
-        let mut automatic: Vec<(u32, &'static str)> = Vec::new();
+        let mut automatic: Vec<(u32, Termination)> = Vec::new();
         if let Some(p) = claims.fivefold {
-            automatic.push((p, "fivefold_repetition"));
+            automatic.push((p, Termination::FivefoldRepetition));
         }
         if let Some(p) = claims.seventyfive_moves {
-            automatic.push((p, "seventyfive_moves"));
+            automatic.push((p, Termination::SeventyfiveMoves));
         }
         if let Some(p) = first_dead {
             if (p as usize) < self.plies.len() {
-                automatic.push((p, "dead_position"));
+                automatic.push((p, Termination::DeadPosition));
             }
         }
-        if let Some(&(ply, name)) = automatic.iter().min() {
+        if let Some(&(ply, end)) = automatic.iter().min() {
             if (ply as usize) < self.plies.len() || !checkmate {
-                return (Some(name), None);
+                return Some(end);
             }
         }
         if checkmate {
-            return (
-                Some("checkmate"),
-                Some(board.side_to_move() == Color::Black),
-            );
+            return Some(Termination::Checkmate {
+                white_wins: board.side_to_move() == Color::Black,
+            });
         }
         if board.checkers().is_empty() && !has_moves(board) {
-            return (Some("stalemate"), None);
+            return Some(Termination::Stalemate);
         }
         if first_dead.is_some() || dead_position(board) {
-            return (Some("dead_position"), None);
+            return Some(Termination::DeadPosition);
         }
-        (None, None)
+        None
     }
 
     /// The SAN of a mainline ply as written (with its suffix; the core takes standard SAN only).
@@ -918,7 +947,10 @@ mod tests {
         let game = replay(start(), &lines, false).unwrap();
         assert_eq!(game.plies.len(), 7);
         let (claims, _) = game.claims();
-        assert_eq!(game.outcome(&claims, None), (Some("checkmate"), Some(true)));
+        assert_eq!(
+            game.outcome(&claims, None),
+            Some(Termination::Checkmate { white_wins: true })
+        );
         assert_eq!(
             crate::fen::format(&game.final_pos.board, 0, 4),
             "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
