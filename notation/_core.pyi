@@ -26,6 +26,8 @@ DeclineCode: TypeAlias = Literal[
     "no-pawn",
     "illegal-pawn-move",
 ]
+#: How a mainline ended by rule (``src/replay.rs``'s ``Termination``; ``notation.validation.checks.Outcome``).
+Termination: TypeAlias = Literal["dead_position", "fivefold_repetition", "seventyfive_moves", "checkmate", "stalemate"]
 #: Why a side cannot mate (``src/dead.rs``'s ``Reason``).
 MateReason: TypeAlias = Literal["bare king", "material", "blocked position", "forced line"]
 #: Whether a side can still mate: (True, None), (False, why not) or (None, None) when undecided.
@@ -44,7 +46,7 @@ class CoreGame:
 
     plies: int
     final_fen: str
-    termination: str | None
+    termination: Termination | None
     winner: Literal["white", "black"] | None
     threefold: int | None
     fifty_moves: int | None

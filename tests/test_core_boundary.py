@@ -34,7 +34,7 @@ def _stub_names() -> dict[str, ast.stmt]:
 
 
 #: Names the stub declares for type checkers only (aliases: no runtime counterpart).
-_ALIASES = {"Line", "DeclineCode", "MateReason", "MateVerdict", "Remark", "PlyMark"}
+_ALIASES = {"Line", "DeclineCode", "Termination", "MateReason", "MateVerdict", "Remark", "PlyMark"}
 
 
 def test_the_stub_declares_exactly_what_the_module_holds() -> None:
@@ -149,3 +149,16 @@ def test_a_declined_game_is_counted_and_read_by_the_reference(tmp_path: Path) ->
     report = core.check_raw(raw, None)
     assert report.to_dict() == check_game(parse_raw_game(raw)).to_dict()
     assert any(d.code.startswith("san.") for d in report.diagnostics)
+
+
+def test_a_rule_based_end_is_one_of_the_stub_s_terminations() -> None:
+    alias = _stub_names()["Termination"]
+    assert isinstance(alias, ast.AnnAssign) and alias.value is not None
+    names = set(ast.literal_eval(ast.unparse(alias.value).removeprefix("Literal")))
+    mate = _core.replay_game(None, [("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# ", 1, 1)])
+    assert isinstance(mate, _core.CoreGame)
+    assert (mate.termination, mate.winner) == ("checkmate", "white")
+    stalemate = _core.replay_game("k7/8/1Q6/8/8/8/8/7K w - - 0 1", [("1. Kg2 ", 1, 1)])
+    assert isinstance(stalemate, _core.CoreGame)
+    assert (stalemate.termination, stalemate.winner) == ("stalemate", None)
+    assert {mate.termination, stalemate.termination} <= names
