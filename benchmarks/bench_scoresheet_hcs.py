@@ -15,10 +15,13 @@ confidence 0.99 or more, the confident (exit 0) wrong readings, and CPU per shee
 flagged moves (below 0.99), the first in game order each time, answering from the answer key
 through a pin (``notation scoresheet --pin``), the sheet read again after each answer; printed:
 the sheets it ends exact, the median questions a sheet and the share of all moves asked. With
-``--calibration`` the reliability table of the per-move confidences.
+``--calibration`` the reliability table of the per-move confidences; with ``--caps`` the table
+:mod:`notation.scoresheet.calibration` is measured from (the copies read alone, the cap off: the
+share right of the moves at a posterior of 0.99 or more, by how the ply's box read and how many
+neighbours read unlike what they say).
 
     PYTHONPATH=. python benchmarks/bench_scoresheet_hcs.py [--corpus ../shared/corpus] [--games 001,002]
-        [--jobs 2] [--review] [--calibration] [--all] [--verbose]
+        [--jobs 2] [--only alone|together] [--review] [--calibration] [--caps] [--all] [--verbose]
 """
 
 from __future__ import annotations
@@ -69,10 +72,7 @@ def _read(task: tuple[list[str], tuple[str, ...], tuple[str, ...], bool]) -> Out
         asked: set[int] = set()
         while out.questions < MAX_QUESTIONS:
             flagged = [m for m in rec.flagged if m.ply not in asked]
-            if not flagged and rec.status == "needs-human":
-                flagged = sorted((m for m in rec.per_move if m.ply not in asked), key=lambda m: m.confidence)[:1]
-                flagged.sort(key=lambda m: m.ply)
-            if not flagged:
+            if not flagged:  # (as `notation scoresheet --review`: only the flagged moves are asked)
                 break
             ply = flagged[0].ply
             asked.add(ply)
@@ -85,6 +85,52 @@ def _read(task: tuple[list[str], tuple[str, ...], tuple[str, ...], bool]) -> Out
     return out
 
 
+def _cap_rows(task: tuple[str, tuple[str, ...]]) -> list[tuple[str, int, bool]]:
+    """One copy read alone with the caps off: for each move at a posterior of 0.99 or more (as far
+    as the copy and the answer go), how its box read, its doubtful neighbours, and whether it is
+    right."""
+    from notation.formats.position import Position
+    from notation.scoresheet import calibration
+    from notation.scoresheet.channel import cost
+    from notation.scoresheet.decoder import read_copies
+    from notation.scoresheet.layout import read_sheet
+    from notation.scoresheet.reader import boxes_of
+    from notation.scoresheet.sums import habit_only
+
+    text, answer = task
+    for kind in calibration.CAPS:
+        calibration.CAPS[kind] = (1.0, 1.0, 1.0, 1.0)
+    boxes = boxes_of(read_sheet(text))
+    lattice = read_copies([boxes], Position.initial(), "en")
+    best = lattice.readings[0]
+    pos = Position.initial()
+    read: list[tuple[str, int]] = []
+    sans: list[str] = []
+    for move, ops in zip(best.moves, best.ops):
+        read.append(calibration.read_as(ops, cost("box.blank"), lambda op, p=pos, m=move: habit_only(op, p, m)))
+        sans.append(pos.san(move))
+        pos = pos.play(move)
+    doubtful = [kind in ("corrected", "blank") for kind, _ in read]
+    rows = []
+    for k in range(min(len(answer), len(boxes), len(sans))):
+        if lattice.move_probability[k] >= 0.99:
+            near = sum(doubtful[j] for j in range(max(0, k - calibration.SPAN), min(len(read), k + calibration.SPAN + 1))
+                       if j != k)
+            rows.append((read[k][0], min(near, 3), sans[k] == answer[k]))
+    return rows
+
+
+def caps_table(rows: list[tuple[str, int, bool]]) -> None:
+    print("moves at a posterior >= 0.99, copies read alone, caps off: share right (moves) by the box's reading "
+          "and its doubtful neighbours (0, 1, 2, 3+)")
+    for kind in ("written", "close", "corrected", "blank"):
+        cells = []
+        for near in range(4):
+            got = [ok for k, n, ok in rows if k == kind and n == near]
+            cells.append(f"{100 * sum(got) / len(got):5.1f}% ({len(got)})" if got else "-")
+        print(f"  {kind:<10} " + "  ".join(f"{c:>14}" for c in cells))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
@@ -93,6 +139,8 @@ def main() -> int:
     parser.add_argument("--review", action="store_true", help="finish every sheet with a simulated reviewer")
     parser.add_argument("--calibration", action="store_true", help="the reliability table of per-move confidence")
     parser.add_argument("--all", action="store_true", help="also the copies of single-copy games")
+    parser.add_argument("--caps", action="store_true", help="only the table the confidence caps are measured from")
+    parser.add_argument("--only", choices=("alone", "together"), help="one set only")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     games = [g for g in load_hcs(Path(args.corpus) / "scoresheets" / "hcs") if g.answer]
@@ -100,11 +148,18 @@ def main() -> int:
         wanted = set(args.games.split(","))
         games = [g for g in games if g.game in wanted]
     both = [g for g in games if len(g.copies) > 1]
+    if args.caps:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            tasks = [(c.text(), g.answer or ()) for g in both for c in g.copies]
+            caps_table([row for rows in pool.map(_cap_rows, tasks) for row in rows])
+        return 0
     sets: list[tuple[str, list[tuple[HcsGame, list[str], tuple[str, ...]]]]] = [
         ("alone (copies of two-copy games)", [(g, [c.text()], c.boxes) for g in both for c in g.copies]),
         ("together (--same-game)", [(g, [c.text() for c in g.copies], max((c.boxes for c in g.copies), key=len))
                                     for g in both]),
     ]
+    if args.only:
+        sets = [item for item in sets if item[0].startswith(args.only)]
     if args.all:
         sets.append(("single-copy games (answer unverified)",
                      [(g, [c.text()], c.boxes) for g in games if len(g.copies) == 1 for c in g.copies]))
@@ -153,7 +208,9 @@ def report(title: str, items: list[tuple[HcsGame, list[str], tuple[str, ...]]], 
         finished = sum(score_reading(tuple(o.reviewed or ()), g.answer or (), b)[0] for (g, _, b), o in zip(items, outs))
         questions = [o.questions for o in outs]
         moves = sum(len(o.reviewed or ()) for o in outs)
-        print(f"  reviewed: exact {finished}/{n}; questions a sheet median {statistics.median(questions) if n else 0:g}, "
+        settled = sum(o.review_status != "needs-human" for o in outs)
+        print(f"  reviewed: exact {finished}/{n}, confident {settled}/{n}; questions a sheet median "
+              f"{statistics.median(questions) if n else 0:g}, "
               f"max {max(questions, default=0)}; moves asked {sum(questions)}/{moves} = "
               f"{100 * sum(questions) / max(moves, 1):.2f}%")
         if args.verbose:

@@ -17,9 +17,10 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from notation.pgn.sources import ReadMeter, metered_reads
+if TYPE_CHECKING:  # pragma: no cover - the input readers load with the first input read
+    from notation.pgn.sources import ReadMeter
 
 #: how often the display redraws (per second)
 REFRESH_PER_SECOND = 4
@@ -106,6 +107,8 @@ def reading_progress(
     block and show it on standard error. Yields the meter (not installed when disabled).
 
     Standard output is redirected above the display only when it is the terminal too."""
+    from notation.pgn.sources import ReadMeter, metered_reads
+
     if enabled is None:
         enabled = sys.stderr.isatty()
     if not enabled:  # nothing to show: nothing to count

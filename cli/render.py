@@ -10,10 +10,11 @@ import json
 import re
 import sys
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from notation.diagnostics import Diagnostic
-from notation.pgn.chunks import RawGame, ReadFailure
+if TYPE_CHECKING:  # pragma: no cover - the game reader is imported when a game is read, not at start-up
+    from notation.diagnostics import Diagnostic
+    from notation.pgn.chunks import RawGame, ReadFailure
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -103,6 +104,8 @@ def unread_line(raw: RawGame | ReadFailure, name: str | None) -> str:
     """What a command that copies games says of a read failure (its located ``pgn.io`` or
     ``pgn.not-pgn`` line), or of a whole game after which reading stopped (``io_error``, from a
     byte range of a file)."""
+    from notation.pgn.chunks import ReadFailure
+
     if isinstance(raw, ReadFailure):
         diag = raw.diagnostic.located(file=name or raw.file)
         return diagnostic_line(diag, game_context(raw.number, None, None) if raw.line else None)

@@ -21,19 +21,31 @@ holds all games; ``.txt`` one sheet after another; ``.html`` one page, one secti
 ``--game N`` keeps only the N-th game (then the outputs are those of a single sheet, and
 ``.svg``, which holds one picture, needs it when the input holds several games). Diagnostics
 name the game (``game 2``); the exit code is the worst of the games'.
+
+A PGN input streams: its games are read one at a time as the reader splits them and each sheet
+is reported and written out before the next is read (with ``--jobs N`` a few games per worker
+are in flight, in input order), so memory holds about one game whatever the file's size. The
+``--out`` files are written into their temporary files as the games come and take their names
+only when every game is written; a usage error found on a later game (a ``--diagram`` that game
+lacks, a second game for ``.svg``) or a read failure (``pgn.io``) ends the command with exit 2
+and no output file, though stdout may already hold the games before it.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import ExitStack
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import typer
 
+from notation.cli.atomic import atomic_path
 from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, diagnostic_line, dumps
-from notation.cli.atomic import write_text_atomic
 
 if TYPE_CHECKING:  # pragma: no cover
+    from notation.pgn.chunks import Chunk
     from notation.scoresheet.pgn_input import SheetGame
 
 LANGUAGE_CHOICES = ("auto", "en", "zh", "de", "fr", "es", "it", "nl", "ru")
@@ -64,28 +76,76 @@ OUT_SUFFIXES = (".pgn", ".txt", ".html", ".htm", ".svg", ".json")
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
 
-def _read_input(path: str) -> str:
-    """The text of ``path`` (``-``: stdin) through the readers every command uses: gzip, bzip2,
-    xz and zstd, UTF-8/16/32 with or without a byte order mark, CR, LF and CRLF line ends, a
-    single-byte fallback. Raises ``OSError`` (unreadable, or over :data:`MAX_INPUT_BYTES`)."""
+def _open_input(path: str, stack: ExitStack) -> str | Iterator[Chunk]:
+    """The input ``path`` (``-``: stdin), opened in ``stack`` through the readers every command
+    uses (gzip, bzip2, xz and zstd, UTF-8/16/32 with or without a byte order mark, CR, LF and
+    CRLF line ends, a single-byte fallback): a PGN input (its first line that is neither blank
+    nor a ``%`` line is a tag pair: :func:`~notation.scoresheet.pgn_input.has_pgn_structure`) is
+    its games as the reader splits them, streaming (nothing is read past that line until they
+    are taken); a sheet is its whole text. Raises ``OSError`` (unreadable; a sheet over
+    :data:`MAX_INPUT_BYTES`)."""
+    from notation.pgn.reader import split_read
     from notation.pgn.sources import decode, open_source
+    from notation.scoresheet.pgn_input import has_pgn_structure
 
-    blocks: list[bytes] = []
-    total = 0
-    with open_source(path) as (read, _):
-        while True:
-            block = read(1 << 16)
-            if not block:
+    read, name = stack.enter_context(open_source(path))
+    head = bytearray()
+    checked = 0  # the head's lines before this offset are blank or % lines
+    decided = ended = False
+    while not (decided or ended):
+        block = read(1 << 16)
+        ended = not block
+        head += block.encode("utf-8") if isinstance(block, str) else bytes(block or b"")
+        while not decided:
+            end = head.find(b"\n", checked)
+            if end < 0 and not (ended and checked < len(head)):
                 break
-            data = block.encode("utf-8") if isinstance(block, str) else bytes(block)
-            total += len(data)
-            if total > MAX_INPUT_BYTES:
-                raise OSError(f"more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB: not a scoresheet input")
-            blocks.append(data)
-        if read.error is not None:
-            raise OSError(read.error)
+            end = len(head) if end < 0 else end + 1
+            line = decode(bytes(head[checked:end]))[0]
+            decided = bool((line.lstrip("\ufeff") if checked == 0 else line).strip()) and not line.startswith("%")
+            checked = end
+        if len(head) > MAX_INPUT_BYTES:
+            break
+    if has_pgn_structure(decode(bytes(head[:checked]))[0]):
+        return split_read(_Replay(bytes(head), read), name)
+    blocks = [bytes(head)]
+    total = len(head)
+    while not ended and total <= MAX_INPUT_BYTES:
+        block = read(1 << 16)
+        ended = not block
+        data = block.encode("utf-8") if isinstance(block, str) else bytes(block or b"")
+        total += len(data)
+        blocks.append(data)
+    if total > MAX_INPUT_BYTES:
+        raise OSError(f"more than {MAX_INPUT_BYTES // (1024 * 1024)} MiB: not a scoresheet input")
+    if read.error is not None:
+        raise OSError(read.error)
     text, _, _ = decode(b"".join(blocks))
     return text.lstrip("\ufeff")
+
+
+class _Replay:
+    """A reader (as :func:`notation.pgn.sources.open_source` gives it) that gives ``head``, the
+    bytes already read from ``read``, first, then the rest of ``read``."""
+
+    def __init__(self, head: bytes, read: Any) -> None:
+        self.head = head
+        self.read = read
+
+    def __call__(self, size: int) -> bytes:
+        if self.head:
+            block, self.head = self.head, b""
+            return block
+        block = self.read(size)
+        return block.encode("utf-8") if isinstance(block, str) else bytes(block or b"")
+
+    @property
+    def error(self) -> str | None:
+        return getattr(self.read, "error", None)
+
+    @property
+    def trailing(self) -> bool:
+        return bool(getattr(self.read, "trailing", False))
 
 
 def scoresheet(
@@ -124,18 +184,51 @@ def scoresheet(
     if len(inputs) > 1 and not same_game:
         typer.echo("error: several inputs are read as copies of one game: add --same-game", err=True)
         raise typer.Exit(EXIT_USAGE)
-    texts: list[str] = []
-    for one in inputs:
-        try:
-            texts.append(_read_input(one))
-        except OSError as exc:
-            if isinstance(exc, FileNotFoundError):
-                from notation.diagnostics import Diagnostic
+    with ExitStack() as stack:
+        sources: list[str | Iterator[Chunk]] = []
+        for one in inputs:
+            try:
+                sources.append(_open_input(one, stack))
+            except OSError as exc:
+                if isinstance(exc, FileNotFoundError):
+                    from notation.diagnostics import Diagnostic
 
-                typer.echo(diagnostic_line(Diagnostic.missing_file(one)), err=True)
-            else:
-                typer.echo(f"error: {one}: {exc.strerror or exc}", err=True)
-            raise typer.Exit(EXIT_USAGE) from None
+                    typer.echo(diagnostic_line(Diagnostic.missing_file(one)), err=True)
+                else:
+                    typer.echo(f"error: {one}: {exc.strerror or exc}", err=True)
+                raise typer.Exit(EXIT_USAGE) from None
+        _check_options(tags, fen)
+        texts = [one for one in sources if isinstance(one, str)]
+        pgn_input = len(texts) < len(sources)
+        if same_game and pgn_input:
+            typer.echo("error: --same-game reads sheets typed as move lists, not PGN files", err=True)
+            raise typer.Exit(EXIT_USAGE)
+        if pin:
+            _check_pins(pin, fen, pgn_input)
+        if review:
+            sheets: Iterator[SheetGame] = iter([_review(texts, lang=language, fen=fen, tags=tags, max_cost=max_cost,
+                                                        pins=pin, pgn_input=pgn_input)])
+        elif not pgn_input:
+            from notation.scoresheet.pgn_input import SheetGame
+            from notation.scoresheet.reader import read_sheets
+
+            sheets = iter([SheetGame(number=1, line=1, reconstruction=read_sheets(
+                texts, lang=language, fen=fen, tags=tags, max_cost=max_cost, pins=pin))])
+        else:
+            from notation.parallel import worker_pool
+            from notation.scoresheet.pgn_input import read_pgn_chunks
+
+            seen = [0]
+            chunks = _picked(sources[0], game, seen, inputs[0])  # type: ignore[arg-type]
+            executor = stack.enter_context(worker_pool(jobs))
+            sheets = read_pgn_chunks(chunks, lang=language, fen=fen, tags=tags, max_cost=max_cost, executor=executor)
+            stack.callback(sheets.close)  # before the pool shuts down
+            _finish(sheets, inputs, out, diagram, quiet, shape, game, pgn_input=True, seen=seen)
+        _finish(sheets, inputs, out, diagram, quiet, shape, game, pgn_input=False, seen=None)
+
+
+def _check_options(tags: str | None, fen: str | None) -> None:
+    """A usage error for a ``--tags`` entry that is no tag pair, or a ``--fen`` that is no FEN."""
     if tags is not None:
         from notation.scoresheet.tags import parse_tags
 
@@ -154,20 +247,21 @@ def scoresheet(
             typer.echo(f"error: --fen: {exc.message}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
 
-    from notation.scoresheet.pgn_input import has_pgn_structure
 
-    pgn_input = any(has_pgn_structure(t) for t in texts)
-    if same_game and pgn_input:
-        typer.echo("error: --same-game reads sheets typed as move lists, not PGN files", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    if pin:
-        _check_pins(pin, fen, pgn_input)
-    if review:
-        games = [_review(texts, lang=language, fen=fen, tags=tags, max_cost=max_cost, pins=pin, pgn_input=pgn_input)]
-    else:
-        games = _read_games(texts, same_game=same_game, lang=language, fen=fen, tags=tags, max_cost=max_cost,
-                            jobs=jobs, pins=pin, pgn_input=pgn_input)
-    _finish(games, inputs, out, diagram, quiet, shape, game)
+def _picked(chunks: Iterator[Chunk], game: int | None, seen: list[int], input: str) -> Iterator[Chunk]:
+    """The games of a PGN input as read (only the ``game``-th when given, and nothing read after
+    it), counted in ``seen[0]``; a read failure (``pgn.io``: a truncated or corrupt file) ends
+    the command (exit 2), the outputs left as they were."""
+    from notation.pgn.chunks import ReadFailure
+
+    for index, chunk in enumerate(chunks, 1):
+        if isinstance(chunk, ReadFailure) and chunk.kind == "io":
+            raise _Stop(f"error: {input}: {chunk.diagnostic.message}")
+        seen[0] = index
+        if game is None or index == game:
+            yield chunk
+            if game is not None:
+                return
 
 
 def _review(texts: list[str], *, lang: str, fen: str | None, tags: str | None, max_cost: float | None,
@@ -219,83 +313,218 @@ def _check_pins(pins: list[str], fen: str | None, pgn_input: bool) -> None:
             raise typer.Exit(EXIT_USAGE) from None
 
 
-def _read_games(texts: list[str], *, same_game: bool, lang: str, fen: str | None, tags: str | None,
-                max_cost: float | None, jobs: int, pins: list[str], pgn_input: bool) -> list[SheetGame]:
-    """The games of the inputs read (one for a sheet, or for copies of one game)."""
-    from notation.scoresheet.pgn_input import SheetGame, read_scoresheets
-    from notation.scoresheet.reader import read_sheets
+class _Stop(BaseException):
+    """Ends the command with exit code 2 and ``message`` while outputs are being written: the
+    temporary files are removed on the way out (a ``BaseException``, so that
+    :func:`notation.cli.atomic.atomic_path` passes it on as it is)."""
 
-    if same_game or not pgn_input:
-        return [SheetGame(number=1, line=1, reconstruction=read_sheets(
-            texts, lang=lang, fen=fen, tags=tags, max_cost=max_cost, pins=pins))]
-    from notation.parallel import worker_pool
-
-    with worker_pool(jobs) as executor:
-        return list(read_scoresheets(texts[0], lang=lang, fen=fen, tags=tags, executor=executor, max_cost=max_cost))
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
-def _finish(games: list[SheetGame], inputs: list[str], out: list[str], diagram: list[str], quiet: bool,
-            format: str, game: int | None) -> None:
-    """Pick the games, render them, write the outputs and exit with the worst game's code."""
-    from notation.scoresheet.render import diagrams_for, render_html, render_html_games, render_text
+class _Carried(BaseException):
+    """An exception of the reading while outputs are open, carried out of them as it is (not
+    taken for a write failure)."""
 
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def _finish(sheets: Iterator[SheetGame], inputs: list[str], out: list[str], diagram: list[str], quiet: bool,
+            format: str, game: int | None, *, pgn_input: bool, seen: list[int] | None) -> NoReturn:
+    """Render the games as they come and write them out (see :class:`_Outputs`), then exit with
+    the worst game's code."""
     input = inputs[0] if len(inputs) == 1 else " + ".join(inputs)
-    pgn_input = any(g.pgn for g in games)
-    if game is not None:
-        if game > len(games):
-            typer.echo(f"error: --game {game}: the input holds {len(games)} game(s)", err=True)
-            raise typer.Exit(EXIT_USAGE)
-        games = [games[game - 1]]
-    several = len(games) > 1
-    if several and any(t.lower().endswith(".svg") for t in out):
-        typer.echo(f"error: --out .svg holds one picture and the input holds {len(games)} games: "
-                   "pick one with --game N", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    pictures: list[list[tuple[str, str]]] = []
-    for sheet in games:
-        diagrams, problems = diagrams_for(sheet.reconstruction, list(diagram))
-        if problems:
-            where = f"game {sheet.number}: " if pgn_input else ""
-            for problem in problems:
-                typer.echo(f"error: --diagram: {where}{problem}", err=True)
-            raise typer.Exit(EXIT_USAGE)
-        pictures.append(diagrams)
-
     name = "<stdin>" if input == "-" else input
-    if not quiet:
-        for sheet in games:
-            _report(name, sheet, pgn_input)
-    recs = [g.reconstruction for g in games]
-    json_text = dumps(recs[0].to_dict() if not pgn_input or game is not None
-                      else [dict(g.reconstruction.to_dict(), game=g.number, line=g.line) for g in games], pretty=True)
-    pgn_text = "\n".join(r.pgn() for r in recs if r.sans or pgn_input)  # a PGN input's tags-only game too
-    target = ""
     try:
+        with ExitStack() as stack:
+            outputs = _Outputs(stack, out, format, pgn_input=pgn_input, single=not pgn_input or game is not None)
+            worst = outputs.write(_carried(sheets), name, diagram, quiet, pgn_input)
+            if game is not None and seen is not None and seen[0] < game:
+                raise _Stop(f"error: --game {game}: the input holds {seen[0]} game(s)")
+    except _Stop as stop:
+        typer.echo(stop.message, err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    except _Carried as carried:
+        raise carried.error from None
+    except OSError as exc:
+        typer.echo(f"error: {exc.filename or input}: cannot write: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    raise typer.Exit(worst)
+
+
+def _carried(sheets: Iterator[SheetGame]) -> Iterator[SheetGame]:
+    while True:
+        try:
+            sheet = next(sheets)
+        except StopIteration:
+            return
+        except Exception as exc:  # a fault of the reading: not one of the outputs
+            raise _Carried(exc) from exc
+        yield sheet
+
+
+class _Outputs:
+    """The outputs of the games (the ``--out`` files, else stdout), written one game at a time
+    as the games come, each file into its temporary file (:func:`notation.cli.atomic.atomic_path`),
+    which becomes the file when every game is written: memory holds one game (two while the
+    first is held to tell one game from several: a single game's ``.html`` and ``.svg`` are
+    drawn otherwise).
+
+    ``.pgn``: the games' PGN one after another; ``.txt``: the text sheets; ``.html``: one page
+    (the sections of several games are spooled to a temporary file, since the page's title
+    counts them); ``.svg``: one game's picture; ``.json`` and ``--format json``: the one
+    reading (``single``), else an array of the games' readings, each with ``game`` and ``line``.
+    """
+
+    def __init__(self, stack: ExitStack, out: list[str], format: str, *, pgn_input: bool, single: bool) -> None:
+        self.stack = stack
+        self.pgn_input = pgn_input
+        self.single = single
+        self.sinks: list[tuple[str, str, Any]] = []  # (kind, target, write)
+        self.handles: list[tuple[str, IO[str]]] = []  # (target, its temporary file)
+        self.spool: dict[str, Any] = {}
+        self.written: dict[str, str] = {}  # the last character written to each target
         for target in out:
             lower = target.lower()
-            if lower.endswith(".pgn"):
-                content = pgn_text
-            elif lower.endswith(".txt"):
-                content = "\n".join(render_text(r) for r in recs)
-            elif lower.endswith((".html", ".htm")):
-                content = (render_html_games(list(zip(recs, pictures))) if several
-                           else render_html(recs[0], diagrams=pictures[0]))
-            elif lower.endswith(".svg"):
-                picked = pictures[0][0][1] if pictures[0] else ""
-                content = picked + "\n" if picked else ""
+            kind = next(k for k in ("pgn", "txt", "html", "htm", "svg", "json") if lower.endswith("." + k))
+            tmp = stack.enter_context(atomic_path(target))
+            handle = stack.enter_context(open(tmp, "w", encoding="utf-8"))
+            self.sinks.append(("html" if kind == "htm" else kind, target, handle.write))
+            self.handles.append((target, handle))
+        if not out:
+            self.sinks.append((format, "", lambda text: typer.echo(text, nl=False)))
+        self.count = 0
+
+    def write(self, sheets: Iterator[SheetGame], name: str, diagram: list[str], quiet: bool, pgn_input: bool) -> int:
+        """Every game's report (stderr) and outputs; the exit code of the worst game."""
+        worst = EXIT_OK
+        held: tuple[SheetGame, list[tuple[str, str]]] | None = None
+        several = False
+        for sheet in sheets:
+            drawn = self._drawn(sheet, diagram)
+            if sheet.reconstruction.needs_human:
+                worst = EXIT_PROBLEMS
+            if held is None and not several:
+                held = (sheet, drawn)  # one game, or the first of several: told by the next
+                continue
+            if held is not None:
+                several = True
+                self._start(several=True)
+                self._add(*held, name, quiet)
+                held = None
+            self._add(sheet, drawn, name, quiet)
+        if not several:
+            self._start(several=False)
+            if held is not None:
+                self._add(*held, name, quiet)
+        self._end()
+        return worst
+
+    def _drawn(self, sheet: SheetGame, diagram: list[str]) -> list[tuple[str, str]]:
+        """The game's diagrams (none drawn when no output shows them and none is asked for)."""
+        from notation.scoresheet.render import diagrams_for
+
+        if not diagram and not any(kind in ("html", "svg") for kind, _, _ in self.sinks):
+            return []
+        diagrams, problems = diagrams_for(sheet.reconstruction, list(diagram))
+        if problems:
+            where = f"game {sheet.number}: " if self.pgn_input else ""
+            raise _Stop("\n".join(f"error: --diagram: {where}{problem}" for problem in problems))
+        return diagrams
+
+    def _emit(self, target: str, write: Any, text: str) -> None:
+        if not text:
+            return
+        try:
+            write(text)
+        except OSError as exc:
+            raise _Stop(f"error: {target or '<stdout>'}: cannot write: {exc.strerror or exc}") from None
+        self.written[target] = text[-1]
+
+    def _start(self, *, several: bool) -> None:
+        import tempfile
+
+        for kind, target, _ in self.sinks:
+            if kind == "svg" and several:
+                raise _Stop("error: --out .svg holds one picture and the input holds more than one game: "
+                            "pick one with --game N")
+            if kind == "html" and several:
+                folder = os.path.dirname(os.path.abspath(target))
+                try:
+                    self.spool[target] = self.stack.enter_context(
+                        tempfile.TemporaryFile("w+", encoding="utf-8", dir=folder, prefix=".notation-"))
+                except OSError as exc:
+                    raise _Stop(f"error: {target}: cannot write: {exc.strerror or exc}") from None
+
+    def _add(self, sheet: SheetGame, drawn: list[tuple[str, str]], name: str, quiet: bool) -> None:
+        from notation.scoresheet.render import html_game_section, render_html, render_text
+
+        if not quiet:
+            _report(name, sheet, self.pgn_input)
+        rec = sheet.reconstruction
+        self.count += 1
+        first = self.count == 1
+        for kind, target, write in self.sinks:
+            if kind == "pgn":
+                if rec.sans or self.pgn_input:  # a PGN input's tags-only game too
+                    self._emit(target, write, ("\n" if target in self.written else "") + rec.pgn())
+            elif kind == "txt":
+                self._emit(target, write, ("" if first else "\n") + render_text(rec))
+            elif kind == "html":
+                spool = self.spool.get(target)
+                if spool is not None:
+                    self._emit(target, spool.write, html_game_section(self.count, rec, drawn))
+                else:
+                    self._emit(target, write, render_html(rec, diagrams=drawn))
+            elif kind == "svg":
+                picked = drawn[0][1] if drawn else ""
+                self._emit(target, write, picked + "\n" if picked else "")
+            elif self.single:
+                self._emit(target, write, dumps(rec.to_dict(), pretty=True) + "\n")
             else:
-                content = json_text + "\n"
-            if content and not content.endswith("\n"):
-                content += "\n"
-            write_text_atomic(target, content)
-    except OSError as exc:
-        typer.echo(f"error: {exc.filename or target}: cannot write: {exc.strerror or exc}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
-    if not out and format == "json":
-        typer.echo(json_text)
-    elif not out and pgn_text:
-        typer.echo(pgn_text, nl=False)
-    raise typer.Exit(EXIT_PROBLEMS if any(r.needs_human for r in recs) else EXIT_OK)
+                item = dumps(dict(rec.to_dict(), game=sheet.number, line=sheet.line), pretty=True)
+                self._emit(target, write, ("[\n" if first else ",\n") + _indented(item))
+
+    def _end(self) -> None:
+        import shutil
+
+        from notation.scoresheet.render import html_games_head, html_games_tail
+
+        for kind, target, write in self.sinks:
+            if kind == "json" and not self.single:
+                self._emit(target, write, ("\n]" if self.count else "[]") + "\n")
+            spool = self.spool.get(target)
+            if spool is not None:
+                self._emit(target, write, html_games_head(self.count))
+                spool.seek(0)
+                try:
+                    shutil.copyfileobj(spool, _Writer(write))
+                except OSError as exc:
+                    raise _Stop(f"error: {target}: cannot write: {exc.strerror or exc}") from None
+                self._emit(target, write, html_games_tail())
+            if target and self.written.get(target, "\n") != "\n":
+                self._emit(target, write, "\n")  # a file ends with its line end
+        for target, handle in self.handles:
+            try:
+                handle.flush()  # a full disk is told here, naming the file
+            except OSError as exc:
+                raise _Stop(f"error: {target}: cannot write: {exc.strerror or exc}") from None
+
+
+class _Writer:
+    """A ``write`` function as the file object :func:`shutil.copyfileobj` writes to."""
+
+    def __init__(self, write: Any) -> None:
+        self.write = write
+
+
+def _indented(text: str) -> str:
+    """A JSON value as an item of an array that :func:`dumps` (pretty) writes: two more spaces
+    on each line (JSON text holds no line end inside a string)."""
+    return "\n".join("  " + line for line in text.split("\n"))
 
 
 def _report(name: str, sheet: SheetGame, pgn_input: bool) -> None:

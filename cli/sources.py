@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from notation.diagnostics import Diagnostic
-from notation.pgn.sources import PGN_SUFFIXES, Unreadable, display_path, expand_paths
+# the game readers' modules (notation.pgn.sources, notation.diagnostics) are imported by the
+# functions that use them: the command line starts without them
 
 #: the display name of standard input
 STDIN_NAME = "<stdin>"
@@ -31,6 +31,7 @@ def distinct_paths(paths: Sequence[str | Path]) -> list[str]:
     """``paths`` with each file or folder once (the first time it is given: ``t.pgn ./t.pgn``
     is one file), a note on standard error for each left out; ``-`` is kept each time."""
     from notation.cli.render import error
+    from notation.pgn.sources import display_path
 
     kept: list[str] = []
     seen: set[Path] = set()
@@ -62,6 +63,8 @@ def pgn_sources(paths: list[str]) -> tuple[list[tuple[Any, str]], list[str]]:
     each file once (:func:`distinct_paths`; a file also found in a folder given is read the
     first time)."""
     from notation.cli.render import error
+    from notation.diagnostics import Diagnostic
+    from notation.pgn.sources import Unreadable, display_path, expand_paths
 
     sources: list[tuple[Any, str]] = []
     problems: list[str] = []
@@ -116,6 +119,8 @@ def output_over_input(
     folder being read (a later run would read it back); with ``folders`` the outputs are
     folders of PGN files (``convert --split``), refused in or around a folder being read, or
     around a file being read. Standard input and output (``-``) are never files here."""
+    from notation.pgn.sources import PGN_SUFFIXES, display_path
+
     targets = [Path(out) for out in outputs if out is not None and str(out) != "-"]
     for text in paths:
         if str(text) == "-":

@@ -71,15 +71,17 @@ def chunks(items: Iterable[T], size: int = CHUNK_GAMES) -> Iterator[list[T]]:
         yield chunk
 
 
-def ordered_map(func: Callable[[T], R], tasks: Iterable[T], executor: Executor | None) -> Iterator[R]:
+def ordered_map(func: Callable[[T], R], tasks: Iterable[T], executor: Executor | None, *,
+                ahead_per_worker: int = AHEAD_PER_WORKER) -> Iterator[R]:
     """``func(task)`` for every task, in the order of ``tasks``: in this process without an
-    executor, else in its workers, a few tasks per worker ahead of the one awaited. ``func`` must
-    be a module-level function (workers import it by name)."""
+    executor, else in its workers, ``ahead_per_worker`` tasks per worker in flight at most (a
+    task is taken from ``tasks`` only when there is room). ``func`` must be a module-level
+    function (workers import it by name)."""
     if executor is None:
         for task in tasks:
             yield func(task)
         return
-    ahead = AHEAD_PER_WORKER * max(1, getattr(executor, "_max_workers", 1))
+    ahead = max(1, ahead_per_worker) * max(1, getattr(executor, "_max_workers", 1))
     pending: deque[Future[R]] = deque()
     try:
         for task in tasks:

@@ -12,7 +12,12 @@
 //! [`Budget`] lasts, its full helpmate search (itself bounded by the crate's node limits). On
 //! the side the recorded result makes the winner, which nearly always can mate, the full search
 //! comes before the quick static test, which is then only run where no mate was found
-//! ([`search_first`]: the same verdicts, the same budget).
+//! ([`search_first`]: the same verdicts, the same budget). And before that full search, a
+//! cheap walk that looks for a helpmate and plays it ([`crate::helpmate`]): a line of legal
+//! moves ending in the side's checkmate is itself the proof that the side can mate, so where
+//! the walk finds one the verdict is "can" without the search (issue 37: the search was 92% of
+//! the verdict's cost). The walk never answers "cannot"; where it finds nothing, the search
+//! decides as before.
 //!
 //! Deadness is kept by every legal move: a position reached from a dead one is dead. So the
 //! first dead position of a game is found from the end ([`first_dead`]): if the final
@@ -267,6 +272,11 @@ fn search_first(probe: &mut Probe<'_>, side: Color, budget: &mut Budget) -> Verd
         return fast(probe.board, &solver, side).unwrap_or(Verdict::Undecided);
     }
     budget.searches -= 1;
+    // a helpmate played out on the board proves the side can mate (see `crate::helpmate`): the
+    // verdict the search would give, for a fraction of its cost on most ordinary positions
+    if crate::helpmate::mate_found(probe.board, side, crate::helpmate::WALK_NODES) {
+        return Verdict::Can;
+    }
     let found = catch_unwind(AssertUnwindSafe(|| {
         chasolver::winnability(&solver, solver_colour(side))
     }));
@@ -309,6 +319,20 @@ fn search(probe: &mut Probe<'_>, side: Color, budget: &mut Budget) -> Verdict {
 
 fn has_moves(board: &Board) -> bool {
     board.generate_moves(|_| true)
+}
+
+/// The full search alone, without the quick tests or the helpmate walk: `Some(true)` a mate
+/// exists, `Some(false)` none does, `None` undecided or a position the solver does not take.
+/// For the tests that hold the walk's answers against it.
+pub fn full_search(board: &Board, side: Color) -> Option<bool> {
+    let solver = solver_board(board)?;
+    match catch_unwind(AssertUnwindSafe(|| {
+        chasolver::winnability(&solver, solver_colour(side))
+    })) {
+        Ok(Some(chasolver::Winnability::Winnable { .. })) => Some(true),
+        Ok(Some(chasolver::Winnability::Unwinnable)) => Some(false),
+        _ => None,
+    }
 }
 
 /// Whether `side` can still mate in `board`: the quick answer, else one full search.

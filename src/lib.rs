@@ -19,6 +19,7 @@
 
 pub mod dead;
 pub mod fen;
+pub mod helpmate;
 pub mod lex;
 pub mod polyglot;
 pub mod replay;

@@ -412,6 +412,26 @@ fn dead_analysis(
     }
 }
 
+/// The helpmate walk's answer and the full search's for one side of a position (tests: the walk
+/// must never find a mate the search says cannot exist, nor one a labelled position denies):
+/// (the walk found a mate, the full search's answer: True can mate, False cannot, None
+/// undecided; None as well when `search` is false). `white`: the side asked about.
+#[pyfunction]
+#[pyo3(signature = (fen, white, search = true))]
+fn helpmate_walk(fen: &str, white: bool, search: bool) -> PyResult<(bool, Option<bool>)> {
+    let board = read_fen(fen)?;
+    let side = if white {
+        cozy_chess::Color::White
+    } else {
+        cozy_chess::Color::Black
+    };
+    let walk = crate::helpmate::mate_found(&board, side, crate::helpmate::WALK_NODES);
+    Ok((
+        walk,
+        search.then(|| dead::full_search(&board, side)).flatten(),
+    ))
+}
+
 /// A board from FEN or EPD (4 to 6 fields; X-FEN `KQkq` or Shredder-FEN `HAha` castling).
 fn read_fen(fen: &str) -> PyResult<Board> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
@@ -679,6 +699,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay_game, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(dead_analysis, m)?)?;
+    m.add_function(wrap_pyfunction!(helpmate_walk, m)?)?;
     m.add_function(wrap_pyfunction!(position_key, m)?)?;
     m.add_function(wrap_pyfunction!(split_run, m)?)?;
     m.add_function(wrap_pyfunction!(walk_mainline, m)?)?;

@@ -156,7 +156,7 @@ def test_the_readme_tour_shows_real_output(tmp_path: Path, monkeypatch: pytest.M
 
     monkeypatch.chdir(ROOT)
     for args, code in ((("validate", "sample_games/broken.pgn"), 1),
-                       (("scoresheet", "sample_games/sheets/immortal-damaged.csv"), 0)):
+                       (("scoresheet", "sample_games/sheets/immortal-damaged.csv"), 1)):
         result = run_cli(*args)
         assert result.exit_code == code, result.output
         real = result.output.splitlines()

@@ -73,7 +73,9 @@ SYMBOL_NAGS: dict[str, int] = {
     "-+": 19,
 }
 
-_NUMBER_TAIL = " \t\r\n.…"
+#: The digits a MOVE_NUMBER starts with (``\d``: any Unicode decimal digit, as the grammar's;
+#: what follows may be any Unicode blank, ``\x0b`` or ``\u2028`` too, so it is not stripped).
+_NUMBER_DIGITS = re.compile(r"\d+")
 _new_tuple = tuple.__new__  # Span(...) without the NamedTuple constructor's Python frame
 _new_object = object.__new__
 
@@ -127,7 +129,7 @@ def _lenient_of(san: str) -> str | None:
 
 def _number_of(text: str) -> int:
     """The move number in a MOVE_NUMBER text (``12.``, ``12...``, ``12 …``), remembered."""
-    number = int(text.rstrip(_NUMBER_TAIL))
+    number = int(_NUMBER_DIGITS.match(text).group())  # type: ignore[union-attr]  # MOVE_NUMBER starts with them
     if len(_NUMBER_CACHE) >= _CACHE_SIZE:
         _NUMBER_CACHE.clear()
     _NUMBER_CACHE[text] = number

@@ -55,6 +55,13 @@ from notation.pgn.tags import headers_game, patterns, tags_from_text
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
 DEFAULT_MAX_GAME_BYTES = 32 * 1024 * 1024
 
+#: The most bytes read with no game starting in them (no tag section, no game end followed by
+#: text) before reading stops with one ``pgn.not-pgn``: an endless structureless stream
+#: (``/dev/zero``, ``yes``) ends there. Never less than the game cap, so a game within the cap
+#: is always read whole, its comments however long; far more than any real file holds between
+#: two games.
+MAX_STRUCTURELESS_BYTES = 64 * 1024 * 1024
+
 
 @lru_cache(maxsize=2)
 def _tag_section(binary: bool) -> Any:
@@ -66,7 +73,8 @@ def _tag_section(binary: bool) -> Any:
     return re.compile("\\n(?:" + line + ")+")
 
 
-def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES) -> Iterator[Chunk]:
+def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
+                max_structureless_bytes: int | None = None) -> Iterator[Chunk]:
     """Split ``source`` into :class:`RawGame` chunks, one per game, streaming, with a
     :class:`ReadFailure` beside them where reading fails.
 
@@ -75,19 +83,29 @@ def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES)
     every game read whole before the failure, then one :class:`ReadFailure` located where
     reading stopped: the game being read then (its number, first line and offset), which is not
     a game, since its end is missing; see :func:`_split`. A source with no PGN structure yields
-    one ``not-pgn`` :class:`ReadFailure` (see :func:`_structured`).
+    one ``not-pgn`` :class:`ReadFailure` (see :func:`_structured`), and so does an endless one:
+    past ``max_structureless_bytes`` (default :data:`MAX_STRUCTURELESS_BYTES`, never less than
+    ``max_game_bytes``) with no game starting, reading stops (see :func:`_split`).
     """
-    return _chunks(source, max_game_bytes, tags_only=False)
+    return _chunks(source, max_game_bytes, tags_only=False, structureless=max_structureless_bytes)
 
 
-def _chunks(source: Source, cap: int, tags_only: bool) -> Iterator[Chunk]:
+def split_read(read: Callable[[int], Any], name: str | None, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
+               max_structureless_bytes: int | None = None) -> Iterator[Chunk]:
+    """:func:`split_games` of a source already opened (``read`` as :func:`notation.pgn.sources.open_source`
+    gives it, or a callable with the same ``error`` and ``trailing`` attributes), ``name`` its
+    display name."""
+    return _structured(read, name, max_game_bytes, False, max_structureless_bytes)
+
+
+def _chunks(source: Source, cap: int, tags_only: bool, structureless: int | None = None) -> Iterator[Chunk]:
     meter = current_meter()
     try:
         with open_source(source) as (read, name):
             if meter is None:
-                yield from _structured(read, name, cap, tags_only)
+                yield from _structured(read, name, cap, tags_only, structureless)
                 return
-            for raw in _structured(read, name, cap, tags_only):
+            for raw in _structured(read, name, cap, tags_only, structureless):
                 meter.games += 1
                 yield raw
     except OSError as error:
@@ -146,7 +164,8 @@ class _Mode:
         self.tags_only = tags_only
 
 
-def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool) -> Iterator[Chunk]:
+def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool,
+                structureless: int | None = None) -> Iterator[Chunk]:
     """:func:`_split`, with a source that is no PGN told apart (:mod:`notation.pgn.structure`).
 
     Leading chunks without PGN structure are held back, whole (also in tags-only mode), until
@@ -163,7 +182,7 @@ def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_onl
     then the failure: nothing is known of the rest.
     """
     mode = _Mode(False)
-    chunks = _split(read, name, cap, mode)
+    chunks = _split(read, name, cap, mode, structureless=structureless)
     held: list[RawGame] = []
     size = 0
     gone: RawGame | None = None  # past the caps: the first chunk, its text cut to the quote's need
@@ -229,7 +248,7 @@ class _Chunk:
     """The game being assembled by :func:`_split`. ``tail``: the end of its movetext as
     :func:`_tail` keeps it, where :func:`_between_games` looks for the game's end."""
 
-    __slots__ = ("line", "newlines", "nontag", "offset", "oversized", "parts", "size", "tail")
+    __slots__ = ("late_text", "line", "newlines", "nontag", "offset", "oversized", "parts", "size", "tail")
 
     def __init__(self, line: int, offset: int) -> None:
         self.parts: list[bytes | str] = []
@@ -240,6 +259,7 @@ class _Chunk:
         self.nontag = False  # holds something besides its leading tag lines
         self.oversized = False
         self.tail: Any = b""
+        self.late_text = False  # text that is not blank past the cap (not kept)
 
 
 def _split(
@@ -250,6 +270,8 @@ def _split(
     number: int = 0,
     lines: int = 0,
     offset: int = 0,
+    *,
+    structureless: int | None = None,
 ) -> Iterator[Chunk]:
     """The boundary split shared by :func:`split_games` and the headers-only fast path.
 
@@ -267,7 +289,16 @@ def _split(
     tells how much of it is missing (even text up to a result may have lost comments or the
     rest of its line). It becomes one :class:`ReadFailure` naming that game, its first line and
     offset, and the error. Nothing read at all: the chunk is the error alone (line 0).
+
+    More than ``structureless`` bytes (default :data:`MAX_STRUCTURELESS_BYTES`; never less than
+    ``cap``) read since the last game started (a tag section, or text after a game's end), with
+    no game starting in them: the input is no PGN, or no longer (``/dev/zero``, ``yes``, a
+    device, binary data appended): reading stops with one ``not-pgn`` :class:`ReadFailure`
+    located where that text began. The games before it were yielded; the one being read, if
+    any, is past the cap, so it was lost as a game anyway.
     """
+    limit = max(MAX_STRUCTURELESS_BYTES if structureless is None else structureless, cap)
+    mark, mark_line = offset, lines + 1  # where the last game started or ended (or reading started)
     first: Any = read(BLOCK)
     if not first:
         failure = getattr(read, "error", None)
@@ -309,9 +340,11 @@ def _split(
             chunk.nontag = True
             chunk.tail = _tail(chunk.tail or empty, piece, nl)
         if chunk.size > cap:
+            room = cap - (chunk.size - len(piece))
+            if not chunk.late_text and piece[max(room, 0):].strip():
+                chunk.late_text = True
             if not chunk.oversized:
                 chunk.oversized = True
-                room = cap - (chunk.size - len(piece))
                 if room > 0 and not mode.tags_only:
                     chunk.parts.append(piece[:room])
         elif is_tag or not mode.tags_only:
@@ -324,12 +357,13 @@ def _split(
         termination marker ending its line, then a blank line): text after that and before
         the next tag section (a damaged tag line, a block of NULs, another file's bytes) is
         located on its own, as a game without tags, never charged to the game before it."""
-        nonlocal chunk, consumed_nl, number
+        nonlocal chunk, consumed_nl, number, mark, mark_line
         while seg:
             if chunk is None:
                 chunk, consumed_nl = _start(seg, pos, consumed_nl, nl)
                 if chunk is None:
                     return
+                mark, mark_line = chunk.offset, chunk.line
                 skip = chunk.offset - pos
                 seg, pos = seg[skip:], pos + skip
             found = between((chunk.tail or empty) + seg)
@@ -343,6 +377,7 @@ def _split(
             yield _raw(chunk, name, number, empty)
             chunk = None
             seg, pos = seg[cut:], pos + cut
+            mark, mark_line = pos, consumed_nl + 1
 
     while True:
         if not eof:
@@ -382,6 +417,7 @@ def _split(
                 chunk = None
             if chunk is None:
                 chunk = _Chunk(consumed_nl + 1, base + start)
+                mark, mark_line = chunk.offset, chunk.line
             cur = match.end()
             add(region[start:cur], True)
         if region_end > cur:
@@ -393,6 +429,14 @@ def _split(
             pending = pending[region_end:]
             sentinel = 0
         pending_pos = base + region_end
+        if pending_pos - mark > limit and not (eof and len(pending) <= sentinel):
+            kept = _kept(chunk, name, number + 1, empty)
+            if kept is not None:  # a game, then only blank space: the game is yielded
+                number += 1
+                yield kept
+                mark, mark_line, chunk = kept.offset + kept.size, kept.line + kept.data.count(nl) + 1, None
+            yield _endless(chunk, name, number, mark_line, mark, limit, empty)
+            return
         if eof and len(pending) <= sentinel:
             break
     if failed:
@@ -481,19 +525,55 @@ def _cut(error: str, chunk: _Chunk | None, name: str | None, number: int, consum
     return ReadFailure.io(text, file=name, number=number + 1, line=line, offset=offset)
 
 
+def _kept(chunk: _Chunk | None, name: str | None, number: int, empty: bytes | str) -> RawGame | None:
+    """The game of ``chunk`` without the blank space after it, when nothing but blank space
+    followed it past the cap (None otherwise: its text was not all kept)."""
+    if chunk is None or chunk.late_text:
+        return None
+    raw = _raw(chunk, name, number, empty)
+    data = raw.data.rstrip()
+    if not data:
+        return None
+    raw.data, raw.size, raw.oversized = data, len(data), False
+    return raw
+
+
+def _endless(chunk: _Chunk | None, name: str | None, number: int, line: int, mark: int, limit: int,
+             empty: bytes | str) -> ReadFailure:
+    """The ``not-pgn`` :class:`ReadFailure` that stops :func:`_split` after ``limit`` bytes
+    with no game starting: located at the text they began with (the game being read, else the
+    line after the last game), quoting it."""
+    head = empty.join(chunk.parts[:4])[:4096] if chunk is not None else empty  # type: ignore[arg-type]
+    problem = not_pgn(head, file=name, game=number + 1, line=line, stopped=limit)
+    return ReadFailure("not-pgn", problem, name, number + 1, line, mark, problem.message)
+
+
+@lru_cache(maxsize=2)
+def _blanks(binary: bool) -> Any:
+    """A run of blank space (what ``lstrip`` takes: ASCII blanks in bytes, Unicode ones in text)."""
+    return re.compile(rb"\s*") if binary else re.compile(r"\s*")
+
+
 def _start(seg: bytes | str, pos: int, consumed_nl: int, nl: bytes | str) -> tuple[_Chunk | None, int]:
     """Text before any game: blank lines and ``%`` escape lines are skipped, line by line (so
     however the blocks fall the same lines are skipped); the first other line starts a game
-    with no tags."""
+    with no tags. (A run of blank lines is passed over at once.)"""
+    blanks = _blanks(isinstance(seg, bytes)).match
     at, skipped, size = 0, 0, len(seg)
     while at < size:
-        end = seg.find(nl, at)  # type: ignore[arg-type]
-        end = size if end < 0 else end + 1
-        content = seg[at:end].lstrip()
-        if content and content[:1] not in ("%", b"%"):
-            return _Chunk(consumed_nl + skipped + 1, pos + at), consumed_nl + skipped
-        skipped += seg[end - 1 : end] == nl
-        at = end
+        text = blanks(seg, at).end()  # the first character that is not blank
+        if text >= size:
+            skipped += seg.count(nl, at, size)  # type: ignore[arg-type]
+            break
+        line = seg.rfind(nl, at, text) + 1 or at  # type: ignore[arg-type]
+        skipped += seg.count(nl, at, line)  # type: ignore[arg-type]
+        if seg[text : text + 1] not in ("%", b"%"):
+            return _Chunk(consumed_nl + skipped + 1, pos + line), consumed_nl + skipped
+        end = seg.find(nl, text)  # type: ignore[arg-type]
+        if end < 0:
+            break
+        skipped += 1
+        at = end + 1
     return None, consumed_nl + skipped
 
 

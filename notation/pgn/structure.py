@@ -116,13 +116,16 @@ def _is_move(text: str, at: int) -> bool:
 
 
 def not_pgn(
-    data: bytes | str, *, file: str | None, game: int, line: int, upto: int | None = None, kind: str | None = None
+    data: bytes | str, *, file: str | None, game: int, line: int, upto: int | None = None, kind: str | None = None,
+    stopped: int | None = None,
 ) -> Diagnostic:
     """The ``pgn.not-pgn`` error of text with no PGN structure, ``game`` the number its first
     chunk had: located at its first non-blank text (``data`` starts at the first non-blank
     line of the file, which is ``line``), quoting that text briefly (binary data as bytes).
     ``upto``: the last line of the text when games follow it (else it runs to the end);
-    ``kind``: the other format the file is (:func:`other_format`), then not read further."""
+    ``kind``: the other format the file is (:func:`other_format`), then not read further;
+    ``stopped``: the bytes read from ``line`` on with no game starting, after which the reader
+    stopped (an endless stream such as ``/dev/zero``)."""
     head = data[:_HEAD]
     text = head if isinstance(head, str) else head.decode("utf-8", "replace")
     first = text.split("\n", 1)[0]
@@ -138,6 +141,13 @@ def not_pgn(
     if kind is not None:
         what = f"{kind} file, not PGN; it is not read as games"
         where = ""
+    elif stopped is not None:
+        size = f"{stopped // (1 << 20)} MiB" if stopped >= 1 << 20 else f"{stopped} bytes"
+        where = f" in more than {size} from line {line}: reading stopped there"
+        if not text.strip(" \t\r\n\ufeff"):
+            return Diagnostic.make("pgn.not-pgn", f"only blank space{where}", file=file, game=game, line=line, column=1)
+        if not _binary(text):
+            what = "no game that starts or ends"
     else:
         where = f" in lines {line}-{upto}, which are skipped" if upto is not None else " in the file"
     return Diagnostic.make(

@@ -551,7 +551,7 @@ def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam
         found = decoder.read_on(0, lambda depth: beam)
         assert found is not None
         widened = decoder.may_widen and decoder.widen(found, beam)
-        lattice = posterior(decoder.layers, decoder.ends, cost("temperature"))
+        lattice = posterior(decoder.layers, decoder.ends, cost("temperature"), frozenset(decoder.pins))
         lattice.read_again = widened
         _unlink(decoder.layers)
         return lattice

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from notation.diagnostics import Diagnostic
-from notation.pgn.chunks import ReadFailure
+from notation.pgn.chunks import RawGame, ReadFailure
 from notation.scoresheet.layout import read_header
 from notation.scoresheet.reader import reconstruct
 from notation.scoresheet.tags import roster_tags, tag_pairs
@@ -101,11 +101,23 @@ def read_pgn_sheets(text: str, *, lang: str = "auto", fen: str | None = None,
     """One :class:`SheetGame` per game of the PGN ``text`` (streaming; see the module docstring),
     in input order; with an ``executor`` (:func:`notation.parallel.worker_pool`) the games are
     read in its workers, the same sheets."""
-    from notation.parallel import ordered_map
     from notation.pgn.reader import split_games
 
+    yield from read_pgn_chunks(split_games(io.StringIO(text)), lang=lang, fen=fen, tags=tags, max_cost=max_cost,
+                               executor=executor)
+
+
+def read_pgn_chunks(chunks: Iterable[Chunk], *, lang: str = "auto", fen: str | None = None,
+                    tags: dict[str, str] | str | None = None, max_cost: float | None = None,
+                    executor: Executor | None = None) -> Generator[SheetGame, None, None]:
+    """:func:`read_pgn_sheets` of games already split (:func:`notation.pgn.reader.split_games`
+    of any source: bytes or text), one :class:`SheetGame` per chunk, in order, streaming: a
+    chunk is taken when its sheet is wanted, and with an ``executor`` at most two games per
+    worker are in flight (:func:`notation.parallel.ordered_map`; a task here is one game)."""
+    from notation.parallel import ordered_map
+
     options = (lang, fen, tags, max_cost)
-    yield from ordered_map(_pgn_sheet, ((raw, options) for raw in split_games(io.StringIO(text))), executor)
+    yield from ordered_map(_pgn_sheet, ((raw, options) for raw in chunks), executor, ahead_per_worker=2)
 
 
 _Options = tuple[str, str | None, dict[str, str] | str | None, float | None]
@@ -116,6 +128,8 @@ def _pgn_sheet(task: tuple[Chunk, _Options]) -> SheetGame:
     from notation.pgn.reader import parse_raw_game
 
     raw, (lang, fen, tags, max_cost) = task
+    if isinstance(raw, RawGame) and isinstance(raw.data, bytes) and not raw.oversized:
+        raw = replace(raw, data=raw.text)  # a game of a binary source: decoded game by game, as every reader does
     extra, bad = tag_pairs(tags)
     bad_tags = [Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored",
                                 san=entry) for entry in bad]
@@ -211,4 +225,4 @@ def _blank(chars: list[str], begin: int, end: int) -> None:
             chars[k] = " "
 
 
-__all__ = ["SheetGame", "has_pgn_structure", "mask_movetext", "read_pgn_sheets", "read_scoresheets"]
+__all__ = ["SheetGame", "has_pgn_structure", "mask_movetext", "read_pgn_chunks", "read_pgn_sheets", "read_scoresheets"]

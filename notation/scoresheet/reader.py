@@ -114,7 +114,7 @@ def read_sheets(texts: list[str], *, lang: str = "auto", fen: str | None = None,
         except PinError as exc:
             diagnostics.append(Diagnostic.make("sheet.pin", str(exc), san=pin))
     diagnostics.extend(_oversized(sheets))
-    copies = [_boxes_of(sheet) for sheet in sheets]
+    copies = [boxes_of(sheet) for sheet in sheets]
     language, lattice = _read(copies, sheets, lang, start, {ply - 1: san for ply, san in pinned})
     setting = Setting(tags=full_tags, result=result, start=start, start_fen=start.fen() if fen else None,
                       start_ply=start_ply, layout=layout, copies=len(texts),
@@ -123,7 +123,7 @@ def read_sheets(texts: list[str], *, lang: str = "auto", fen: str | None = None,
     return verdict(setting, language, lattice, copies)
 
 
-def _boxes_of(sheet: Sheet) -> list[Box]:
+def boxes_of(sheet: Sheet) -> list[Box]:
     """The sheet's boxes (at most :data:`MAX_BOXES`); a cell too long to hold a move is no box
     (it is reported)."""
     return [Box(c.text, c.line, c.column, blank=c.placeholder or c.text.strip() in ("?", ""))
@@ -164,4 +164,4 @@ def _read(copies: list[list[Box]], sheets: list[Sheet], lang: str, start: Positi
     return best
 
 
-__all__ = ["MAX_BOXES", "MAX_COST", "PinError", "parse_pin", "read_sheets", "reconstruct"]
+__all__ = ["MAX_BOXES", "MAX_COST", "PinError", "boxes_of", "parse_pin", "read_sheets", "reconstruct"]

@@ -139,18 +139,34 @@ def render_html(rec: Reconstruction, *, diagrams: list[tuple[str, str]] | None =
 
 def render_html_games(sheets: list[tuple[Reconstruction, list[tuple[str, str]]]]) -> str:
     """One printable HTML page for several games (a PGN input): one section per game, each as
-    :func:`render_html` draws it (headed ``Game N``), with its (caption, SVG) diagrams."""
-    body: list[str] = []
-    for number, (rec, diagrams) in enumerate(sheets, 1):
-        body.append(f'<section class="game" id="game-{number}">')
-        body.extend(_sheet_html(rec, diagrams, f"Game {number}"))
-        body.append("</section>")
-    css = "section.game + section.game { page-break-before: always; margin-top: 2em; }"
-    return _page(f"Scoresheets ({len(sheets)} games)", body, css)
+    :func:`render_html` draws it (headed ``Game N``), with its (caption, SVG) diagrams. The
+    page is :func:`html_games_head`, :func:`html_game_section` per game and :func:`html_games_tail`
+    (written one after another, a page of any number of games needs one game at a time)."""
+    sections = [html_game_section(number, rec, diagrams) for number, (rec, diagrams) in enumerate(sheets, 1)]
+    return html_games_head(len(sheets)) + "".join(sections) + html_games_tail()
 
 
-def _page(title: str, body: list[str], css: str = "") -> str:
-    out = [
+_GAMES_CSS = "section.game + section.game { page-break-before: always; margin-top: 2em; }"
+
+
+def html_games_head(count: int) -> str:
+    """The start of :func:`render_html_games`'s page of ``count`` games, up to ``<body>``."""
+    return "\n".join(_page_head(f"Scoresheets ({count} games)", _GAMES_CSS)) + "\n"
+
+
+def html_game_section(number: int, rec: Reconstruction, diagrams: list[tuple[str, str]]) -> str:
+    """The section of the ``number``-th game of :func:`render_html_games`'s page."""
+    body = [f'<section class="game" id="game-{number}">', *_sheet_html(rec, diagrams, f"Game {number}"), "</section>"]
+    return "\n".join(body) + "\n"
+
+
+def html_games_tail() -> str:
+    """The end of :func:`render_html_games`'s page."""
+    return "</body>\n</html>\n"
+
+
+def _page_head(title: str, css: str = "") -> list[str]:
+    return [
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
@@ -159,11 +175,11 @@ def _page(title: str, body: list[str], css: str = "") -> str:
         f"<style>\n{_CSS}\n{css}\n</style>" if css else f"<style>\n{_CSS}\n</style>",
         "</head>",
         "<body>",
-        *body,
-        "</body>",
-        "</html>",
     ]
-    return "\n".join(out) + "\n"
+
+
+def _page(title: str, body: list[str], css: str = "") -> str:
+    return "\n".join([*_page_head(title, css), *body, "</body>", "</html>"]) + "\n"
 
 
 def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, heading: str) -> list[str]:

@@ -8,18 +8,24 @@ of readings that reach its position at its worst ply, and its final position). B
 each error is priced at this writer's own rate (:func:`rate_shift`): a sheet whose boxes read as
 written makes fewer slips than the average real sheet, one with many makes more. Readings the
 decoder dropped are not counted: the figures are calibrated on real sheets
-(``benchmarks/bench_scoresheet_hcs.py``).
+(``benchmarks/bench_scoresheet_hcs.py``), and where one copy alone speaks for a move its
+probability is capped by how far the boxes around it read as written
+(:mod:`notation.scoresheet.calibration`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
+from notation.scoresheet.calibration import WRITTEN as LITERAL_COST
+from notation.scoresheet.calibration import caps, read_as
 from notation.scoresheet.channel import cost, is_slip, move_facts, written_cost
 from notation.scoresheet.lattice import DONE, MATCH, SWAP, TRANSPOSE, Choice, CopyOp, Found, Lattice
 
 if TYPE_CHECKING:  # pragma: no cover
+    from notation.formats.position import Position
     from notation.rules.move import Move
     from notation.scoresheet.lattice import Edge, State
 
@@ -30,8 +36,6 @@ BASE_ERROR_RATE = 0.129
 #: strength of that prior), and the most the sheet's rate may move the costs of errors (nats).
 RATE_PRIOR_BOXES = 10.0
 MAX_RATE_SHIFT = 2.0
-#: A box read at no more than this cost reads as written (a missing check mark, a style).
-LITERAL_COST = 0.75
 #: The readings listed at most (distinct games, cheapest first).
 READINGS = 10
 #: The moves listed per ply where the best reading's move is below this probability.
@@ -63,14 +67,14 @@ def errors(ops: tuple[CopyOp, ...], blank: float) -> float:
     return n
 
 
-def _styled(op: CopyOp, edge: Edge) -> bool:
-    """True for a box read as its move at a cost above :data:`LITERAL_COST` made only of notation
-    habits (``e2-e4``, ``qf3``, a check without ``+``): counted as an error by :func:`errors`
-    (which must be cheap, for every edge), though it is none."""
+def habit_only(op: CopyOp, pos: Position, move: Move) -> bool:
+    """True for a box read as ``move`` (from ``pos``) at a cost above :data:`LITERAL_COST` made
+    only of notation habits (``e2-e4``, ``qf3``, a check without ``+``): counted as an error by
+    :func:`errors` (which must be cheap, for every edge), though it is none."""
     if op.kind != MATCH or op.reading is None or op.cost <= LITERAL_COST or op.reading.what:
         return False
-    moves = edge.parent.pos.legal_moves()
-    facts = move_facts(edge.parent.pos, moves)[moves.index(edge.move)]
+    moves = pos.legal_moves()
+    facts = move_facts(pos, moves)[moves.index(move)]
     parts: list[str] = []
     written_cost(op.reading.written, facts, parts)
     return not any(is_slip(p) for p in parts)
@@ -84,15 +88,18 @@ def rate_shift(best: State) -> float:
     slips = 0.0
     boxes = 0
     for edge in best.path():
-        slips += errors(edge.ops, blank) - sum(1 for op in edge.ops if _styled(op, edge))
+        slips += errors(edge.ops, blank) - sum(1 for op in edge.ops if habit_only(op, edge.parent.pos, edge.move))
         boxes += sum(1 for op in edge.ops if op.kind != DONE)
     rate = (slips + RATE_PRIOR_BOXES * BASE_ERROR_RATE) / (boxes + RATE_PRIOR_BOXES)
     return max(-MAX_RATE_SHIFT, min(MAX_RATE_SHIFT, math.log(BASE_ERROR_RATE / rate)))
 
 
-def posterior(layers: list[list[State]], ends: list[State], t: float) -> Lattice:
+def posterior(layers: list[list[State]], ends: list[State], t: float, settled: frozenset[int] = frozenset()
+              ) -> Lattice:
     """The lattice of kept states ``layers`` (per ply) whose readings end at ``ends``, with its
-    readings and probabilities."""
+    readings and probabilities: each move's the share of the readings that play it, capped where
+    one copy alone speaks for it by how far its neighbourhood reads as written
+    (:mod:`notation.scoresheet.calibration`; ``settled``: plies a reviewer has settled, 0-based)."""
     if not ends:
         return Lattice([], [], 0.0, 0, temperature=t)
     ranked = sorted(ends, key=lambda s: s.total)
@@ -121,18 +128,27 @@ def posterior(layers: list[list[State]], ends: list[State], t: float) -> Lattice
     move_probability: list[float] = []
     choices: list[tuple[Choice, ...]] = []
     reading_probability = 1.0
+    blank = cost("box.blank")
+    limits = caps([read_as(e.ops, blank, functools.partial(_habit_at, edge=e)) for e in path], settled)
     for depth, edge in enumerate(path):
         here = layers[depth + 1] if depth + 1 < len(layers) else []
         same_move, same_position, weighed = _at_ply(here, edge, z, t)
-        move_probability.append(min(1.0, same_move))
-        reading_probability = min(reading_probability, same_position)
-        choices.append(_choices(edge, weighed) if same_move < CHOICES_BELOW else ())
+        shown = min(1.0, same_move, limits[depth])
+        move_probability.append(shown)
+        reading_probability = min(reading_probability, same_position, shown)
+        # (capped: every move weighed there scaled alike, the rest is what the lattice did not weigh)
+        scale = shown / same_move if same_move > shown else 1.0
+        choices.append(_choices(edge, weighed, scale) if shown < CHOICES_BELOW else ())
     final = best_end.pos.key()
     at_end = sum(math.exp(-(s.alpha + (s.end or 0.0) - z) / t) for s in ends
                  if s.pos.key() == final and s.depth == best_end.depth)
     reading_probability = min(reading_probability, at_end, 1.0)
     return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z,
                    choices, t)
+
+
+def _habit_at(op: CopyOp, edge: Edge) -> bool:
+    return habit_only(op, edge.parent.pos, edge.move)
 
 
 def _forward(layers: list[list[State]], t: float) -> None:
@@ -173,9 +189,9 @@ def _at_ply(here: list[State], edge: Edge, z: float, t: float
     return same_move, same_position, weighed
 
 
-def _choices(edge: Edge, weighed: dict[tuple[int, Move], float]) -> tuple[Choice, ...]:
+def _choices(edge: Edge, weighed: dict[tuple[int, Move], float], scale: float = 1.0) -> tuple[Choice, ...]:
     """The moves weighed at a ply, as SAN in the best reading's position there (a move not legal
-    there is named in its own position), likeliest first."""
+    there is named in its own position), likeliest first, their probabilities times ``scale``."""
     pos = edge.parent.pos
     legal = set(pos.legal_moves())
     by_move: dict[Move, float] = {}
@@ -188,7 +204,7 @@ def _choices(edge: Edge, weighed: dict[tuple[int, Move], float]) -> tuple[Choice
         san = pos.san(move)
         by_san[san] = by_san.get(san, 0.0) + p
     ranked = sorted(by_san.items(), key=lambda item: -item[1])[:CHOICES]
-    return tuple(Choice(san, round(min(1.0, p), 4)) for san, p in ranked)
+    return tuple(Choice(san, round(min(1.0, p * scale), 4)) for san, p in ranked)
 
 
-__all__ = ["CHOICES_BELOW", "errors", "logsum", "posterior", "rate_shift"]
+__all__ = ["CHOICES_BELOW", "errors", "habit_only", "logsum", "posterior", "rate_shift"]

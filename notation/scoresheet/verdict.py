@@ -508,7 +508,9 @@ def verdict(setting: Setting, language: str, lattice: Lattice, copies: list[list
     diagnostics.extend(Diagnostic.make("sheet.pin", f"no reading of the sheet plays the pinned move "
                                        f"{move_label(ply, start_ply)}{san} at its ply", ply=ply, san=san)
                        for ply, san in unplayed)
-    reasons = _doubts(setting, best, per_move, lattice.read_again)
+    # what a reviewer settled is explained: its boxes' cost is not held against the reading
+    explained = sum(op.cost for ply, ops in enumerate(lattice.readings[0].ops) if ply + 1 in settled for op in ops)
+    reasons = _doubts(setting, best, per_move, lattice.read_again, explained)
     if unplayed:
         reasons.append("a pinned move is not played")
     status = "needs-human" if reasons else ("corrected" if corrections else "ok")
@@ -531,16 +533,20 @@ def verdict(setting: Setting, language: str, lattice: Lattice, copies: list[list
                    per_move=per_move, confidence=confidence)
 
 
-def _doubts(setting: Setting, best: Reading, per_move: list[MoveConfidence], read_again: bool) -> list[str]:
+def _doubts(setting: Setting, best: Reading, per_move: list[MoveConfidence], read_again: bool,
+            explained: float = 0.0) -> list[str]:
     """Why the reading needs a human (none: it is settled: every move at :data:`FLAG` or more,
-    within the cost cap, found by the first pass, every pin played)."""
+    within the cost cap less what the reviewer's pins ``explained``, found by the first pass,
+    every pin played)."""
     reasons: list[str] = []
-    if best.cost > setting.max_cost:
-        reasons.append(f"its cost {best.cost:.1f} is above the cap {setting.max_cost:g}")
+    if best.cost - explained > setting.max_cost:
+        reasons.append(f"its cost {best.cost - explained:.1f} (the moves a reviewer settled apart) is above the cap "
+                       f"{setting.max_cost:g}" if explained else f"its cost {best.cost:.1f} is above the cap "
+                       f"{setting.max_cost:g}")
     flagged = [m for m in per_move if m.flagged]
     if flagged:
         reasons.append(f"{len(flagged)} move(s) below the {FLAG:.2f} needed")
-    if read_again and not reasons:
+    if read_again:
         # a reading the first pass dropped and a wider one found: others it dropped are not counted
         reasons.append("the first pass dropped this reading and a wider second pass found it, so readings "
                        "the first pass dropped are not counted in its probability")

@@ -126,10 +126,9 @@ def test_import_on_a_full_disk_is_exit_2_and_leaves_no_part(tmp_path: Path, monk
 @pytest.mark.parametrize(
     ("args", "suffix", "lowest"),
     [
-        (["scoresheet", str(SAMPLE_GAMES / "sheets" / "club-game-german.txt"), "--out"], ".html", "write_text"),
         (["board", "8/8/8/4k3/8/8/8/4K3 w - - 0 1", "--out"], ".svg", "write_text"),
     ],
-    ids=["scoresheet-html", "board-svg"],
+    ids=["board-svg"],
 )
 def test_full_disk_in_the_lowest_write_is_exit_2_and_leaves_nothing(
     args: list[str], suffix: str, lowest: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -141,4 +140,43 @@ def test_full_disk_in_the_lowest_write_is_exit_2_and_leaves_nothing(
     assert "No space left on device" in output and str(out) in output
     assert ".tmp" not in output  # the target is named, not the temporary file
     assert "Traceback" not in output
+    assert list(tmp_path.iterdir()) == []
+
+
+class _FullFile:
+    """A file open for writing on a full disk: every write fails."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def write(self, text: str) -> int:
+        raise OSError(28, os.strerror(28))
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> _FullFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("suffix", [".html", ".pgn", ".json", ".txt"])
+@pytest.mark.parametrize("source", ["sheets/club-game-german.txt", "classics.pgn"], ids=["sheet", "pgn"])
+def test_scoresheet_on_a_full_disk_is_exit_2_and_leaves_nothing(
+    source: str, suffix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sheets are written as they are read, into the temporary file (its lowest write)."""
+    import notation.cli.scoresheet_cmd as command
+
+    monkeypatch.setattr(command, "open", _FullFile, raising=False)
+    out = tmp_path / f"out{suffix}"
+    code, output = _run(["scoresheet", str(SAMPLE_GAMES / source), "-q", "--out", str(out)])
+    assert code == 2, output
+    assert "No space left on device" in output and str(out) in output
+    assert ".tmp" not in output and "Traceback" not in output
     assert list(tmp_path.iterdir()) == []

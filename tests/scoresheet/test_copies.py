@@ -196,6 +196,31 @@ def test_real_copies_together_fixed_sample() -> None:
         assert ok, (name, right, of)
 
 
+
+def test_a_reviewer_asked_only_the_flagged_moves_finishes_real_sheets() -> None:
+    # Both players' sheets of two real games the reading gets wrong in one move (HCS 053: two
+    # rooks' moves, 097: a knight's), read together: a reviewer asked only about the moves below
+    # 0.99, in game order, answering from the answer key through a pin and reading again each
+    # time (as `notation scoresheet --review` does), ends each exact within a few questions; a
+    # wrong move is never above the flag on the way.
+    games = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}
+    for name in ("053", "097"):
+        game = games[name]
+        assert game.answer is not None
+        texts = [copy.text() for copy in game.copies]
+        longest = max((copy.boxes for copy in game.copies), key=len)
+        pins: list[str] = []
+        rec = reconstruct_copies(texts)
+        assert not score_reading(tuple(rec.sans), game.answer, longest)[0], name  # the reviewer is needed
+        while rec.flagged and len(pins) < 4:
+            assert all(m.confidence < READING_THRESHOLD or m.san == game.answer[m.ply - 1]
+                       for m in rec.per_move if m.ply <= len(game.answer)), name
+            ply = rec.flagged[0].ply
+            pins.append(f"{(ply + 1) // 2}{'.' if ply % 2 else '...'}{game.answer[ply - 1]}")
+            rec = reconstruct_copies(texts, pins=pins)
+        assert score_reading(tuple(rec.sans), game.answer, longest)[0], (name, pins)
+        assert not rec.flagged and len(pins) <= 3, (name, pins)
+
 def test_the_readings_listed_name_each_edit_at_its_move() -> None:
     # White's 18th and 19th moves written in swapped order: the verdict lists the readings with
     # their edits at "18." and "19." (the moves as the sheet numbers them), not at their plies.
@@ -234,13 +259,13 @@ def test_a_copy_out_of_step_is_read_again_with_a_wider_beam() -> None:
 def test_reading_again_never_gives_a_dearer_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     from notation.formats.position import Position
     from notation.scoresheet import decoder
-    from notation.scoresheet.reader import _boxes_of
+    from notation.scoresheet.reader import boxes_of
     from notation.scoresheet.layout import read_sheet
 
     sheets = [TRANSPOSED, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Rf1 b5 7. Bb8 d6 8. c3 O-O",
               "1. d4 ? 2. c4 e6 3. hc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Bg5 Bb7 8. e3 d6"]
     for text in sheets:
-        boxes = _boxes_of(read_sheet(text))
+        boxes = boxes_of(read_sheet(text))
         repaired = decoder.read_copies([boxes], Position.initial())
         monkeypatch.setattr(decoder, "WIDE_PASSES", 0)
         plain = decoder.read_copies([boxes], Position.initial())
@@ -255,12 +280,12 @@ def test_reading_again_that_finds_nothing_cheaper_leaves_the_first_reading(monke
     # (the rest is not read again) and find nothing cheaper: the lattice is the first one, to
     # the last probability.
     from notation.scoresheet import decoder
-    from notation.scoresheet.reader import _boxes_of
+    from notation.scoresheet.reader import boxes_of
     from notation.scoresheet.layout import read_sheet
     from notation.formats.position import Position
 
     games = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}
-    boxes = _boxes_of(read_sheet(games["084"].copies[0].text()))
+    boxes = boxes_of(read_sheet(games["084"].copies[0].text()))
     read = decoder.read_copies([boxes], Position.initial())
     monkeypatch.setattr(decoder, "WIDE_PASSES", 0)
     first = decoder.read_copies([boxes], Position.initial())

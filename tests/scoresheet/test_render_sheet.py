@@ -108,7 +108,7 @@ def test_corrections_are_marked() -> None:
     text = render_text(rec)
     assert "Nc3 *" in text and "Corrections (* in the table):" in text
     html = render_html(rec)
-    assert html.count('class="corrected"') == 3
+    assert html.count('class="corrected"') + html.count('class="doubtful flagged"') == 3
     assert "written &#x27;Bc3&#x27; read as Nc3" in html
 
 

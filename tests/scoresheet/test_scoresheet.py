@@ -112,8 +112,11 @@ def test_samples() -> None:
     chinese = reconstruct((SAMPLE_GAMES / "sheets" / "opera-game-chinese.txt").read_text(encoding="utf-8"))
     assert chinese.status == "ok" and chinese.language == "zh" and chinese.sans == OPERA
     damaged = reconstruct((SAMPLE_GAMES / "sheets" / "immortal-damaged.csv").read_text(encoding="utf-8"))
-    assert damaged.status == "corrected" and damaged.layout == "csv"
+    assert damaged.layout == "csv"
     assert [c.kind for c in damaged.corrections] == ["omitted", "correction", "correction"]
+    # a box read as another move on the word of one copy is a guess to confirm (right 94 times in
+    # 100 on real sheets): the two slips are flagged, the inserted move is not
+    assert damaged.status == "needs-human" and [c.confident for c in damaged.corrections] == [True, False, False]
     assert [c.chosen for c in damaged.corrections] == ["b5", "Nc3", "Bxg1"]
 
 
@@ -190,7 +193,7 @@ def test_moves_written_in_each_others_column() -> None:
     tokens = list(OPERA)
     tokens[3], tokens[4] = tokens[4], tokens[3]  # "2. Nf3 d4 3. d6": Black's and White's cells swapped
     rec = reconstruct(sheet(tokens))
-    assert rec.sans == OPERA and rec.status == "corrected"
+    assert rec.sans == OPERA and rec.status == "needs-human"  # boxes read out of order, on one copy's word
     assert [(c.kind, c.ply, c.written, c.chosen) for c in rec.corrections] == [
         ("transposed", 4, "d6", "d6"), ("transposed", 5, "d4", "d4")]
 

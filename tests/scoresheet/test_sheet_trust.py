@@ -108,8 +108,13 @@ def test_injected_errors_small_fixed_seed(pool: list[list[str]]) -> None:
     c = one["outcomes"]["all"]  # type: ignore[index]
     assert c["sheets"] == SHEETS
     assert c["wrong"] == 0, one["wrong"]
-    # the original first on at least 93% of one-error sheets (exit 0 needs probability 0.99: on
-    # sheets of real games with a slip, more often a human is asked than not)
-    assert c["first"] >= 0.93 * SHEETS and c["listed"] >= 0.95 * SHEETS and c["exact"] >= 0.3 * SHEETS
+    # the original first on at least 95% of one-error sheets; exit 0 is rare: a box the reading
+    # corrects, on the word of one copy, is never settled (notation.scoresheet.calibration)
+    assert c["first"] >= 0.95 * SHEETS and c["listed"] >= 0.95 * SHEETS
+
+
+def test_two_injected_errors_small_fixed_seed(pool: list[list[str]]) -> None:
+    """Two errors a sheet: never wrong with confidence (its own test, so that a parallel run can
+    read it beside the one-error sheets)."""
     two = trust.run(12, 2, seed0=500, pool=pool[:24])  # games(24) is the start of games(80)
     assert two["outcomes"]["all"]["wrong"] == 0, two["wrong"]  # type: ignore[index]

@@ -166,3 +166,38 @@ def test_the_search_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch)
     for text, searches in (("0", 0), (" 3 ", 3), ("", 8), ("-1", 8), ("many", 8), ("99999999", 8)):
         monkeypatch.setenv(dead_module.SEARCHES_VARIABLE, text)
         assert dead_module._searches() == searches, text
+
+
+# ----------------------------------------------------------------------------- the helpmate walk
+def check_walk(search_step: int) -> None:
+    """The core's helpmate walk (``src/helpmate.rs``: "can mate" proved by playing a mate, tried
+    before the full search) on every labelled position and side: it never finds a mate for a
+    side labelled unable to mate, and wherever it finds one the full search finds one too. On
+    every ``search_step``-th position the full search's own answers are held against the labels."""
+    core = pytest.importorskip("notation._core")
+    walked = found = searched = 0
+    for index, (label, fen) in enumerate(labelled()):
+        for side, white in ((0, True), (1, False)):
+            try:
+                walk, search = core.helpmate_walk(fen, white, index % search_step == 0)
+            except ValueError:  # the two illegal positions (9 white pawns)
+                continue
+            can = label[side] != "-"
+            assert can or not walk, (fen, white)
+            walked += 1
+            found += walk
+            if index % search_step == 0:
+                searched += 1
+                assert search == can, (fen, white, search)
+                assert search or not walk, (fen, white)
+    assert walked >= 6_800 and found >= 0.5 * walked / 2, (walked, found)
+    assert searched >= walked // search_step // 2
+
+
+def test_the_walk_never_finds_a_mate_the_labels_deny() -> None:
+    check_walk(search_step=20)
+
+
+@pytest.mark.slow
+def test_the_walk_and_the_full_search_on_every_labelled_position() -> None:
+    check_walk(search_step=1)

@@ -1,0 +1,85 @@
+"""How far the posterior of a move can be trusted where one copy alone speaks for it.
+
+The posterior (:mod:`notation.scoresheet.sums`) weighs only the readings the decoder kept. Where
+a copy's boxes read as what they say, the right reading is among them; where the boxes around a
+move read unlike what they say (a box corrected, a blank, a move with no box), the beam may have
+dropped the reading that explains them, and every reading it kept then agrees on a wrong move,
+at a probability near 1. A second copy that agrees keeps the readings in step (two witnesses
+read unlike themselves in the same place are rare), so this cap applies to a ply only where at
+most one copy has a written box for it.
+
+The cap is measured, not derived: on the HCS sheets read one copy at a time
+(``benchmarks/bench_scoresheet_hcs.py --calibration`` prints the table again), the share of the
+moves at a posterior of 0.99 or more that were right, by how the ply's own box read and how many
+of the :data:`SPAN` plies either side read unlike what they say:
+
+=========================  ======  ======  ======  =======
+ply's own box               0       1       2       3 or more
+=========================  ======  ======  ======  =======
+read as written             99.8%   99.2%   100%    79.7%
+a mark or a habit off       98.6%   94.4%   100%    (2 moves)
+corrected                   94.3%   71.2%   57.9%   33.3%
+no written box              (7)     (5)     60.0%   25.0%
+=========================  ======  ======  ======  =======
+
+A move's confidence is its posterior capped by its cell (:data:`CAPS`): where the table says
+fewer than 99 in 100 were right, the move is flagged for a human. A ply a reviewer has settled
+(a pin) is neither capped nor counted as a doubtful neighbour.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from notation.scoresheet.lattice import DONE, OMIT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
+    from notation.scoresheet.lattice import CopyOp
+
+#: A box read at this cost or more is corrected: not read as what it says.
+CORRECTED = 4.5
+#: A box read at no more than this cost reads as written (a missing check mark, a style).
+WRITTEN = 0.75
+#: The plies either side of a move whose boxes are looked at.
+SPAN = 3
+#: How the ply's own box read (rows) and how many neighbours read unlike what they say (0 to 3 or
+#: more): the most a move's confidence may be (see the module's table; 1.0 where 99% or more
+#: were right).
+CAPS: dict[str, tuple[float, float, float, float]] = {
+    "written": (1.0, 1.0, 1.0, 0.8),
+    "close": (1.0, 0.94, 0.94, 0.5),
+    "corrected": (0.94, 0.71, 0.58, 0.33),
+    "blank": (1.0, 1.0, 0.6, 0.25),
+}
+
+
+def read_as(ops: tuple[CopyOp, ...], blank: float, habit: Callable[[CopyOp], bool]) -> tuple[str, int]:
+    """How a ply's boxes read (``written``, ``close``, ``corrected`` or ``blank``: the best of
+    the copies with a written box; ``blank`` when none has one) and how many copies have a
+    written box for it; ``habit(op)``: the box's cost is only the writer's notation habits
+    (``e2-e4``, ``qf3``): it reads as written."""
+    witnesses = [op for op in ops if op.kind not in (DONE, OMIT) and not (op.reading is None and op.cost == blank)]
+    if not witnesses:
+        return "blank", 0
+    least = min(0.0 if habit(op) else op.cost for op in witnesses)
+    kind = "written" if least <= WRITTEN else "close" if least < CORRECTED else "corrected"
+    return kind, len(witnesses)
+
+
+def caps(read: list[tuple[str, int]], settled: frozenset[int] = frozenset()) -> list[float]:
+    """The cap of each ply's confidence along a reading whose plies read as ``read`` (from
+    :func:`read_as`; ``settled``: plies a reviewer has settled, 0-based)."""
+    doubtful = [k not in settled and kind in ("corrected", "blank") for k, (kind, _) in enumerate(read)]
+    out: list[float] = []
+    for k, (kind, witnesses) in enumerate(read):
+        if k in settled or witnesses > 1:
+            out.append(1.0)
+            continue
+        near = sum(doubtful[j] for j in range(max(0, k - SPAN), min(len(read), k + SPAN + 1)) if j != k)
+        out.append(CAPS[kind][min(near, 3)])
+    return out
+
+
+__all__ = ["CAPS", "CORRECTED", "SPAN", "WRITTEN", "caps", "read_as"]
