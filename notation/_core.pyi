@@ -1,34 +1,82 @@
 """Types of the compiled core ``notation._core`` (Rust, built by maturin from ``src/``)."""
 
-from typing import Any
+from typing import Literal, TypeAlias, final
+
+#: What ``replay_game`` reads of a game's mainline (``notation.pgn.parser.parse_game_outline``):
+#: move runs ``(text, line, column)``, comments, NAGs and variations (lines themselves).
+Line: TypeAlias = list[tuple[str, int, int] | str | int | Line]
+
+#: Why the core declines a game (``Decline.code``; ``DECLINE_CODES`` lists them, as ``src/replay.rs``).
+DeclineCode: TypeAlias = Literal[
+    "start-position",
+    "nested-too-deep",
+    "nag-range",
+    "too-long",
+    "move-after-mate",
+    "not-read",
+    "variation-first",
+    "castling-right",
+    "illegal-castling",
+    "own-piece",
+    "capture-mark",
+    "illegal-or-ambiguous",
+    "disambiguation",
+    "pawn-origin",
+    "occupied-push",
+    "no-pawn",
+    "illegal-pawn-move",
+]
+#: How a mainline ended by rule (``src/replay.rs``'s ``Termination``; ``notation.validation.checks.Outcome``).
+Termination: TypeAlias = Literal["dead_position", "fivefold_repetition", "seventyfive_moves", "checkmate", "stalemate"]
+#: Why a side cannot mate (``src/dead.rs``'s ``Reason``).
+MateReason: TypeAlias = Literal["bare king", "material", "blocked position", "forced line"]
+#: Whether a side can still mate: (True, None), (False, why not) or (None, None) when undecided.
+MateVerdict: TypeAlias = tuple[bool | None, MateReason | None]
+#: A move-level warning: (kind, ply, line, column, SAN as written, what was written, what the move calls for).
+Remark: TypeAlias = tuple[Literal["suffix", "number"], int, int, int, str, str, str]
+#: A ply reports name: (ply, line, column, SAN as written, move number, White moved).
+PlyMark: TypeAlias = tuple[int, int, int, str, int, bool]
 
 class CorePanic(Exception):
     """A bug in the compiled core (a Rust panic), caught at the boundary."""
 
+@final
 class CoreGame:
     """One game replayed by the core (``notation.validation.core`` reads it)."""
 
     plies: int
     final_fen: str
-    termination: str | None
-    winner: str | None
+    termination: Termination | None
+    winner: Literal["white", "black"] | None
     threefold: int | None
     fifty_moves: int | None
     fivefold: int | None
     seventyfive_moves: int | None
-    perpetual: tuple[str, int, int] | None
-    marks: list[tuple[int, int, int, str, int, bool]]
+    perpetual: tuple[Literal["white", "black"], int, int] | None
+    marks: list[PlyMark]
     variation_plies: int
-    remarks: list[tuple[str, int, int, int, str, str, str]]
+    remarks: list[Remark]
     first_dead: int | None
-    white_mate: tuple[bool | None, str | None]
-    black_mate: tuple[bool | None, str | None]
+    white_mate: MateVerdict
+    black_mate: MateVerdict
 
+@final
+class Decline:
+    """Why the core declined a game (``replay_game``): the Python reference replays it."""
+
+    code: DeclineCode
+    reason: str
+
+#: Every ``Decline.code``, in the core's order.
+DECLINE_CODES: tuple[DeclineCode, ...]
+
+@final
 class ArrowColumns:
     """A struct array for the Arrow PyCapsule interface (``pl.DataFrame(columns)``), used once."""
 
     def __arrow_c_array__(self, requested_schema: object | None = None) -> tuple[object, object]: ...
 
+@final
 class MovesBatch:
     """Moves-table columns of the games the core took, in replay order."""
 
@@ -37,17 +85,17 @@ class MovesBatch:
 
 def replay_game(
     fen: str | None,
-    lines: list[Any],
+    lines: Line,
     halfmove: int = 0,
     fullmove: int = 1,
     moves: MovesBatch | None = None,
     chess960: bool = False,
     wins: bool | None = None,
     searches: int = 8,
-) -> CoreGame | str: ...
+) -> CoreGame | Decline: ...
 def dead_analysis(
     fens: list[str], wins: bool | None = None, searches: int = 8
-) -> tuple[int | None, tuple[bool | None, str | None], tuple[bool | None, str | None]]: ...
+) -> tuple[int | None, MateVerdict, MateVerdict]: ...
 def helpmate_walk(fen: str, white: bool, search: bool = True) -> tuple[bool, bool | None]: ...
 #: Deepest variation nesting the core takes (notation.pgn.model.MAX_VARIATION_DEPTH).
 MAX_DEPTH: int
@@ -57,10 +105,11 @@ MAX_PLIES: int
 SYMBOL_NAGS: dict[str, int]
 
 def lines_and_starts(data: bytes) -> tuple[int, int]: ...
+def game_end(data: bytes) -> int | None: ...
 def lex_game(text: str) -> list[tuple[str, str, int, int, int, int, int, int]] | None: ...
 def perft(fen: str, depth: int) -> int: ...
 def position_key(fen: str) -> int: ...
-def split_run(run: str) -> list[tuple[str, str, int | None, str | None]] | None: ...
+def split_run(run: str) -> list[tuple[Literal["move", "comment", "nag"], str, int | None, str | None]] | None: ...
 def walk_mainline(
     fen: str | None, sans: list[str], chess960: bool = False
 ) -> tuple[list[tuple[int, int, int | None]], list[int], list[tuple[int, list[int]]]] | None: ...

@@ -19,12 +19,43 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import lru_cache
-from types import ModuleType
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from notation.diagnostics import Diagnostic
 
+if TYPE_CHECKING:  # pragma: no cover
+    from notation import _core
+
 T = TypeVar("T")
+
+
+class Core(Protocol):
+    """What the package uses of the compiled core (``notation._core``, typed by ``_core.pyi``):
+    the module itself satisfies it (mypy checks that where :func:`core_module` returns it), and
+    a test checks that every name the package reads of the core is declared in the stub."""
+
+    @property
+    def CorePanic(self) -> type[_core.CorePanic]: ...
+    @property
+    def MovesBatch(self) -> type[_core.MovesBatch]: ...
+    @property
+    def CoreGame(self) -> type[_core.CoreGame]: ...
+    def replay_game(
+        self, fen: str | None, lines: _core.Line, halfmove: int = 0, fullmove: int = 1,
+        moves: _core.MovesBatch | None = None, chess960: bool = False, wins: bool | None = None, searches: int = 8,
+    ) -> _core.CoreGame | _core.Decline: ...
+    def dead_analysis(
+        self, fens: list[str], wins: bool | None = None, searches: int = 8,
+    ) -> tuple[int | None, _core.MateVerdict, _core.MateVerdict]: ...
+    def lex_game(self, text: str) -> list[tuple[str, str, int, int, int, int, int, int]] | None: ...
+    def split_run(
+        self, run: str,
+    ) -> list[tuple[Literal["move", "comment", "nag"], str, int | None, str | None]] | None: ...
+    def walk_mainline(
+        self, fen: str | None, sans: list[str], chess960: bool = False,
+    ) -> tuple[list[tuple[int, int, int | None]], list[int], list[tuple[int, list[int]]]] | None: ...
+    def lines_and_starts(self, data: bytes) -> tuple[int, int]: ...
+    def game_end(self, data: bytes) -> int | None: ...
 
 
 class RawGame(Protocol):
@@ -43,7 +74,7 @@ CORE_VARIABLE = "NOTATION_CORE"
 
 
 @lru_cache(maxsize=1)
-def core_module() -> ModuleType | None:
+def core_module() -> Core | None:
     """The compiled core, or None when it is not built or turned off (``NOTATION_CORE``)."""
     if os.environ.get(CORE_VARIABLE, "").strip().lower() in ("0", "python", "off", "no"):
         return None
@@ -55,7 +86,7 @@ def core_module() -> ModuleType | None:
 
 
 @lru_cache(maxsize=1)
-def solver_module() -> ModuleType | None:
+def solver_module() -> Core | None:
     """The compiled core for its unwinnability search (:mod:`notation.validation.dead`), even
     with ``NOTATION_CORE`` off: the search lives in the core only, and both validation paths
     call it so that their reports agree. None when the core is not built."""
@@ -66,7 +97,7 @@ def solver_module() -> ModuleType | None:
     return _core
 
 
-def core_for(raw: RawGame) -> ModuleType | None:
+def core_for(raw: RawGame) -> Core | None:
     """The core when the reader's game ``raw`` may go to it, else None: the core is off or not
     built, or the game is not whole (cut at the size cap, or followed by a failure that stopped
     reading). The one eligibility test of every command (a read failure is no game: it never
@@ -83,7 +114,7 @@ def core_failure(message: str, line: int) -> Diagnostic:
     return Diagnostic.make("internal.error", f"internal error in the compiled core: {message}", line=line)
 
 
-def through_core(raw: RawGame, work: Callable[[ModuleType], T | None]) -> tuple[T | None, Diagnostic | None]:
+def through_core(raw: RawGame, work: Callable[[Core], T | None]) -> tuple[T | None, Diagnostic | None]:
     """``work(core)`` for a game the gate lets through (:func:`core_for`): ``(its result,
     None)``; ``(None, None)`` when the game does not go to the core or ``work`` declines it;
     ``(None, internal.error)`` when the core panicked (:func:`core_failure`). On None the
@@ -97,7 +128,7 @@ def through_core(raw: RawGame, work: Callable[[ModuleType], T | None]) -> tuple[
         return None, core_failure(str(exc), raw.line)
 
 
-def core_tokens(text: str, line: int) -> tuple[Any, Diagnostic | None]:
+def core_tokens(text: str, line: int) -> tuple[list[tuple[str, str, int, int, int, int, int, int]] | None, Diagnostic | None]:
     """``(the core's tokens of a game's text, None)`` (``notation._core.lex_game``; None when
     Lark must lex it, or the core is off); ``(None, internal.error)`` when the core panicked:
     Lark lexes the game, which carries the failure (the gate's meaning, at line ``line``)."""

@@ -12,7 +12,7 @@ use pyo3::types::{PyCapsule, PyInt, PyList, PyString, PyTuple};
 use crate::columns::MovesColumns;
 use crate::dead;
 use crate::fen;
-use crate::replay::{self, Item, Pos, MAX_DEPTH, MAX_PLIES, SYMBOL_NAGS};
+use crate::replay::{self, Decline, Item, Pos, MAX_DEPTH, MAX_PLIES, SYMBOL_NAGS};
 
 create_exception!(
     _core,
@@ -76,10 +76,35 @@ fn side(white: bool) -> &'static str {
     }
 }
 
-/// The tree of runs and variations handed over by Python; None when nested too deep.
-fn items(list: &Bound<'_, PyList>, depth: usize) -> PyResult<Option<Vec<Item>>> {
+/// Why the core declined a game (`replay_game` returns it instead of a `CoreGame`): the
+/// stable `code` of [`Decline`] and its `reason` in words. The Python reference replays the game.
+#[pyclass(name = "Decline", frozen, get_all, eq, module = "notation._core")]
+#[derive(PartialEq)]
+pub struct PyDecline {
+    code: &'static str,
+    reason: &'static str,
+}
+
+#[pymethods]
+impl PyDecline {
+    fn __repr__(&self) -> String {
+        format!("Decline({:?}: {})", self.code, self.reason)
+    }
+}
+
+impl From<Decline> for PyDecline {
+    fn from(decline: Decline) -> Self {
+        PyDecline {
+            code: decline.code(),
+            reason: decline.reason(),
+        }
+    }
+}
+
+/// The tree of runs and variations handed over by Python, or why the core declines it.
+fn items(list: &Bound<'_, PyList>, depth: usize) -> PyResult<Result<Vec<Item>, Decline>> {
     if depth > MAX_DEPTH {
-        return Ok(None);
+        return Ok(Err(Decline::NestedTooDeep));
     }
     let mut out = Vec::with_capacity(list.len());
     for element in list.iter() {
@@ -91,17 +116,17 @@ fn items(list: &Bound<'_, PyList>, depth: usize) -> PyResult<Option<Vec<Item>>> 
         } else if let Ok(value) = element.cast::<PyInt>() {
             match value.extract::<u8>() {
                 Ok(nag) => out.push(Item::Nag(nag)),
-                Err(_) => return Ok(None), // a NAG beyond 255: the reference decides
+                Err(_) => return Ok(Err(Decline::NagRange)), // the reference decides
             }
         } else {
             let sub = element.cast::<PyList>()?;
             match items(sub, depth + 1)? {
-                Some(v) => out.push(Item::Variation(v)),
-                None => return Ok(None),
+                Ok(v) => out.push(Item::Variation(v)),
+                Err(decline) => return Ok(Err(decline)),
             }
         }
     }
-    Ok(Some(out))
+    Ok(Ok(out))
 }
 
 fn start(fen_text: Option<&str>, halfmove: u32, fullmove: u32) -> Option<Pos> {
@@ -137,8 +162,8 @@ fn replay_game_inner(
     chess960: bool,
     wins: Option<bool>,
     searches: u32,
-) -> Result<CoreGame, &'static str> {
-    let pos = start(fen_text, halfmove, fullmove).ok_or("start position the core does not read")?;
+) -> Result<CoreGame, Decline> {
+    let pos = start(fen_text, halfmove, fullmove).ok_or(Decline::StartPosition)?;
     let start_board = pos.board.clone();
     let game = replay::replay(pos, &lines, moves.is_some())?;
     let (claims, perpetual) = game.claims();
@@ -156,7 +181,7 @@ fn replay_game_inner(
     } else {
         None
     };
-    let (termination, winner) = game.outcome(&claims, first_dead);
+    let end = game.outcome(&claims, first_dead);
     let last = game.plies.len() as u32;
     let mut wanted: Vec<u32> = Vec::new();
     for ply in [
@@ -199,8 +224,8 @@ fn replay_game_inner(
     let result = CoreGame {
         plies: last,
         final_fen: fen::format(board, game.final_pos.halfmove, game.final_pos.fullmove),
-        termination,
-        winner: winner.map(side),
+        termination: end.map(replay::Termination::name),
+        winner: end.and_then(replay::Termination::winner).map(side),
         threefold: claims.threefold,
         fifty_moves: claims.fifty_moves,
         fivefold: claims.fivefold,
@@ -258,9 +283,16 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+/// What `replay_game` hands back: the game, or why the core declined it.
+#[derive(IntoPyObject)]
+enum Replayed {
+    Game(CoreGame),
+    Declined(PyDecline),
+}
+
 /// Replay a game's mainline (a list of runs `(text, line, column)` and variation lists) from
-/// `fen` (Shredder-FEN; None for the standard start). Returns a `CoreGame`, or a `str` saying
-/// why the core declines the game (the Python reference then replays it).
+/// `fen` (Shredder-FEN; None for the standard start). Returns a `CoreGame`, or a `Decline`
+/// saying why the core declines the game (the Python reference then replays it).
 ///
 /// With `moves` (a `MovesBatch`), the game's mainline plies are appended to it as moves-table
 /// columns when the core takes the game (`chess960`: castling is written king-takes-rook).
@@ -272,7 +304,6 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
 #[pyo3(signature = (fen, lines, halfmove = 0, fullmove = 1, moves = None, chess960 = false, wins = None, searches = dead::DEFAULT_SEARCHES))]
 #[allow(clippy::too_many_arguments)]
 fn replay_game(
-    py: Python<'_>,
     fen: Option<&str>,
     lines: &Bound<'_, PyList>,
     halfmove: u32,
@@ -281,12 +312,10 @@ fn replay_game(
     chess960: bool,
     wins: Option<bool>,
     searches: u32,
-) -> PyResult<Py<PyAny>> {
-    let Some(tree) = items(lines, 0)? else {
-        return Ok("a variation nested too deep or a NAG beyond 255"
-            .into_pyobject(py)?
-            .into_any()
-            .unbind());
+) -> PyResult<Replayed> {
+    let tree = match items(lines, 0)? {
+        Ok(tree) => tree,
+        Err(decline) => return Ok(Replayed::Declined(decline.into())),
     };
     let fen_owned = fen.map(str::to_owned);
     let mut batch = moves.map(|b| b.borrow_mut());
@@ -304,8 +333,8 @@ fn replay_game(
         )
     }));
     match outcome {
-        Ok(Ok(game)) => Ok(Py::new(py, game)?.into_any()),
-        Ok(Err(reason)) => Ok(reason.into_pyobject(py)?.into_any().unbind()),
+        Ok(Ok(game)) => Ok(Replayed::Game(game)),
+        Ok(Err(decline)) => Ok(Replayed::Declined(decline.into())),
         Err(payload) => Err(CorePanic::new_err(panic_message(payload))),
     }
 }
@@ -663,6 +692,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // default hook would also print to stderr, which a library must not do.
     std::panic::set_hook(Box::new(|_| {}));
     m.add_class::<CoreGame>()?;
+    m.add_class::<PyDecline>()?;
+    let codes: Vec<&str> = Decline::ALL.iter().map(|d| d.code()).collect();
+    m.add("DECLINE_CODES", pyo3::types::PyTuple::new(m.py(), codes)?)?;
     m.add("CorePanic", m.py().get_type::<CorePanic>())?;
     m.add_function(wrap_pyfunction!(replay_game, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;

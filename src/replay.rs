@@ -3,7 +3,7 @@
 //! `notation.validation.replay` and `notation.validation.checks` do (the Python reference).
 //!
 //! Any move the reference would remark on (an error, a lenient spelling, a wrong suffix or
-//! move number) makes [`replay`] return `Err(reason)`: the game is *declined*, and the
+//! move number) makes [`replay`] return `Err(`[`Decline`]`)`: the game is *declined*, and the
 //! reference replays it to explain.
 
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
@@ -23,6 +23,116 @@ pub const MAX_DEPTH: usize = 64;
 /// reports `game.too-long`); the core reads a run one piece at a time, so it stops there
 /// without reading, or keeping, the rest.
 pub const MAX_PLIES: u32 = 17_697;
+
+/// Why the core declines a game: the Python reference then replays it and explains. Each has
+/// a stable [`code`](Decline::code) (what `notation._core.Decline.code` carries) and a reason
+/// in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decline {
+    /// The start position (FEN) is not one the core reads.
+    StartPosition,
+    /// Variations nested deeper than [`MAX_DEPTH`].
+    NestedTooDeep,
+    /// A NAG (`$n` or a glyph's) beyond 255, or a glyph with no NAG.
+    NagRange,
+    /// A line longer than [`MAX_PLIES`] plies.
+    TooLong,
+    /// A move after a mate.
+    MoveAfterMate,
+    /// Movetext the core's scanner does not read.
+    NotRead,
+    /// A variation before any move of its line.
+    VariationFirst,
+    /// Castling without the right.
+    CastlingRight,
+    /// Castling that is not legal.
+    IllegalCastling,
+    /// A piece move onto a square its own side holds.
+    OwnPiece,
+    /// A capture mark where nothing is taken, or none where something is.
+    CaptureMark,
+    /// No piece, or more than one, can make the move.
+    IllegalOrAmbiguous,
+    /// A disambiguation other than the one needed.
+    Disambiguation,
+    /// A pawn move from off the board.
+    PawnOrigin,
+    /// A pawn push onto an occupied square.
+    OccupiedPush,
+    /// No pawn of the side to move can make the move.
+    NoPawn,
+    /// A pawn move that is not legal.
+    IllegalPawnMove,
+}
+
+impl Decline {
+    /// Every decline, in declaration order (`notation._core.DECLINE_CODES` lists their codes).
+    pub const ALL: [Decline; 17] = [
+        Decline::StartPosition,
+        Decline::NestedTooDeep,
+        Decline::NagRange,
+        Decline::TooLong,
+        Decline::MoveAfterMate,
+        Decline::NotRead,
+        Decline::VariationFirst,
+        Decline::CastlingRight,
+        Decline::IllegalCastling,
+        Decline::OwnPiece,
+        Decline::CaptureMark,
+        Decline::IllegalOrAmbiguous,
+        Decline::Disambiguation,
+        Decline::PawnOrigin,
+        Decline::OccupiedPush,
+        Decline::NoPawn,
+        Decline::IllegalPawnMove,
+    ];
+
+    /// The stable code (kebab-case) tests and statistics name the decline by.
+    pub fn code(self) -> &'static str {
+        match self {
+            Decline::StartPosition => "start-position",
+            Decline::NestedTooDeep => "nested-too-deep",
+            Decline::NagRange => "nag-range",
+            Decline::TooLong => "too-long",
+            Decline::MoveAfterMate => "move-after-mate",
+            Decline::NotRead => "not-read",
+            Decline::VariationFirst => "variation-first",
+            Decline::CastlingRight => "castling-right",
+            Decline::IllegalCastling => "illegal-castling",
+            Decline::OwnPiece => "own-piece",
+            Decline::CaptureMark => "capture-mark",
+            Decline::IllegalOrAmbiguous => "illegal-or-ambiguous",
+            Decline::Disambiguation => "disambiguation",
+            Decline::PawnOrigin => "pawn-origin",
+            Decline::OccupiedPush => "occupied-push",
+            Decline::NoPawn => "no-pawn",
+            Decline::IllegalPawnMove => "illegal-pawn-move",
+        }
+    }
+
+    /// The reason in words.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Decline::StartPosition => "start position the core does not read",
+            Decline::NestedTooDeep => "variations nested too deep",
+            Decline::NagRange => "a NAG beyond 255 or a glyph with no NAG",
+            Decline::TooLong => "a line longer than any game can last",
+            Decline::MoveAfterMate => "a move after mate",
+            Decline::NotRead => "movetext the core does not read",
+            Decline::VariationFirst => "variation before any move",
+            Decline::CastlingRight => "castling without the right",
+            Decline::IllegalCastling => "illegal castling",
+            Decline::OwnPiece => "target holds an own piece",
+            Decline::CaptureMark => "capture mark",
+            Decline::IllegalOrAmbiguous => "illegal or ambiguous",
+            Decline::Disambiguation => "disambiguation",
+            Decline::PawnOrigin => "pawn origin",
+            Decline::OccupiedPush => "push onto an occupied square",
+            Decline::NoPawn => "no pawn",
+            Decline::IllegalPawnMove => "illegal pawn move",
+        }
+    }
+}
 
 /// A line of movetext as the grammar parsed it: move runs (`MOVES` token text, with the
 /// file line and column where the token starts) and the variations after a run's last move.
@@ -242,14 +352,14 @@ fn needed(piece: Piece, from: Square, legal: BitBoard) -> (Option<File>, Option<
 }
 
 /// The legal move a standard SAN names when the reference would have nothing to remark on it.
-pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
+pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, Decline> {
     let us = board.side_to_move();
     let back = Rank::First.relative_to(us);
     match *san {
         SanMove::Castle { long } => {
             let rights = board.castle_rights(us);
             let rook = if long { rights.long } else { rights.short };
-            let rook = rook.ok_or("castling without the right")?;
+            let rook = rook.ok_or(Decline::CastlingRight)?;
             let mv = Move {
                 from: board.king(us),
                 to: Square::new(rook, back),
@@ -258,7 +368,7 @@ pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
             if board.is_legal(mv) {
                 Ok(mv)
             } else {
-                Err("illegal castling")
+                Err(Decline::IllegalCastling)
             }
         }
         SanMove::Piece {
@@ -269,10 +379,10 @@ pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
             to,
         } => {
             if board.colors(us).has(to) {
-                return Err("target holds an own piece");
+                return Err(Decline::OwnPiece);
             }
             if capture != board.colors(!us).has(to) {
-                return Err("capture mark");
+                return Err(Decline::CaptureMark);
             }
             let legal = origins(board, piece, to);
             let mut cands = legal;
@@ -283,11 +393,11 @@ pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
                 cands &= r.bitboard();
             }
             if cands.len() != 1 {
-                return Err("illegal or ambiguous");
+                return Err(Decline::IllegalOrAmbiguous);
             }
             let from = cands.next_square().expect("one candidate");
             if needed(piece, from, legal) != (file, rank) {
-                return Err("disambiguation");
+                return Err(Decline::Disambiguation);
             }
             Ok(Move {
                 from,
@@ -302,26 +412,29 @@ pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
         } => {
             let forward: i8 = if us == Color::White { 1 } else { -1 };
             let from = match from_file {
-                Some(f) => Square::new(f, to.rank().try_offset(-forward).ok_or("pawn origin")?),
+                Some(f) => Square::new(
+                    f,
+                    to.rank().try_offset(-forward).ok_or(Decline::PawnOrigin)?,
+                ),
                 None => {
                     if board.occupied().has(to) {
-                        return Err("push onto an occupied square");
+                        return Err(Decline::OccupiedPush);
                     }
-                    let one = to.try_offset(0, -forward).ok_or("pawn origin")?;
+                    let one = to.try_offset(0, -forward).ok_or(Decline::PawnOrigin)?;
                     let pawns = board.colored_pieces(us, Piece::Pawn);
                     if pawns.has(one) {
                         one
                     } else if to.rank() == Rank::Fourth.relative_to(us)
                         && !board.occupied().has(one)
                     {
-                        one.try_offset(0, -forward).ok_or("pawn origin")?
+                        one.try_offset(0, -forward).ok_or(Decline::PawnOrigin)?
                     } else {
-                        return Err("no pawn");
+                        return Err(Decline::NoPawn);
                     }
                 }
             };
             if board.piece_on(from) != Some(Piece::Pawn) || board.color_on(from) != Some(us) {
-                return Err("no pawn");
+                return Err(Decline::NoPawn);
             }
             let mv = Move {
                 from,
@@ -331,7 +444,7 @@ pub fn resolve(board: &Board, san: &SanMove) -> Result<Move, &'static str> {
             if board.is_legal(mv) {
                 Ok(mv)
             } else {
-                Err("illegal pawn move")
+                Err(Decline::IllegalPawnMove)
             }
         }
     }
@@ -422,10 +535,9 @@ impl<'a> Replayer<'a> {
         mainline: bool,
         depth: usize,
         first_ply: u32,
-    ) -> Result<Pos, &'static str> {
-        const NOT_READ: &str = "movetext the core does not read";
+    ) -> Result<Pos, Decline> {
         if depth > MAX_DEPTH {
-            return Err("variations nested too deep");
+            return Err(Decline::NestedTooDeep);
         }
         let mut pos = start;
         let mut before: Option<Pos> = None;
@@ -440,7 +552,7 @@ impl<'a> Replayer<'a> {
                     }
                     let mut scanner = Scanner::new(text);
                     let mut pieces = 0;
-                    while let Some(token) = scanner.step().map_err(|_| NOT_READ)? {
+                    while let Some(token) = scanner.step().map_err(|_| Decline::NotRead)? {
                         pieces += 1;
                         match token {
                             Token::Move {
@@ -452,10 +564,10 @@ impl<'a> Replayer<'a> {
                                 glyph,
                             } => {
                                 if ply > MAX_PLIES {
-                                    return Err("a line longer than any game can last");
+                                    return Err(Decline::TooLong);
                                 }
                                 if mated {
-                                    return Err("a move after mate"); // the reference explains
+                                    return Err(Decline::MoveAfterMate); // the reference explains
                                 }
                                 let mv = resolve(&pos.board, &parsed)?;
                                 let (after, piece, captured, castle, en_passant) = play(&pos, mv);
@@ -518,7 +630,9 @@ impl<'a> Replayer<'a> {
                                     });
                                     if self.keep_notes {
                                         if let Some(g) = glyph {
-                                            self.note(Note::Nag(nag_value(g).ok_or("glyph")?));
+                                            self.note(Note::Nag(
+                                                nag_value(g).ok_or(Decline::NagRange)?,
+                                            ));
                                         }
                                     }
                                 } else {
@@ -535,17 +649,17 @@ impl<'a> Replayer<'a> {
                             }
                             Token::Nag(text) => {
                                 if mainline && self.keep_notes {
-                                    self.note(Note::Nag(nag_value(text).ok_or("NAG beyond 255")?));
+                                    self.note(Note::Nag(nag_value(text).ok_or(Decline::NagRange)?));
                                 }
                             }
                         }
                     }
                     if pieces == 0 || scanner.at() != text.len() {
-                        return Err(NOT_READ);
+                        return Err(Decline::NotRead);
                     }
                 }
                 Item::Variation(sub) => {
-                    let from = before.as_ref().ok_or("variation before any move")?;
+                    let from = before.as_ref().ok_or(Decline::VariationFirst)?;
                     // it replaces the last move played: its first ply is that move's
                     self.line(sub, from.clone(), false, depth + 1, ply - 1)?;
                 }
@@ -565,9 +679,9 @@ impl<'a> Replayer<'a> {
     }
 }
 
-/// Replay a game from `start`; `Err(reason)` when the core declines it. `keep_notes` keeps
+/// Replay a game from `start`; `Err(decline)` when the core declines it. `keep_notes` keeps
 /// the mainline comments and NAGs (for tables).
-pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, &'static str> {
+pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, Decline> {
     let start_key = polyglot::key(&start.board);
     let start_white = start.board.side_to_move() == Color::White;
     let mut replayer = Replayer {
@@ -589,6 +703,40 @@ pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, 
         remarks: replayer.remarks,
         runs: replayer.runs,
     })
+}
+
+/// How a mainline ended by rule (`notation.validation.checks.Outcome`'s termination).
+///
+/// The order of the automatic ends (dead position, fivefold, seventy-five moves) is the order
+/// of their names: of two on one ply, [`Game::outcome`] takes the first, as the reference does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Termination {
+    DeadPosition,
+    FivefoldRepetition,
+    SeventyfiveMoves,
+    Checkmate { white_wins: bool },
+    Stalemate,
+}
+
+impl Termination {
+    /// The name the reference gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::DeadPosition => "dead_position",
+            Termination::FivefoldRepetition => "fivefold_repetition",
+            Termination::SeventyfiveMoves => "seventyfive_moves",
+            Termination::Checkmate { .. } => "checkmate",
+            Termination::Stalemate => "stalemate",
+        }
+    }
+
+    /// The winner it makes (True White): checkmate only.
+    pub fn winner(self) -> Option<bool> {
+        match self {
+            Termination::Checkmate { white_wins } => Some(white_wins),
+            _ => None,
+        }
+    }
 }
 
 /// A perpetual check: the side, the first checking ply and the repetition ply.
@@ -681,46 +829,41 @@ impl Game<'_> {
         None
     }
 
-    /// How the mainline ended by rule (`notation.validation.checks.outcome`): termination and
-    /// winner (`Some(true)` White). `first_dead`: the ply of the first dead position, if any
+    /// How the mainline ended by rule (`notation.validation.checks.outcome`), if it did (a
+    /// checkmate names its winner). `first_dead`: the ply of the first dead position, if any
     /// (`crate::dead`).
-    pub fn outcome(
-        &self,
-        claims: &Claims,
-        first_dead: Option<u32>,
-    ) -> (Option<&'static str>, Option<bool>) {
+    pub fn outcome(&self, claims: &Claims, first_dead: Option<u32>) -> Option<Termination> {
         let board = &self.final_pos.board;
         let checkmate = !board.checkers().is_empty() && !has_moves(board);
-        let mut automatic: Vec<(u32, &'static str)> = Vec::new();
+        let mut automatic: Vec<(u32, Termination)> = Vec::new();
         if let Some(p) = claims.fivefold {
-            automatic.push((p, "fivefold_repetition"));
+            automatic.push((p, Termination::FivefoldRepetition));
         }
         if let Some(p) = claims.seventyfive_moves {
-            automatic.push((p, "seventyfive_moves"));
+            automatic.push((p, Termination::SeventyfiveMoves));
         }
         if let Some(p) = first_dead {
             if (p as usize) < self.plies.len() {
-                automatic.push((p, "dead_position"));
+                automatic.push((p, Termination::DeadPosition));
             }
         }
-        if let Some(&(ply, name)) = automatic.iter().min() {
+        if let Some(&(ply, end)) = automatic.iter().min() {
             if (ply as usize) < self.plies.len() || !checkmate {
-                return (Some(name), None);
+                return Some(end);
             }
         }
         if checkmate {
-            return (
-                Some("checkmate"),
-                Some(board.side_to_move() == Color::Black),
-            );
+            return Some(Termination::Checkmate {
+                white_wins: board.side_to_move() == Color::Black,
+            });
         }
         if board.checkers().is_empty() && !has_moves(board) {
-            return (Some("stalemate"), None);
+            return Some(Termination::Stalemate);
         }
         if first_dead.is_some() || dead_position(board) {
-            return (Some("dead_position"), None);
+            return Some(Termination::DeadPosition);
         }
-        (None, None)
+        None
     }
 
     /// The SAN of a mainline ply as written (with its suffix; the core takes standard SAN only).
@@ -804,7 +947,10 @@ mod tests {
         let game = replay(start(), &lines, false).unwrap();
         assert_eq!(game.plies.len(), 7);
         let (claims, _) = game.claims();
-        assert_eq!(game.outcome(&claims, None), (Some("checkmate"), Some(true)));
+        assert_eq!(
+            game.outcome(&claims, None),
+            Some(Termination::Checkmate { white_wins: true })
+        );
         assert_eq!(
             crate::fen::format(&game.final_pos.board, 0, 4),
             "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
@@ -813,13 +959,28 @@ mod tests {
 
     #[test]
     fn declines_what_needs_explaining() {
-        for text in [
-            "1. e4 e5 2. Ke3 ",
-            "1. Nf3 Nf6 2. Ngh3 ",
-            "1. f3 e5 2. g4 Qh4+ 3. a3 ", // a move after a mate written '+'
+        for (text, decline) in [
+            ("1. e4 e5 2. Ke3 ", Decline::IllegalOrAmbiguous),
+            ("1. Nf3 Nf6 2. Ngh3 ", Decline::IllegalOrAmbiguous),
+            ("1. Ngf3 ", Decline::Disambiguation),
+            ("1. e4 e5 2. Nxf3 ", Decline::CaptureMark),
+            ("1. e4 e5 2. e4 ", Decline::OccupiedPush),
+            ("1. O-O ", Decline::IllegalCastling),
+            ("1. e4 e5 2. Ke2 Ke7 3. O-O ", Decline::CastlingRight),
+            ("1. Ng1 ", Decline::OwnPiece),
+            ("1. exd4 ", Decline::NoPawn),
+            ("1. e5 ", Decline::NoPawn),
+            ("1. f3 e5 2. g4 Qh4+ 3. a3 ", Decline::MoveAfterMate), // after a mate written '+'
+            ("1. e4 e5 & ", Decline::NotRead),
         ] {
-            assert!(replay(start(), &run(text), false).is_err(), "{text}");
+            assert_eq!(
+                replay(start(), &run(text), false).err(),
+                Some(decline),
+                "{text}"
+            );
         }
+        let codes: std::collections::HashSet<_> = Decline::ALL.iter().map(|d| d.code()).collect();
+        assert_eq!(codes.len(), Decline::ALL.len(), "codes are distinct");
     }
 
     #[test]
@@ -917,7 +1078,10 @@ mod tests {
         let full = replay(start(), &longest, false).unwrap();
         assert_eq!(full.plies.len(), MAX_PLIES as usize);
         let longer = run(&shuffle(MAX_PLIES as usize + 1));
-        assert!(replay(start(), &longer, false).is_err());
+        assert_eq!(
+            replay(start(), &longer, false).err(),
+            Some(Decline::TooLong)
+        );
         // a variation's plies count from the game's first move: from ply 2, 17,696 fit
         let variation = |plies: usize| {
             let mut items = run("Nf3 Nc6 ");
@@ -925,7 +1089,10 @@ mod tests {
             items
         };
         assert!(replay(start(), &variation(MAX_PLIES as usize - 1), false).is_ok());
-        assert!(replay(start(), &variation(MAX_PLIES as usize), false).is_err());
+        assert_eq!(
+            replay(start(), &variation(MAX_PLIES as usize), false).err(),
+            Some(Decline::TooLong)
+        );
     }
 
     #[test]
@@ -940,14 +1107,20 @@ mod tests {
             inner
         }
         assert!(replay(start(), &nest(MAX_DEPTH), false).is_ok());
-        assert!(replay(start(), &nest(MAX_DEPTH + 1), false).is_err());
+        assert_eq!(
+            replay(start(), &nest(MAX_DEPTH + 1), false).err(),
+            Some(Decline::NestedTooDeep)
+        );
     }
 
     #[test]
     fn a_move_after_mate_is_declined() {
         let mate = "1. f3 e5 2. g4 Qh4# ";
         assert!(replay(start(), &run(mate), false).is_ok());
-        assert!(replay(start(), &run(&format!("{mate}3. a3 ")), false).is_err());
+        assert_eq!(
+            replay(start(), &run(&format!("{mate}3. a3 ")), false).err(),
+            Some(Decline::MoveAfterMate)
+        );
         let mut split = run(mate);
         split.push(Item::Run {
             text: "3. a3 ".to_string(),

@@ -500,7 +500,7 @@ def _game_end(binary: bool) -> Callable[[Any], int | None]:
 
     def by_core(text: Any) -> int | None:
         try:
-            return scan(text)  # type: ignore[no-any-return]
+            return scan(text)
         except panic:
             return by_regex(text)
 

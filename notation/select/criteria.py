@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from notation.select.material import MaterialPattern
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.rules.move import Move
     from notation.formats.position import Position
     from notation.validation.reports import GameReport
+    from notation.compiled import Core
 
 #: The ways a game ends or what occurs in it that ``endings`` can ask for.
 ENDINGS: tuple[str, ...] = ("checkmate", "stalemate", "threefold", "fifty", "seventyfive", "unwinnable_timeouts")
@@ -452,7 +453,7 @@ class Subject:
 
         return through_core(self.raw, self._cut_in_core)[0]  # on a panic: parsed (the report says)
 
-    def _cut_in_core(self, core: Any) -> list[str] | None:
+    def _cut_in_core(self, core: Core) -> list[str] | None:
         tokens = core.lex_game(self.raw.text)
         if tokens is None:
             return None
@@ -507,7 +508,7 @@ class Subject:
 
         return through_core(self.raw, self._walked_in_core)[0]  # on a panic: walked in Python
 
-    def _walked_in_core(self, core: Any) -> CoreWalk | None:
+    def _walked_in_core(self, core: Core) -> CoreWalk | None:
         from notation.rules.move import Move
 
         start = self.start

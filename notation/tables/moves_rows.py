@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.formats.position import Position
     from notation.validation.replay import Replay
+    from notation._core import MovesBatch
 
 #: rows per flushed batch (moves); games flush every ``BATCH_ROWS // 64`` games
 BATCH_ROWS = 65_536
@@ -83,7 +84,7 @@ class MovesBuilder:
         self._g: dict[str, list[Any]] = {name: [] for name in self._GAME}
         self._p: dict[str, list[Any]] = {name: [] for name in self._PLY}
         self._segments: list[pl.DataFrame] = []  # ply columns of earlier games, in order
-        self.core_batch: Any = None  # the compiled core's columns (notation._core.MovesBatch)
+        self.core_batch: MovesBatch | None = None  # the compiled core's columns
         self._where: list[tuple[str | None, int | None, int | None]] = []  # per game of the batch
         #: ``table.value-out-of-range`` warnings of the rows flushed so far (see ``ranges``)
         self.diagnostics: list[Diagnostic] = []

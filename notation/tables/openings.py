@@ -12,7 +12,7 @@ table position. ``tests/tables/test_openings_columns.py`` checks that the column
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import polars as pl
 
@@ -20,6 +20,8 @@ from notation.openings.eco import MAX_PLIES, table
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.validation.replay import Replay
+    from notation._core import MovesBatch
+    from notation.compiled import Core
 
 #: The two columns and their dtype (that of ``eco`` and ``opening``).
 COMPUTED: Final = ("eco_computed", "opening_computed")
@@ -85,7 +87,7 @@ class KeysBuilder:
     :meth:`add_core`), in the order the games come. Only the openings found are kept."""
 
     def __init__(self) -> None:
-        self.core_batch: Any = None  # notation._core.MovesBatch, made by the caller
+        self.core_batch: MovesBatch | None = None  # made by the caller
         self._core_games: list[tuple[int, int]] = []  # (game id, plies) of the rows in core_batch
         self._core_rows = 0
         self._found: list[pl.DataFrame] = []
@@ -93,7 +95,7 @@ class KeysBuilder:
         self._plies: list[int] = []
         self._keys: list[int] = []
 
-    def batch(self, core: Any) -> Any:
+    def batch(self, core: Core) -> MovesBatch:
         """:attr:`core_batch`, made from the compiled ``core`` module on first use."""
         if self.core_batch is None:
             self.core_batch = core.MovesBatch()
@@ -119,6 +121,7 @@ class KeysBuilder:
     def _drain_core(self) -> None:
         if not self._core_games:
             return
+        assert self.core_batch is not None  # (rows were accounted for: the caller made the batch)
         columns = pl.DataFrame(self.core_batch.take()).select("position_key")
         games = pl.DataFrame(self._core_games, schema={"game_id": pl.UInt64, "n": pl.Int32}, orient="row")
         self._core_games, self._core_rows = [], 0

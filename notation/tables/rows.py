@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.formats.position import Position
     from notation.validation.replay import Replay
     from notation.validation.reports import GameReport
+    from notation.compiled import Core
 
 __all__ = [
     "BATCH_ROWS",
@@ -423,7 +424,7 @@ class TableBuilder:
         name = source_file if source_file is not None else _basename(game.file)
         return self.add_game(gid, game, name)
 
-    def _add_in_core(self, module: Any, gid: int, raw: RawGame, source_file: str | None) -> Verdict | None:
+    def _add_in_core(self, module: Core, gid: int, raw: RawGame, source_file: str | None) -> Verdict | None:
         from notation.validation import core
 
         batch = None

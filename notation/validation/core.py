@@ -23,9 +23,10 @@ one gate of every command, :func:`notation.compiled.through_core`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from typing import TYPE_CHECKING
 
-from notation.compiled import core_module, through_core
+from notation.compiled import Core, core_module, through_core
 from notation.diagnostics import Diagnostic, worst_severity
 from notation.validation.checks import (
     Claims,
@@ -45,11 +46,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.pgn.chunks import RawGame
     from notation.formats.position import Position
+    from notation._core import CoreGame, DeclineCode, MovesBatch, Remark
 
 def core_available() -> bool:
     """True when validation and import use the compiled core in this process."""
     return core_module() is not None
 
+
+#: Games the core declined in this process, by ``Decline.code`` (:data:`notation._core.DECLINE_CODES`):
+#: a debugging statistic (the reference path took them); nothing reads it to decide anything.
+DECLINES: Counter[DeclineCode] = Counter()
 
 #: Half-move clocks and move numbers the core takes (it keeps them in 32 bits and counts on).
 _COUNTER_LIMIT = 1 << 30
@@ -67,7 +73,7 @@ def check_raw(raw: RawGame, name: str | None) -> GameReport:
     return check_game(parse_raw_game(raw, failure=failure), file=name)
 
 
-def _through_core(core: Any, raw: RawGame, name: str | None) -> GameReport | None:
+def _through_core(core: Core, raw: RawGame, name: str | None) -> GameReport | None:
     taken = take(core, raw)
     if taken is None:
         return None
@@ -75,9 +81,10 @@ def _through_core(core: Any, raw: RawGame, name: str | None) -> GameReport | Non
     return report_of(game, result, name if name is not None else (game.file or "<input>"), start)
 
 
-def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Position] | None:
+def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Game, CoreGame, Position] | None:
     """``(game without moves, core result, start position)`` when the core takes ``raw``, else
-    None. ``moves`` (a ``MovesBatch``) receives the game's moves-table columns."""
+    None (a core decline is counted in :data:`DECLINES`). ``moves`` receives the game's
+    moves-table columns."""
     from notation.pgn.parser import MAX_DIAGNOSTICS, parse_game_outline
     from notation.pgn.sources import decode
 
@@ -102,12 +109,13 @@ def take(core: Any, raw: RawGame, moves: Any = None) -> tuple[Game, Any, Positio
     fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in game.tags or chess960) else None
     result = core.replay_game(fen, outline, start.halfmove_clock, start.fullmove_number, moves, bool(start.chess960),
                               recorded_winner(game), dead_positions.SEARCHES)
-    if isinstance(result, str):
-        return None  # declined: the reference replays and explains
-    return game, result, start
+    if isinstance(result, core.CoreGame):
+        return game, result, start
+    DECLINES[result.code] += 1
+    return None  # declined: the reference replays and explains
 
 
-def remark_diagnostics(remarks: list[tuple[str, int, int, int, str, str, str]]) -> list[Diagnostic]:
+def remark_diagnostics(remarks: list[Remark]) -> list[Diagnostic]:
     """The move-level warnings the core found (wrong check suffixes, wrong move numbers), as
     the reference words and locates them."""
     from notation.validation.replay import number_message, suffix_message
@@ -123,7 +131,7 @@ def remark_diagnostics(remarks: list[tuple[str, int, int, int, str, str, str]]) 
     return out
 
 
-def report_of(game: Game, result: Any, name: str, start: Position) -> GameReport:
+def report_of(game: Game, result: CoreGame, name: str, start: Position) -> GameReport:
     """The report of a game the core took (the same checks as the reference path)."""
     from notation.validation.replay import plies_before
 

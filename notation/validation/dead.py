@@ -25,6 +25,7 @@ from notation.compiled import solver_module
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.validation.replay import Replay
+    from notation._core import CoreGame
 
 #: Environment variable that sets :data:`SEARCHES` for a process: ``0`` keeps the quick tests
 #: alone (the cheapest database scan; a side they do not settle stays undecided).
@@ -65,9 +66,9 @@ class Dead:
 NO_ANALYSIS = Dead()
 
 
-def of_core(result: Any) -> Dead:
+def of_core(result: CoreGame) -> Dead:
     """The analysis a core ``replay_game`` result carries."""
-    return Dead(result.first_dead, tuple(result.white_mate), tuple(result.black_mate))
+    return Dead(result.first_dead, result.white_mate, result.black_mate)
 
 
 def analyse(rep: Replay, wins: bool | None) -> Dead:
@@ -86,7 +87,7 @@ def analyse(rep: Replay, wins: bool | None) -> Dead:
     if first is not None and rep.plies:
         fens = [_fen(rep.start)] + [_fen(record.after) for record in rep.plies]
         first, white, black = module.dead_analysis(fens, wins, SEARCHES)
-    return Dead(first, tuple(white), tuple(black))
+    return Dead(first, white, black)
 
 
 def _fen(position: Any) -> str:

@@ -274,7 +274,7 @@ def _lines_and_starts() -> Callable[[bytes], tuple[int, int]]:
 
     core = core_module()
     if core is not None:
-        return core.lines_and_starts  # type: ignore[no-any-return]
+        return core.lines_and_starts
 
     def by_count(text: bytes) -> tuple[int, int]:
         return text.count(b"\n"), text.count(b"\n\n[") + text.count(b"\n\r\n[")

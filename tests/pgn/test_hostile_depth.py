@@ -147,10 +147,12 @@ def test_the_core_declines_any_deeper_outline_without_recursing(depth: int) -> N
     module = core_module()
     if module is None:
         pytest.skip("the compiled core is not built")
-    assert isinstance(module.replay_game(None, _nested_outline(depth)), str)
+    declined = module.replay_game(None, _nested_outline(depth))
+    assert isinstance(declined, module.Decline) and declined.code == "nested-too-deep"
     cyclic: list[Any] = [("e4 ", 1, 1)]
     cyclic.append(cyclic)
-    assert isinstance(module.replay_game(None, cyclic), str)
+    declined = module.replay_game(None, cyclic)
+    assert isinstance(declined, module.Decline) and declined.code == "nested-too-deep"
 
 
 @pytest.mark.parametrize("depth", [500, 10_000])
