@@ -19,8 +19,14 @@ def problems(wheel: str) -> list[str]:
     tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     if tops != {"notation"}:
         found.append(f"top-level names other than notation: {sorted(tops - {'notation'})}")
-    for needed in ("notation/cli/main.py", "notation/grammars/tokens.lark", "notation/grammars/pgn.lark",
-                   "notation/rules/polyglot.txt", "notation/openings/eco.tsv", "notation/py.typed"):
+    for needed in (
+        "notation/cli/main.py",
+        "notation/grammars/tokens.lark",
+        "notation/grammars/pgn.lark",
+        "notation/rules/polyglot.txt",
+        "notation/openings/eco.tsv",
+        "notation/py.typed",
+    ):
         if needed not in names:
             found.append(f"missing {needed}")
     if not any(n.startswith("notation/_core.") and n.endswith((".so", ".pyd")) for n in names):

@@ -127,7 +127,9 @@ print(parsed.num_games)
 
 
 def _binding_installed() -> bool:
-    probe = subprocess.run([sys.executable, "-c", "import rust_pgn_reader_python_binding"], capture_output=True, check=False)
+    probe = subprocess.run(
+        [sys.executable, "-c", "import rust_pgn_reader_python_binding"], capture_output=True, check=False
+    )
     return probe.returncode == 0
 
 
@@ -135,8 +137,13 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, float, int]:
     """(CPU seconds, wall seconds, peak RSS KiB) of ``argv`` under /usr/bin/time."""
     report = tempfile.NamedTemporaryFile(suffix=".time", delete=False)
     report.close()
-    done = subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%U %S %e %M", *argv], cwd=cwd,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(
+        ["/usr/bin/time", "-o", report.name, "-f", "%U %S %e %M", *argv],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
     if done.returncode not in (0, 1):  # 1: notation found problems in the games
         raise RuntimeError(f"{argv[:3]} failed: {done.stderr[-2000:].decode(errors='replace')}")
     user, system, wall, rss = Path(report.name).read_text().split()[-4:]
@@ -156,16 +163,40 @@ def main() -> None:
     contenders: dict[str, list[str] | None] = {}
     if "validate" in args.only:
         contenders["python-chess read_game"] = [sys.executable, "-c", _PYTHON_CHESS_VALIDATE, str(path)]
-        contenders["notation validate --jobs 1"] = [*notation, "validate", str(path), "--format", "jsonl", "--jobs", "1"]
-        contenders["notation validate --jobs 2"] = [*notation, "validate", str(path), "--format", "jsonl", "--jobs", "2"]
-        extract = shutil.which("pgn-extract") or ("/usr/games/pgn-extract" if Path("/usr/games/pgn-extract").exists() else None)
+        contenders["notation validate --jobs 1"] = [
+            *notation,
+            "validate",
+            str(path),
+            "--format",
+            "jsonl",
+            "--jobs",
+            "1",
+        ]
+        contenders["notation validate --jobs 2"] = [
+            *notation,
+            "validate",
+            str(path),
+            "--format",
+            "jsonl",
+            "--jobs",
+            "2",
+        ]
+        extract = shutil.which("pgn-extract") or (
+            "/usr/games/pgn-extract" if Path("/usr/games/pgn-extract").exists() else None
+        )
         contenders["pgn-extract -s -r"] = [extract, "-s", "-r", str(path)] if extract else None
     if "import" in args.only:
         contenders["python-chess import (two Polars tables)"] = [
-            sys.executable, "-c", _PYTHON_CHESS_IMPORT, str(path), str(outside / "pc")]
+            sys.executable,
+            "-c",
+            _PYTHON_CHESS_IMPORT,
+            str(path),
+            str(outside / "pc"),
+        ]
         contenders["notation import"] = [*notation, "import", str(path), "--out", str(outside / "nt"), "--jobs", "1"]
         contenders["rust-pgn-reader binding (arrays to Parquet)"] = (
-            [sys.executable, "-c", _BINDING_IMPORT, str(path), str(outside / "pc")] if _binding_installed() else None)
+            [sys.executable, "-c", _BINDING_IMPORT, str(path), str(outside / "pc")] if _binding_installed() else None
+        )
     results: dict[str, list[tuple[float, float, int]]] = {name: [] for name, argv in contenders.items() if argv}
     for _ in range(args.rounds):
         for name, argv in contenders.items():
@@ -180,10 +211,14 @@ def main() -> None:
     medians = {name: tuple(statistics.median(r[i] for r in runs) for i in range(3)) for name, runs in results.items()}
     for name, (cpu, wall, rss) in medians.items():
         print(f"{name:42s} CPU {cpu:7.2f} s  wall {wall:7.2f} s  peak RSS {rss / 1024:7.1f} MiB")
+
     def ratio(reference: str, ours: str, index: int = 0) -> None:
         if reference in medians and ours in medians:
-            print(f"{ours} vs {reference}: {medians[reference][index] / medians[ours][index]:.2f}x "
-                  f"({'CPU' if index == 0 else 'wall'})")
+            print(
+                f"{ours} vs {reference}: {medians[reference][index] / medians[ours][index]:.2f}x "
+                f"({'CPU' if index == 0 else 'wall'})"
+            )
+
     ratio("python-chess read_game", "notation validate --jobs 1")
     ratio("python-chess read_game", "notation validate --jobs 2", 1)
     ratio("notation validate --jobs 1", "notation validate --jobs 2", 1)
@@ -192,8 +227,10 @@ def main() -> None:
     if "pgn-extract -s -r" in medians and "notation validate --jobs 1" in medians:
         ratio("notation validate --jobs 1", "pgn-extract -s -r")
     if "python-chess read_game" in medians and "notation validate --jobs 1" in medians:
-        print(f"peak RSS validate / python-chess: "
-              f"{medians['notation validate --jobs 1'][2] / medians['python-chess read_game'][2]:.2f}")
+        print(
+            f"peak RSS validate / python-chess: "
+            f"{medians['notation validate --jobs 1'][2] / medians['python-chess read_game'][2]:.2f}"
+        )
     shutil.rmtree(outside, ignore_errors=True)
 
 

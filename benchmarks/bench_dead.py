@@ -62,7 +62,10 @@ def instructions_of(command: list[str]) -> int:
     """Instructions the process executed, counted by callgrind."""
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
     )
     found = re.search(r"Collected\s*:\s*([0-9,]+)", done.stderr)
     if found is None:
@@ -113,10 +116,15 @@ def share(args: argparse.Namespace, scratch: Path) -> None:
     notation = str(bin_dir / "notation")
     out = scratch / "callgrind.out"
     command = [interpreter, notation, "validate", str(path), "--format", "jsonl", "--jobs", "1"]
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(out)],
-                               capture_output=True, text=True, check=True).stdout
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
+    annotated = subprocess.run(
+        ["callgrind_annotate", "--inclusive=yes", str(out)], capture_output=True, text=True, check=True
+    ).stdout
     total = re.search(r"([0-9,]+) \(100\.0%\)\s+PROGRAM TOTALS", annotated)
     if total is None:
         raise SystemExit("callgrind_annotate gave no total")
@@ -143,10 +151,20 @@ def main() -> None:
     parser.add_argument("--after", type=Path, help="virtual environment after the change")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=["validate", "import"])
-    parser.add_argument("--callgrind", type=int, metavar="GAMES", default=0,
-                        help="count instructions under callgrind on the first GAMES games instead of timing")
-    parser.add_argument("--share", type=int, metavar="GAMES", default=0,
-                        help="the dead-position verdict's share of validate's instructions on the first GAMES games")
+    parser.add_argument(
+        "--callgrind",
+        type=int,
+        metavar="GAMES",
+        default=0,
+        help="count instructions under callgrind on the first GAMES games instead of timing",
+    )
+    parser.add_argument(
+        "--share",
+        type=int,
+        metavar="GAMES",
+        default=0,
+        help="the dead-position verdict's share of validate's instructions on the first GAMES games",
+    )
     parser.add_argument("--venv", type=Path, default=None, help="the install --share measures (default: this Python's)")
     args = parser.parse_args()
     times: dict[tuple[str, str], list[float]] = {}

@@ -23,8 +23,10 @@ def main() -> None:
     _, moves = to_frames(path)
     wall = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    print(f"{notation.__file__}: wall {wall:.2f} s, user+sys {usage.ru_utime + usage.ru_stime:.2f} s, "
-          f"{moves.height} moves, {len(moves.columns)} columns")
+    print(
+        f"{notation.__file__}: wall {wall:.2f} s, user+sys {usage.ru_utime + usage.ru_stime:.2f} s, "
+        f"{moves.height} moves, {len(moves.columns)} columns"
+    )
 
 
 if __name__ == "__main__":

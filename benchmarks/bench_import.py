@@ -51,15 +51,20 @@ def _peak_kb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 """
 
-VALIDATE = PRELUDE + """t = time.perf_counter()
+VALIDATE = (
+    PRELUDE
+    + """t = time.perf_counter()
 from notation.validation.run import validate
 n = sum(1 for _ in validate(sys.argv[1]))
 u = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"games": n, "seconds": time.perf_counter() - t, "cpu": u.ru_utime + u.ru_stime,
                   "maxrss_kb": _peak_kb()}))
 """
+)
 
-IMPORT = PRELUDE + """t = time.perf_counter()
+IMPORT = (
+    PRELUDE
+    + """t = time.perf_counter()
 from notation.tables.dataset import WriteOptions, import_files, run_local, run_processes
 jobs = int(sys.argv[3])
 s = import_files([sys.argv[1]], sys.argv[2], executor=run_processes(jobs) if jobs > 1 else run_local)
@@ -70,13 +75,12 @@ print(json.dumps({"games": s.games_imported, "plies": s.plies, "seconds": time.p
                   "maxrss_kb": _peak_kb(),
                   "children_maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
 """
+)
 
 
 def run(code: str, *args: str) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, check=True
-    )
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -114,18 +118,30 @@ def parquet_sizes(dataset: Path) -> dict[str, int]:
 
     size("polars zstd (as imported, one file)", lambda p: moves.write_parquet(p, compression="zstd"))
     size("without position_key", lambda p: moves.drop("position_key").write_parquet(p, compression="zstd"))
-    size("position_key all null (--no-position-key)", lambda p: moves.with_columns(
-        pl.lit(None, dtype=pl.UInt64).alias("position_key")).write_parquet(p, compression="zstd"))
+    size(
+        "position_key all null (--no-position-key)",
+        lambda p: moves.with_columns(pl.lit(None, dtype=pl.UInt64).alias("position_key")).write_parquet(
+            p, compression="zstd"
+        ),
+    )
     size("zstd level 9", lambda p: moves.write_parquet(p, compression="zstd", compression_level=9))
     others = [c for c in table.column_names if c != "position_key"]
-    size("pyarrow zstd, key dictionary off", lambda p: pq.write_table(
-        table, p, compression="zstd", use_dictionary=others))
-    size("pyarrow zstd, key BYTE_STREAM_SPLIT", lambda p: pq.write_table(
-        table, p, compression="zstd", use_dictionary=others,
-        column_encoding={"position_key": "BYTE_STREAM_SPLIT"}))
-    size("pyarrow zstd, key DELTA_BINARY_PACKED", lambda p: pq.write_table(
-        table, p, compression="zstd", use_dictionary=others,
-        column_encoding={"position_key": "DELTA_BINARY_PACKED"}))
+    size(
+        "pyarrow zstd, key dictionary off",
+        lambda p: pq.write_table(table, p, compression="zstd", use_dictionary=others),
+    )
+    size(
+        "pyarrow zstd, key BYTE_STREAM_SPLIT",
+        lambda p: pq.write_table(
+            table, p, compression="zstd", use_dictionary=others, column_encoding={"position_key": "BYTE_STREAM_SPLIT"}
+        ),
+    )
+    size(
+        "pyarrow zstd, key DELTA_BINARY_PACKED",
+        lambda p: pq.write_table(
+            table, p, compression="zstd", use_dictionary=others, column_encoding={"position_key": "DELTA_BINARY_PACKED"}
+        ),
+    )
     key_only = pa.table({"position_key": table.column("position_key")})
     size("position_key column alone (zstd, dictionary)", lambda p: pq.write_table(key_only, p, compression="zstd"))
     return out
@@ -160,41 +176,56 @@ def main() -> None:
             if args.jobs > 1:
                 j = run(IMPORT, str(x1), str(tmp / f"dsj_{r}"), str(args.jobs))
                 jobs_s.append(j["seconds"])
-            print(f"round {r + 1}: validate {v['seconds']:.2f}s (cpu {v['cpu']:.2f}s), "
-                  f"import {last['seconds']:.2f}s (cpu {last['cpu']:.2f}s)"
-                  + (f", import --jobs {args.jobs} {jobs_s[-1]:.2f}s" if jobs_s else ""), flush=True)
+            print(
+                f"round {r + 1}: validate {v['seconds']:.2f}s (cpu {v['cpu']:.2f}s), "
+                f"import {last['seconds']:.2f}s (cpu {last['cpu']:.2f}s)"
+                + (f", import --jobs {args.jobs} {jobs_s[-1]:.2f}s" if jobs_s else ""),
+                flush=True,
+            )
         if args.memory_only:
             v = run(VALIDATE, str(x1))
             m1 = run(IMPORT, str(x1), str(tmp / "mem1"), "1")
             m4 = run(IMPORT, str(x4), str(tmp / "mem4"), "1")
-            print(f"peak RSS: import 1x {m1['maxrss_kb'] / 1024:.0f} MiB ({int(m1['games'])} games), "
-                  f"4x {m4['maxrss_kb'] / 1024:.0f} MiB ({int(m4['games'])} games); "
-                  f"validate 1x {v['maxrss_kb'] / 1024:.0f} MiB")
+            print(
+                f"peak RSS: import 1x {m1['maxrss_kb'] / 1024:.0f} MiB ({int(m1['games'])} games), "
+                f"4x {m4['maxrss_kb'] / 1024:.0f} MiB ({int(m4['games'])} games); "
+                f"validate 1x {v['maxrss_kb'] / 1024:.0f} MiB"
+            )
             return
         games = int(last["games"])
         v_med, i_med = statistics.median(validate_s), statistics.median(import_s)
         print(f"\ninput: {games} games, {int(last['plies'])} plies ({x1.stat().st_size / 1e6:.1f} MB PGN)")
         print(f"validate: {games / v_med:.0f} games/s (median {v_med:.2f}s of {args.rounds})")
-        print(f"import:   {games / i_med:.0f} games/s (median {i_med:.2f}s); "
-              f"import/validate time ratio {i_med / v_med:.3f} (limit 1.25)")
+        print(
+            f"import:   {games / i_med:.0f} games/s (median {i_med:.2f}s); "
+            f"import/validate time ratio {i_med / v_med:.3f} (limit 1.25)"
+        )
         vc, ic = statistics.median(validate_cpu), statistics.median(import_cpu)
-        print(f"CPU time (whole process, less sensitive to a busy machine): validate {vc:.2f}s, "
-              f"import {ic:.2f}s, ratio {ic / vc:.3f}")
+        print(
+            f"CPU time (whole process, less sensitive to a busy machine): validate {vc:.2f}s, "
+            f"import {ic:.2f}s, ratio {ic / vc:.3f}"
+        )
         if jobs_s:
             j_med = statistics.median(jobs_s)
-            print(f"import --jobs {args.jobs}: {games / j_med:.0f} games/s (median {j_med:.2f}s), "
-                  f"speed-up {i_med / j_med:.2f}x")
+            print(
+                f"import --jobs {args.jobs}: {games / j_med:.0f} games/s (median {j_med:.2f}s), "
+                f"speed-up {i_med / j_med:.2f}x"
+            )
         m1 = run(IMPORT, str(x1), str(tmp / "mem1"), "1")
         m4 = run(IMPORT, str(x4), str(tmp / "mem4"), "1")
-        print(f"peak RSS: 1x {m1['maxrss_kb'] / 1024:.0f} MiB ({int(m1['games'])} games), "
-              f"4x {m4['maxrss_kb'] / 1024:.0f} MiB ({int(m4['games'])} games); "
-              f"validate 1x {v['maxrss_kb'] / 1024:.0f} MiB")
+        print(
+            f"peak RSS: 1x {m1['maxrss_kb'] / 1024:.0f} MiB ({int(m1['games'])} games), "
+            f"4x {m4['maxrss_kb'] / 1024:.0f} MiB ({int(m4['games'])} games); "
+            f"validate 1x {v['maxrss_kb'] / 1024:.0f} MiB"
+        )
         ds = tmp / "mem1"
         games_bytes = sum(p.stat().st_size for p in (ds / "games").glob("part-*.parquet"))
         moves_bytes = sum(p.stat().st_size for p in (ds / "moves").glob("part-*.parquet"))
-        print(f"parquet: games {games_bytes / games:.0f} B/game, moves {moves_bytes / games:.0f} B/game, "
-              f"total {(games_bytes + moves_bytes) / games:.0f} B/game "
-              f"(PGN {x1.stat().st_size / games:.0f} B/game)")
+        print(
+            f"parquet: games {games_bytes / games:.0f} B/game, moves {moves_bytes / games:.0f} B/game, "
+            f"total {(games_bytes + moves_bytes) / games:.0f} B/game "
+            f"(PGN {x1.stat().st_size / games:.0f} B/game)"
+        )
         sizes = parquet_sizes(ds)
         base = sizes["polars zstd (as imported, one file)"]
         for name, value in sizes.items():

@@ -36,9 +36,12 @@ def main() -> None:
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     parent = own.ru_utime + own.ru_stime - before.ru_utime - before.ru_stime
     workers = kids.ru_utime + kids.ru_stime
-    print(f"jobs {jobs}: {games} games, wall {time.perf_counter() - started:.1f} s, parent CPU {parent:.1f} s, "
-          f"workers CPU {workers:.1f} s" + (f" ({workers / jobs:.1f} s each)" if jobs > 1 else "")
-          + f", load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"jobs {jobs}: {games} games, wall {time.perf_counter() - started:.1f} s, parent CPU {parent:.1f} s, "
+        f"workers CPU {workers:.1f} s"
+        + (f" ({workers / jobs:.1f} s each)" if jobs > 1 else "")
+        + f", load average {os.getloadavg()[0]:.1f}"
+    )
 
 
 if __name__ == "__main__":

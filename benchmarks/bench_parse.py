@@ -123,9 +123,15 @@ def main() -> None:
         rate = {name: counts[name] / statistics.median(t) for name, t in times.items()}
         for name, _ in contenders:
             print(f"  {name:34s} {statistics.median(times[name]):7.2f} s  {rate[name]:9.0f} games/s")
-        print(f"  full parse ratio (ours / python-chess read_game):   {rate['notation read_games'] / rate['python-chess read_game']:.2f}x")
-        print(f"  pure Lark ratio:                                     {rate['notation read_games (pure Lark)'] / rate['python-chess read_game']:.2f}x")
-        print(f"  headers ratio (ours / python-chess read_headers):   {rate['notation read_headers'] / rate['python-chess read_headers']:.2f}x")
+        print(
+            f"  full parse ratio (ours / python-chess read_game):   {rate['notation read_games'] / rate['python-chess read_game']:.2f}x"
+        )
+        print(
+            f"  pure Lark ratio:                                     {rate['notation read_games (pure Lark)'] / rate['python-chess read_game']:.2f}x"
+        )
+        print(
+            f"  headers ratio (ours / python-chess read_headers):   {rate['notation read_headers'] / rate['python-chess read_headers']:.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ try:
 except ImportError:
     from notation.rules.position import Position
 from notation.rules.perft import perft
+
 pos = Position.from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
 print(perft(pos, 2), perft(Position.initial(), 3))
 for _ in range(200):

@@ -125,16 +125,12 @@ def main() -> None:
     t_clean, _ = _time(clean, args.rounds)
     t_sloppy, _ = _time(sloppy, args.rounds)
     t_damaged, recs = _time([t for t, _ in damaged], max(1, args.rounds - 2))
-    recovered = sum(
-        1 for rec, (_, k) in zip(recs, damaged)
-        if rec.status != "needs-human" and rec.sans == sans[k]
-    )
+    recovered = sum(1 for rec, (_, k) in zip(recs, damaged) if rec.status != "needs-human" and rec.sans == sans[k])
     flagged = sum(1 for rec in recs if rec.status == "needs-human")
 
     def row(name: str, times: list[float]) -> str:
         ms = [t * 1000 for t in times]
-        return (f"| {name} | {len(ms)} | {statistics.median(ms):.1f} | {statistics.mean(ms):.1f} | "
-                f"{max(ms):.1f} |")
+        return f"| {name} | {len(ms)} | {statistics.median(ms):.1f} | {statistics.mean(ms):.1f} | {max(ms):.1f} |"
 
     plies = statistics.mean(len(s) for s in sans)
     print(f"games: {len(pool)} real games, mean {plies:.1f} plies; best of {args.rounds} rounds per sheet")
@@ -144,8 +140,10 @@ def main() -> None:
     print(row("clean 80-ply sheet", t_clean))
     print(row("sloppy sheet (languages, notations, marks)", t_sloppy))
     print(row("sheet with 3 errors", t_damaged))
-    print(f"3-error sheets: {recovered}/{len(damaged)} recovered exactly, {flagged} flagged for a human, "
-          f"{len(damaged) - recovered - flagged} other")
+    print(
+        f"3-error sheets: {recovered}/{len(damaged)} recovered exactly, {flagged} flagged for a human, "
+        f"{len(damaged) - recovered - flagged} other"
+    )
     print(f"clean sheet vs python-chess replay: {statistics.median(t_clean) / statistics.median(ref):.1f}x")
 
 

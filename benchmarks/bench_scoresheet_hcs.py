@@ -114,15 +114,20 @@ def _cap_rows(task: tuple[str, tuple[str, ...]]) -> list[tuple[str, int, bool]]:
     rows = []
     for k in range(min(len(answer), len(boxes), len(sans))):
         if lattice.move_probability[k] >= 0.99:
-            near = sum(doubtful[j] for j in range(max(0, k - calibration.SPAN), min(len(read), k + calibration.SPAN + 1))
-                       if j != k)
+            near = sum(
+                doubtful[j]
+                for j in range(max(0, k - calibration.SPAN), min(len(read), k + calibration.SPAN + 1))
+                if j != k
+            )
             rows.append((read[k][0], min(near, 3), sans[k] == answer[k]))
     return rows
 
 
 def caps_table(rows: list[tuple[str, int, bool]]) -> None:
-    print("moves at a posterior >= 0.99, copies read alone, caps off: share right (moves) by the box's reading "
-          "and its doubtful neighbours (0, 1, 2, 3+)")
+    print(
+        "moves at a posterior >= 0.99, copies read alone, caps off: share right (moves) by the box's reading "
+        "and its doubtful neighbours (0, 1, 2, 3+)"
+    )
     for kind in ("written", "close", "corrected", "blank"):
         cells = []
         for near in range(4):
@@ -155,14 +160,20 @@ def main() -> int:
         return 0
     sets: list[tuple[str, list[tuple[HcsGame, list[str], tuple[str, ...]]]]] = [
         ("alone (copies of two-copy games)", [(g, [c.text()], c.boxes) for g in both for c in g.copies]),
-        ("together (--same-game)", [(g, [c.text() for c in g.copies], max((c.boxes for c in g.copies), key=len))
-                                    for g in both]),
+        (
+            "together (--same-game)",
+            [(g, [c.text() for c in g.copies], max((c.boxes for c in g.copies), key=len)) for g in both],
+        ),
     ]
     if args.only:
         sets = [item for item in sets if item[0].startswith(args.only)]
     if args.all:
-        sets.append(("single-copy games (answer unverified)",
-                     [(g, [c.text()], c.boxes) for g in games if len(g.copies) == 1 for c in g.copies]))
+        sets.append(
+            (
+                "single-copy games (answer unverified)",
+                [(g, [c.text()], c.boxes) for g in games if len(g.copies) == 1 for c in g.copies],
+            )
+        )
     with ProcessPoolExecutor(args.jobs) as pool:
         for title, items in sets:
             tasks = [(texts, g.answer or (), boxes, args.review) for g, texts, boxes in items]
@@ -170,8 +181,9 @@ def main() -> int:
     return 0
 
 
-def report(title: str, items: list[tuple[HcsGame, list[str], tuple[str, ...]]], outs: list[Outcome],
-           args: argparse.Namespace) -> None:
+def report(
+    title: str, items: list[tuple[HcsGame, list[str], tuple[str, ...]]], outs: list[Outcome], args: argparse.Namespace
+) -> None:
     exact = plies = total = confident = confident_wrong = sure_wrong = 0
     calib: list[tuple[float, bool]] = []
     cpu_per_100: list[float] = []
@@ -185,41 +197,54 @@ def report(title: str, items: list[tuple[HcsGame, list[str], tuple[str, ...]]], 
         if out.status != "needs-human":
             confident += 1
             confident_wrong += not ok
-        wrong_sure = [k for k, p in enumerate(out.per_move) if p >= 0.99 and k < len(game.answer)
-                      and out.sans[k] != game.answer[k] and k < len(boxes)]
+        wrong_sure = [
+            k
+            for k, p in enumerate(out.per_move)
+            if p >= 0.99 and k < len(game.answer) and out.sans[k] != game.answer[k] and k < len(boxes)
+        ]
         sure_wrong += bool(wrong_sure)
         for k, p in enumerate(out.per_move):
             if k < min(len(game.answer), len(boxes)):
                 calib.append((p, out.sans[k] == game.answer[k]))
         if args.verbose and (not ok or wrong_sure):
-            k = next((k for k, (a, b) in enumerate(zip(out.sans, game.answer)) if a != b),
-                     min(len(out.sans), len(game.answer)))
+            k = next(
+                (k for k, (a, b) in enumerate(zip(out.sans, game.answer)) if a != b),
+                min(len(out.sans), len(game.answer)),
+            )
             p = out.per_move[k] if k < len(out.per_move) else float("nan")
-            print(f"  {game.game}: {out.status}, {right}/{of} plies, first difference at ply {k + 1} (p={p:.4f}): "
-                  f"read {out.sans[k:k + 3]} answer {list(game.answer[k:k + 3])}")
+            print(
+                f"  {game.game}: {out.status}, {right}/{of} plies, first difference at ply {k + 1} (p={p:.4f}): "
+                f"read {out.sans[k : k + 3]} answer {list(game.answer[k : k + 3])}"
+            )
     n = len(items)
     cpu = [o.cpu for o in outs]
-    print(f"{title}: {n} sheets; exact {exact}/{n} = {100 * exact / max(n, 1):.1f}%; plies right "
-          f"{plies}/{total} = {100 * plies / max(total, 1):.2f}%; sheets with a wrong move at >= 0.99: "
-          f"{sure_wrong}; confident {confident}, confident and wrong {confident_wrong}; CPU per sheet median "
-          f"{statistics.median(cpu) if cpu else 0:.2f} s, max {max(cpu, default=0):.2f} s; per 100 plies median "
-          f"{statistics.median(cpu_per_100) if cpu_per_100 else 0:.2f} s")
+    print(
+        f"{title}: {n} sheets; exact {exact}/{n} = {100 * exact / max(n, 1):.1f}%; plies right "
+        f"{plies}/{total} = {100 * plies / max(total, 1):.2f}%; sheets with a wrong move at >= 0.99: "
+        f"{sure_wrong}; confident {confident}, confident and wrong {confident_wrong}; CPU per sheet median "
+        f"{statistics.median(cpu) if cpu else 0:.2f} s, max {max(cpu, default=0):.2f} s; per 100 plies median "
+        f"{statistics.median(cpu_per_100) if cpu_per_100 else 0:.2f} s"
+    )
     if args.review:
-        finished = sum(score_reading(tuple(o.reviewed or ()), g.answer or (), b)[0] for (g, _, b), o in zip(items, outs))
+        finished = sum(
+            score_reading(tuple(o.reviewed or ()), g.answer or (), b)[0] for (g, _, b), o in zip(items, outs)
+        )
         questions = [o.questions for o in outs]
         moves = sum(len(o.reviewed or ()) for o in outs)
         settled = sum(o.review_status != "needs-human" for o in outs)
-        print(f"  reviewed: exact {finished}/{n}, confident {settled}/{n}; questions a sheet median "
-              f"{statistics.median(questions) if n else 0:g}, "
-              f"max {max(questions, default=0)}; moves asked {sum(questions)}/{moves} = "
-              f"{100 * sum(questions) / max(moves, 1):.2f}%")
+        print(
+            f"  reviewed: exact {finished}/{n}, confident {settled}/{n}; questions a sheet median "
+            f"{statistics.median(questions) if n else 0:g}, "
+            f"max {max(questions, default=0)}; moves asked {sum(questions)}/{moves} = "
+            f"{100 * sum(questions) / max(moves, 1):.2f}%"
+        )
         if args.verbose:
             for (g, _, b), o in zip(items, outs):
                 if not score_reading(tuple(o.reviewed or ()), g.answer or (), b)[0]:
                     print(f"    {g.game}: not exact after {o.questions} question(s) ({o.review_status})")
     if args.calibration:
         print("  reliability of per-move confidence: confidence bin, moves, right")
-        for lo, hi in ((0, .5), (.5, .8), (.8, .9), (.9, .95), (.95, .99), (.99, .999), (.999, 1.01)):
+        for lo, hi in ((0, 0.5), (0.5, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 0.99), (0.99, 0.999), (0.999, 1.01)):
             got = [ok for p, ok in calib if lo <= p < hi]
             if got:
                 print(f"    [{lo:.3f}, {min(hi, 1):.3f}): {len(got):>5}, right {100 * sum(got) / len(got):.2f}%")

@@ -100,6 +100,7 @@ def _read(path: Path, skip: int) -> Iterator[list[str]]:
 def _same_text(token: str, original: str) -> bool:
     def norm(text: str) -> str:
         return text.replace("0", "O").replace("x", "").replace("+", "").replace("#", "")
+
     return norm(token) == norm(original)
 
 
@@ -155,7 +156,7 @@ def inject(sans: list[str], kind: str, rng: random.Random, avoid: set[int]) -> t
             if not spots or i in avoid:
                 continue
             k, c = rng.choice(spots)
-            bad[i] = token[:k] + rng.choice(_CONFUSABLE[c]) + token[k + 1:]
+            bad[i] = token[:k] + rng.choice(_CONFUSABLE[c]) + token[k + 1 :]
         if kind in ("piece", "square", "confusion") and _reads_as(bad[i], sans[i], sans, i):
             continue  # the cell still says the original move: no error
         if replays(bad):
@@ -177,7 +178,9 @@ def _apply(sans: list[str], kind: str, i: int, single: list[str]) -> list[str]:
     return out
 
 
-def error_sheet(sans: list[str], errors: int, seed: int, kinds: tuple[str, ...] = KINDS) -> tuple[str, list[str]] | None:
+def error_sheet(
+    sans: list[str], errors: int, seed: int, kinds: tuple[str, ...] = KINDS
+) -> tuple[str, list[str]] | None:
     """(sheet text, kinds injected) with ``errors`` errors, unplayable as written; None if none fits."""
     rng = random.Random(seed)
     for _ in range(20):
@@ -202,7 +205,7 @@ def error_sheet(sans: list[str], errors: int, seed: int, kinds: tuple[str, ...] 
 
 def layout(sans: list[str]) -> str:
     parts = [(f"{i // 2 + 1}. " if i % 2 == 0 else "") + s for i, s in enumerate(sans)]
-    return "\n".join(" ".join(parts[k:k + 12]) for k in range(0, len(parts), 12)) + "\n"
+    return "\n".join(" ".join(parts[k : k + 12]) for k in range(0, len(parts), 12)) + "\n"
 
 
 def classify(rec: object, original: list[str]) -> dict[str, bool]:
@@ -213,7 +216,8 @@ def classify(rec: object, original: list[str]) -> dict[str, bool]:
     first = exact or (not confident and bool(readings) and readings[0] == original)
     scored = getattr(rec, "readings", [])
     tied = not first and any(
-        list(r.sans) == original and abs(r.probability - scored[0].probability) < 1e-9 for r in scored)  # a coin flip lost
+        list(r.sans) == original and abs(r.probability - scored[0].probability) < 1e-9 for r in scored
+    )  # a coin flip lost
     return {
         "exact": exact,
         "wrong": confident and not exact,
@@ -223,8 +227,9 @@ def classify(rec: object, original: list[str]) -> dict[str, bool]:
     }
 
 
-def run(count: int, errors: int, seed0: int = 0, *, verbose: bool = False,
-        pool: list[list[str]] | None = None) -> dict[str, object]:
+def run(
+    count: int, errors: int, seed0: int = 0, *, verbose: bool = False, pool: list[list[str]] | None = None
+) -> dict[str, object]:
     """Outcomes of ``count`` sheets made from ``pool`` (default: ``games(count * 2)``)."""
     from notation.scoresheet.reader import reconstruct
 
@@ -268,21 +273,29 @@ def main() -> None:
     result = run(args.sheets, args.errors, args.seed, verbose=args.verbose)
     outcomes: dict[str, Counter[str]] = result["outcomes"]  # type: ignore[assignment]
     times: list[float] = result["times"]  # type: ignore[assignment]
-    print(f"{args.errors} error(s) per sheet, {outcomes['all']['sheets']} sheets, seed {args.seed}, "
-          f"{time.perf_counter() - started:.0f} s wall")
-    print("| kind (first error) | sheets | exact, exit 0 | ranked first | listed | confident wrong | "
-          "not first, tied with the first |")
+    print(
+        f"{args.errors} error(s) per sheet, {outcomes['all']['sheets']} sheets, seed {args.seed}, "
+        f"{time.perf_counter() - started:.0f} s wall"
+    )
+    print(
+        "| kind (first error) | sheets | exact, exit 0 | ranked first | listed | confident wrong | "
+        "not first, tied with the first |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for kind in (*KINDS, "all"):
         c = outcomes[kind]
         n = c["sheets"]
         if not n:
             continue
-        print(f"| {kind} | {n} | {c['exact'] / n:.1%} | {c['first'] / n:.1%} | {c['listed'] / n:.1%} | {c['wrong']} | "
-              f"{c['tied']} |")
+        print(
+            f"| {kind} | {n} | {c['exact'] / n:.1%} | {c['first'] / n:.1%} | {c['listed'] / n:.1%} | {c['wrong']} | "
+            f"{c['tied']} |"
+        )
     ms = sorted(t * 1000 for t in times)
-    print(f"time per sheet (CPU): median {statistics.median(ms):.0f} ms, mean {statistics.mean(ms):.0f} ms, "
-          f"p95 {ms[int(len(ms) * 0.95)]:.0f} ms, max {ms[-1]:.0f} ms, over 5 s: {sum(t > 5000 for t in ms)}")
+    print(
+        f"time per sheet (CPU): median {statistics.median(ms):.0f} ms, mean {statistics.mean(ms):.0f} ms, "
+        f"p95 {ms[int(len(ms) * 0.95)]:.0f} ms, max {ms[-1]:.0f} ms, over 5 s: {sum(t > 5000 for t in ms)}"
+    )
     if result["wrong"]:
         print("confident wrong:", ", ".join(result["wrong"]))  # type: ignore[arg-type]
 

@@ -62,9 +62,7 @@ def main() -> None:
 
 
 def _standings(dataset: Path, games_lazy: pl.LazyFrame, n: int, rounds: int) -> None:
-    biggest = (
-        games_lazy.group_by(pl.col("event").cast(pl.String)).len().sort("len", descending=True).collect().row(0)
-    )
+    biggest = games_lazy.group_by(pl.col("event").cast(pl.String)).len().sort("len", descending=True).collect().row(0)
     seconds, _ = _timed(lambda: standings(scan(dataset)[0], event=biggest[0]), rounds)
     print(f"standings --event {biggest[0]!r} ({biggest[1]} games): {seconds:.3f} s")
     seconds, table = _timed(lambda: standings(scan(dataset)[0]), rounds)

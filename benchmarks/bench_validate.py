@@ -240,31 +240,43 @@ def main() -> None:
     ref = statistics.median(reference)
     load = os.getloadavg()[0]
     print(f"mode: {'whole processes (--cli)' if args.cli else 'in-process library calls'}")
-    print(f"file: {args.path.name}, games per round: {counts}, rounds: {args.rounds}, "
-          f"CPUs {os.cpu_count()}, load average {load:.1f}")
+    print(
+        f"file: {args.path.name}, games per round: {counts}, rounds: {args.rounds}, "
+        f"CPUs {os.cpu_count()}, load average {load:.1f}"
+    )
     print(f"python-chess read_game: {ref:8.1f} games/s")
     for jobs, rates in mine.items():
         rate = statistics.median(rates)
-        print(f"notation validate --jobs {jobs}: {rate:8.1f} games/s  ratio {rate / ref:5.2f}x python-chess"
-              f"  (CPU {statistics.median(cpu[jobs]):.1f} s incl. workers)")
+        print(
+            f"notation validate --jobs {jobs}: {rate:8.1f} games/s  ratio {rate / ref:5.2f}x python-chess"
+            f"  (CPU {statistics.median(cpu[jobs]):.1f} s incl. workers)"
+        )
     if args.cli and 1 in cpu:
         # CPU time is steadier than wall time when other jobs share the machine
-        print(f"CPU seconds: python-chess {statistics.median(_REFERENCE_CPU):.1f}, --jobs 1 "
-              f"{statistics.median(cpu[1]):.1f}: ratio {statistics.median(_REFERENCE_CPU) / statistics.median(cpu[1]):.2f}x")
+        print(
+            f"CPU seconds: python-chess {statistics.median(_REFERENCE_CPU):.1f}, --jobs 1 "
+            f"{statistics.median(cpu[1]):.1f}: ratio {statistics.median(_REFERENCE_CPU) / statistics.median(cpu[1]):.2f}x"
+        )
     for jobs, parent in _PARENT_CPU.items():
         if jobs > 1:
             # the parent reads, splits and sends; it must not be the slowest process
             each = (statistics.median(cpu[jobs]) - statistics.median(parent)) / jobs
-            print(f"--jobs {jobs}: parent CPU {statistics.median(parent):.2f} s, each worker {each:.2f} s "
-                  f"(parent / worker {statistics.median(parent) / each:.2f})")
+            print(
+                f"--jobs {jobs}: parent CPU {statistics.median(parent):.2f} s, each worker {each:.2f} s "
+                f"(parent / worker {statistics.median(parent) / each:.2f})"
+            )
     if args.cli and 1 in cpu and _PGN_EXTRACT_CPU:
         extract = statistics.median(_PGN_EXTRACT_CPU)
-        print(f"CPU seconds: pgn-extract -s -r {extract:.2f}, --jobs 1 {statistics.median(cpu[1]):.2f}: "
-              f"ours / pgn-extract {statistics.median(cpu[1]) / extract:.2f}x; python-chess / pgn-extract "
-              f"{statistics.median(_REFERENCE_CPU) / extract:.1f}x")
+        print(
+            f"CPU seconds: pgn-extract -s -r {extract:.2f}, --jobs 1 {statistics.median(cpu[1]):.2f}: "
+            f"ours / pgn-extract {statistics.median(cpu[1]) / extract:.2f}x; python-chess / pgn-extract "
+            f"{statistics.median(_REFERENCE_CPU) / extract:.1f}x"
+        )
     if _PEAK_RSS:
-        print("peak RSS (MiB, median): " + ", ".join(
-            f"{label} {statistics.median(values) / 1024:.0f}" for label, values in _PEAK_RSS.items()))
+        print(
+            "peak RSS (MiB, median): "
+            + ", ".join(f"{label} {statistics.median(values) / 1024:.0f}" for label, values in _PEAK_RSS.items())
+        )
     if 1 in mine and 2 in mine:
         print(f"--jobs 2 speed-up over --jobs 1: {statistics.median(mine[2]) / statistics.median(mine[1]):.2f}x")
     if args.lark_floor:

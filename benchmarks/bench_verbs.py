@@ -97,10 +97,14 @@ def main() -> None:
             written = [games_in(tmp / o) for o in outputs]
             print(f"\n{name}")
             print(f"  ours        wall {wall['ours']:6.2f} s  cpu {cpu['ours']:6.2f} s  games written {written[0]}")
-            print(f"  pgn-extract wall {wall['pgn-extract']:6.2f} s  cpu {cpu['pgn-extract']:6.2f} s  "
-                  f"games written {written[1]}")
-            print(f"  speed ours / pgn-extract: wall {wall['pgn-extract'] / wall['ours']:.2f}x, "
-                  f"cpu {cpu['pgn-extract'] / cpu['ours']:.2f}x")
+            print(
+                f"  pgn-extract wall {wall['pgn-extract']:6.2f} s  cpu {cpu['pgn-extract']:6.2f} s  "
+                f"games written {written[1]}"
+            )
+            print(
+                f"  speed ours / pgn-extract: wall {wall['pgn-extract'] / wall['ours']:.2f}x, "
+                f"cpu {cpu['pgn-extract'] / cpu['ours']:.2f}x"
+            )
 
 
 if __name__ == "__main__":

@@ -41,7 +41,9 @@ def board_command(
     coordinates: Annotated[
         bool, typer.Option("--coordinates/--no-coordinates", help="Draw the file letters and rank numbers.")
     ] = True,
-    caption: Annotated[bool, typer.Option("--caption/--no-caption", help="Name the game and the move below it.")] = True,
+    caption: Annotated[
+        bool, typer.Option("--caption/--no-caption", help="Name the game and the move below it.")
+    ] = True,
     size: Annotated[int, typer.Option("--size", metavar="PIXELS", min=80, max=4000, help="Width in pixels.")] = 360,
 ) -> None:
     """Draw a board diagram."""

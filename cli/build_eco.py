@@ -18,8 +18,10 @@ from notation.openings.build import build
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Build the table; returns the exit code."""
-    parser = argparse.ArgumentParser(prog="python -m notation.cli.build_eco",
-                                     description="Build the ECO table from the Lichess chess-openings TSV files.")
+    parser = argparse.ArgumentParser(
+        prog="python -m notation.cli.build_eco",
+        description="Build the ECO table from the Lichess chess-openings TSV files.",
+    )
     parser.add_argument("folder", type=Path, help="folder holding the Lichess chess-openings *.tsv files")
     parser.add_argument("-o", "--out", type=Path, required=True, help="the table file to write")
     args = parser.parse_args(argv)

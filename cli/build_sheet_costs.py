@@ -26,8 +26,10 @@ ATTRIBUTION = (
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Learn the table and write it; returns the exit code."""
-    parser = argparse.ArgumentParser(prog="python -m notation.cli.build_sheet_costs",
-                                     description="Learn the scoresheet channel's costs from the HCS sheets.")
+    parser = argparse.ArgumentParser(
+        prog="python -m notation.cli.build_sheet_costs",
+        description="Learn the scoresheet channel's costs from the HCS sheets.",
+    )
     parser.add_argument("folder", type=Path, help="the HCS folder (training_tags.txt, answers.tsv)")
     parser.add_argument("-o", "--out", type=Path, required=True, help="the table file to write")
     args = parser.parse_args(argv)
@@ -38,8 +40,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     sheets = [(list(c.boxes), g.answer) for g in games for c in g.copies if g.answer]
     costs = learn_costs(sheets)
-    text = json.dumps({"source": ATTRIBUTION, "sheets": len(sheets), "costs": dict(sorted(costs.items()))},
-                      indent=1, ensure_ascii=False) + "\n"
+    text = (
+        json.dumps(
+            {"source": ATTRIBUTION, "sheets": len(sheets), "costs": dict(sorted(costs.items()))},
+            indent=1,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
     try:
         write_text_atomic(args.out, text)
     except OSError as exc:

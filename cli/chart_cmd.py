@@ -17,7 +17,14 @@ from typing import Annotated, Any
 import typer
 
 from notation.cli.render import (
-    ALIASES_HELP, EXACT_HELP, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, TABLE_INPUTS_HELP, error,
+    ALIASES_HELP,
+    EXACT_HELP,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    JOBS_HELP,
+    TABLE_INPUTS_HELP,
+    error,
 )
 from notation.cli.table_output import diagnostic_text
 from notation.pictures.charts import FORMATS, KINDS
@@ -116,8 +123,9 @@ def plot_stats(out: Path, sections: Sequence[str], games: Any) -> None:
         raise typer.Exit(failure.code) from None
 
 
-def _tables(paths: Sequence[Path], game: int | None, problems: list[Any], jobs: int = 1,
-            aliases: dict[str, str] | None = None) -> tuple[Any, Any]:
+def _tables(
+    paths: Sequence[Path], game: int | None, problems: list[Any], jobs: int = 1, aliases: dict[str, str] | None = None
+) -> tuple[Any, Any]:
     """Games and moves over all inputs (lazily for datasets; :func:`notation.cli.inputs.load_tables`,
     whose I/O findings are appended to ``problems``), restricted to the ``game``-th game
     (1-based, input order) when given."""
@@ -135,8 +143,9 @@ def _tables(paths: Sequence[Path], game: int | None, problems: list[Any], jobs: 
     if game is not None:
         chosen = all_games.slice(game - 1, 1).collect()
         if chosen.height == 0:
-            raise ChartFailure(f"error[picture.no-such-game]: game {game} asked for, but the inputs hold fewer games",
-                               EXIT_USAGE)
+            raise ChartFailure(
+                f"error[picture.no-such-game]: game {game} asked for, but the inputs hold fewer games", EXIT_USAGE
+            )
         ids = chosen.get_column("game_id")
         all_games = chosen.lazy()
         # (a game given twice has one id: its rows once)
@@ -164,8 +173,9 @@ def _one_player(games: Any, player: str, exact: bool) -> str:
         raise ChartFailure(f"error[picture.no-data]: no player's name matches {player!r}", EXIT_PROBLEMS)
     if len(found) > 1:
         shown = ", ".join(repr(n) for n in found[:8]) + (", ..." if len(found) > 8 else "")
-        raise ChartFailure(f"{player!r} matches {len(found)} players: {shown}; give more of the name, or --exact",
-                           EXIT_USAGE)
+        raise ChartFailure(
+            f"{player!r} matches {len(found)} players: {shown}; give more of the name, or --exact", EXIT_USAGE
+        )
     return str(found[0])
 
 
@@ -177,18 +187,30 @@ def chart_command(
     kind: Annotated[ChartKind, typer.Option("--kind", metavar="KIND", help="What to draw (see above).")],
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Output file: FILE.svg, FILE.png or FILE.html.")],
     player: Annotated[
-        str | None, typer.Option("--player", metavar="NAME", help="For --kind player: a part of the player's name "
-                                 "(any case, accents ignored; with --exact the whole name); it must name one player.")
+        str | None,
+        typer.Option(
+            "--player",
+            metavar="NAME",
+            help="For --kind player: a part of the player's name "
+            "(any case, accents ignored; with --exact the whole name); it must name one player.",
+        ),
     ] = None,
     game: Annotated[
         int | None,
-        typer.Option("--game", metavar="N", min=1,
-                     help="Only the N-th game of the inputs (1-based, input order); --kind eval uses game 1 by default."),
+        typer.Option(
+            "--game",
+            metavar="N",
+            min=1,
+            help="Only the N-th game of the inputs (1-based, input order); --kind eval uses game 1 by default.",
+        ),
     ] = None,
     limit: Annotated[
-        int, typer.Option("--limit", metavar="N", min=0, help="results-*/length-*: the N most frequent groups (0 = all).")
+        int,
+        typer.Option("--limit", metavar="N", min=0, help="results-*/length-*: the N most frequent groups (0 = all)."),
     ] = 20,
-    title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Chart title (default: the kind).")] = None,
+    title: Annotated[
+        str | None, typer.Option("--title", metavar="TEXT", help="Chart title (default: the kind).")
+    ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
     aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP)] = None,
     exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,
@@ -229,9 +251,12 @@ def chart_command(
         if name == "eval":
             named = _game_name(games, game or 1)
             if table.height == 0:
-                raise ChartFailure(f"error[picture.no-data]: nothing to draw for the eval chart: {named} has no "
-                                   "engine evaluations ([%eval], wv= or score/depth comments such as "
-                                   "{+0.18/23 239})", EXIT_PROBLEMS)
+                raise ChartFailure(
+                    f"error[picture.no-data]: nothing to draw for the eval chart: {named} has no "
+                    "engine evaluations ([%eval], wv= or score/depth comments such as "
+                    "{+0.18/23 239})",
+                    EXIT_PROBLEMS,
+                )
             if title is None:
                 title = f"{named}: evaluation"
         write_chart(out, name, table, title=title)

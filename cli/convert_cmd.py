@@ -55,8 +55,9 @@ def _names(text: str | None, allowed: tuple[str, ...], option: str) -> list[str]
     return names
 
 
-def _run(sources: list[tuple[Any, str]], options: ConvertOptions, out: str, split: int,
-         jobs: int = 1) -> tuple[GameSink, int]:
+def _run(
+    sources: list[tuple[Any, str]], options: ConvertOptions, out: str, split: int, jobs: int = 1
+) -> tuple[GameSink, int]:
     """Convert and write every game; returns the closed output and the number of games not
     converted whole."""
     from notation.convert.render import EXTENSIONS, convert_chunk, separator
@@ -86,8 +87,16 @@ def _run(sources: list[tuple[Any, str]], options: ConvertOptions, out: str, spli
 
 
 def run_convert(
-    paths: list[str], out: str, to: str, strip: str | None, add_tags: str | None, split: int, columns: int | None,
-    *, replace_tags: bool = False, jobs: int = 1,
+    paths: list[str],
+    out: str,
+    to: str,
+    strip: str | None,
+    add_tags: str | None,
+    split: int,
+    columns: int | None,
+    *,
+    replace_tags: bool = False,
+    jobs: int = 1,
 ) -> int:
     """The whole command: returns the exit code."""
     from notation.convert.normalise import ADDED_TAGS, STRIPPABLE
@@ -116,9 +125,11 @@ def run_convert(
         error(f"cannot write the output: {exc.strerror or exc}: {exc.filename or out}")
         return EXIT_USAGE
     if incomplete:
-        error(f"{incomplete} game(s) not converted whole: a move that could not be played (the "
-              "mainline stops before it), a bad FEN or a variant other than chess and Chess960 "
-              "(`notation validate` explains)")
+        error(
+            f"{incomplete} game(s) not converted whole: a move that could not be played (the "
+            "mainline stops before it), a bad FEN or a variant other than chess and Chess960 "
+            "(`notation validate` explains)"
+        )
     if out != "-":
         typer.echo(f"{sink.count} game(s) converted to {out}", err=True)
     if sink.io_failure:
@@ -128,17 +139,31 @@ def run_convert(
 
 def convert_command(
     paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="PGN files or folders ('-' = standard input).")],
-    out: Annotated[str, typer.Option("--out", "-o", help="Output file, '-' (standard output), or a directory with --split.")] = "-",
+    out: Annotated[
+        str, typer.Option("--out", "-o", help="Output file, '-' (standard output), or a directory with --split.")
+    ] = "-",
     to: Annotated[Target, typer.Option("--to", help="Output format.")] = Target.pgn,
     strip: Annotated[str | None, typer.Option(help="Remove: comments,variations,nags,clocks.", metavar="PARTS")] = None,
-    add_tags: Annotated[str | None, typer.Option(help="Add tags: plycount,final-fen,hashcode,eco.", metavar="TAGS")] = None,
-    split: Annotated[int, typer.Option(help="Files of N games each (1.pgn, 2.pgn ... in --out DIR).", metavar="N", min=0)] = 0,
-    columns: Annotated[int | None, typer.Option(help="Movetext lines at most N characters (0: one line).", metavar="N", min=0)] = None,
-    replace_tags: Annotated[bool, typer.Option("--replace-tags", help="--add-tags replaces a tag the game already has (by default the game's own stays).")] = False,
+    add_tags: Annotated[
+        str | None, typer.Option(help="Add tags: plycount,final-fen,hashcode,eco.", metavar="TAGS")
+    ] = None,
+    split: Annotated[
+        int, typer.Option(help="Files of N games each (1.pgn, 2.pgn ... in --out DIR).", metavar="N", min=0)
+    ] = 0,
+    columns: Annotated[
+        int | None, typer.Option(help="Movetext lines at most N characters (0: one line).", metavar="N", min=0)
+    ] = None,
+    replace_tags: Annotated[
+        bool,
+        typer.Option(
+            "--replace-tags", help="--add-tags replaces a tag the game already has (by default the game's own stays)."
+        ),
+    ] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
 ) -> None:
-    raise typer.Exit(run_convert(paths, out, to.value, strip, add_tags, split, columns, replace_tags=replace_tags,
-                                 jobs=jobs))
+    raise typer.Exit(
+        run_convert(paths, out, to.value, strip, add_tags, split, columns, replace_tags=replace_tags, jobs=jobs)
+    )
 
 
 def register(app: typer.Typer) -> None:

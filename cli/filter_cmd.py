@@ -32,6 +32,7 @@ FILTER_HELP = (
     "Exit status: 0 games written, 1 no game matched, 2 usage error or unreadable input."
 )
 
+
 def _criteria(options: dict[str, Any]) -> Any:
     """The Criteria of the command-line options (raises CriteriaError / MaterialError)."""
     from notation.select.criteria import (
@@ -75,18 +76,29 @@ def _criteria(options: dict[str, Any]) -> Any:
     endings = frozenset(name for name in ENDINGS if options[name])
     variants = tuple(fold(v.strip()) for v in (options["variant"] or "").split(",") if v.strip())
     return Criteria(
-        white=options["white"], black=options["black"], player=options["player"],
-        event=options["event"], site=options["site"],
+        white=options["white"],
+        black=options["black"],
+        player=options["player"],
+        event=options["event"],
+        site=options["site"],
         eco=parse_eco_ranges(options["eco"]) if options["eco"] else (),
         results=results,
         date_from=parse_bound_date(options["date_from"], upper=False) if options["date_from"] else None,
         date_to=parse_bound_date(options["date_to"], upper=True) if options["date_to"] else None,
-        min_elo=options["min_elo"], max_elo=options["max_elo"], elo_diff=options["elo_diff"],
-        min_plies=options["min_plies"], max_plies=options["max_plies"], tags=tuple(tags),
-        statuses=statuses, variants=variants,
+        min_elo=options["min_elo"],
+        max_elo=options["max_elo"],
+        elo_diff=options["elo_diff"],
+        min_plies=options["min_plies"],
+        max_plies=options["max_plies"],
+        tags=tuple(tags),
+        statuses=statuses,
+        variants=variants,
         moves=parse_moves(options["moves"]) if options["moves"] else (),
-        fen=fen, material=parse_material(options["material"]) if options["material"] else None,
-        endings=endings, invert=options["invert"], exact=options["exact"],
+        fen=fen,
+        material=parse_material(options["material"]) if options["material"] else None,
+        endings=endings,
+        invert=options["invert"],
+        exact=options["exact"],
     )
 
 
@@ -103,8 +115,9 @@ def _run(sources: list[tuple[Any, str]], criteria: Any, options: dict[str, Any])
             dupes = GameSink(options["duplicates"])
         unique = options["unique"] or dupes is not None
         with worker_pool(options["jobs"]) as executor:
-            for item in select_written(sources, criteria, unique=unique, verbatim=options["verbatim"],
-                                       executor=executor):
+            for item in select_written(
+                sources, criteria, unique=unique, verbatim=options["verbatim"], executor=executor
+            ):
                 if item.failed is not None:
                     out.io_failure = True
                     error(unread_line(item.failed, item.failed.file))
@@ -161,30 +174,65 @@ def filter_command(
     player: Annotated[str | None, typer.Option(help="Either player's name contains TEXT.", metavar="TEXT")] = None,
     event: Annotated[str | None, typer.Option(help="The Event tag contains TEXT.", metavar="TEXT")] = None,
     site: Annotated[str | None, typer.Option(help="The Site tag contains TEXT.", metavar="TEXT")] = None,
-    eco: Annotated[str | None, typer.Option(help="ECO codes and ranges: B20-B99,C42 (B = B00-B99).", metavar="CODES")] = None,
-    result: Annotated[str | None, typer.Option(help="Results, comma-separated: 1-0,0-1,1/2-1/2,*.", metavar="RESULTS")] = None,
-    date_from: Annotated[str | None, typer.Option(help="Played on or after DATE (YYYY[.MM[.DD]]).", metavar="DATE")] = None,
-    date_to: Annotated[str | None, typer.Option(help="Played on or before DATE (YYYY[.MM[.DD]]).", metavar="DATE")] = None,
+    eco: Annotated[
+        str | None, typer.Option(help="ECO codes and ranges: B20-B99,C42 (B = B00-B99).", metavar="CODES")
+    ] = None,
+    result: Annotated[
+        str | None, typer.Option(help="Results, comma-separated: 1-0,0-1,1/2-1/2,*.", metavar="RESULTS")
+    ] = None,
+    date_from: Annotated[
+        str | None, typer.Option(help="Played on or after DATE (YYYY[.MM[.DD]]).", metavar="DATE")
+    ] = None,
+    date_to: Annotated[
+        str | None, typer.Option(help="Played on or before DATE (YYYY[.MM[.DD]]).", metavar="DATE")
+    ] = None,
     min_elo: Annotated[int | None, typer.Option(help="Both players rated at least N.", metavar="N", min=0)] = None,
     max_elo: Annotated[int | None, typer.Option(help="Both players rated at most N.", metavar="N", min=0)] = None,
     elo_diff: Annotated[int | None, typer.Option(help="|WhiteElo - BlackElo| at most N.", metavar="N", min=0)] = None,
     min_plies: Annotated[int | None, typer.Option(help="At least N mainline plies.", metavar="N", min=0)] = None,
     max_plies: Annotated[int | None, typer.Option(help="At most N mainline plies.", metavar="N", min=0)] = None,
-    tag: Annotated[list[str] | None, typer.Option(help="Tag NAME matches REGEX (case-insensitive); repeatable.", metavar="NAME=REGEX")] = None,
-    status: Annotated[str | None, typer.Option(help=f"Validation status: {', '.join(STATUSES)} (comma-separated).", metavar="STATUS")] = None,
-    variant: Annotated[str | None, typer.Option(help="Variant: standard, chess960 or a [Variant] name.", metavar="NAME")] = None,
-    moves: Annotated[str | None, typer.Option(help="The game starts with these moves ('*' = any move): \"1. e4 c5 2. Nf3\".", metavar="SAN")] = None,
-    fen: Annotated[str | None, typer.Option(help="The mainline reaches this position (FIDE identity: counters ignored).", metavar="FEN")] = None,
-    material: Annotated[str | None, typer.Option(help="A piece make-up reached, e.g. 'KQR:kr' (see above).", metavar="WHITE:BLACK")] = None,
+    tag: Annotated[
+        list[str] | None,
+        typer.Option(help="Tag NAME matches REGEX (case-insensitive); repeatable.", metavar="NAME=REGEX"),
+    ] = None,
+    status: Annotated[
+        str | None, typer.Option(help=f"Validation status: {', '.join(STATUSES)} (comma-separated).", metavar="STATUS")
+    ] = None,
+    variant: Annotated[
+        str | None, typer.Option(help="Variant: standard, chess960 or a [Variant] name.", metavar="NAME")
+    ] = None,
+    moves: Annotated[
+        str | None,
+        typer.Option(help="The game starts with these moves ('*' = any move): \"1. e4 c5 2. Nf3\".", metavar="SAN"),
+    ] = None,
+    fen: Annotated[
+        str | None,
+        typer.Option(help="The mainline reaches this position (FIDE identity: counters ignored).", metavar="FEN"),
+    ] = None,
+    material: Annotated[
+        str | None, typer.Option(help="A piece make-up reached, e.g. 'KQR:kr' (see above).", metavar="WHITE:BLACK")
+    ] = None,
     checkmate: Annotated[bool, typer.Option("--checkmate", help="The game ends in checkmate.")] = False,
     stalemate: Annotated[bool, typer.Option("--stalemate", help="The game ends in stalemate.")] = False,
     threefold: Annotated[bool, typer.Option("--threefold", help="A position occurs three times.")] = False,
-    fifty: Annotated[bool, typer.Option("--fifty", help="50 moves by each side without capture or pawn move occur.")] = False,
-    seventyfive: Annotated[bool, typer.Option("--seventyfive", help="75 moves by each side without capture or pawn move occur.")] = False,
-    unwinnable_timeouts: Annotated[bool, typer.Option("--unwinnable-timeouts", help="Wrongly scored wins on time: the winner could not checkmate by any series of legal moves, so the game is a draw (FIDE 6.9).")] = False,
+    fifty: Annotated[
+        bool, typer.Option("--fifty", help="50 moves by each side without capture or pawn move occur.")
+    ] = False,
+    seventyfive: Annotated[
+        bool, typer.Option("--seventyfive", help="75 moves by each side without capture or pawn move occur.")
+    ] = False,
+    unwinnable_timeouts: Annotated[
+        bool,
+        typer.Option(
+            "--unwinnable-timeouts",
+            help="Wrongly scored wins on time: the winner could not checkmate by any series of legal moves, so the game is a draw (FIDE 6.9).",
+        ),
+    ] = False,
     invert: Annotated[bool, typer.Option("--invert", help="Write the games that do NOT match.")] = False,
     unique: Annotated[bool, typer.Option("--unique", help="Keep only the first of duplicate games.")] = False,
-    duplicates: Annotated[str | None, typer.Option(help="Write the duplicates (all but the first of each set) to FILE.", metavar="FILE")] = None,
+    duplicates: Annotated[
+        str | None, typer.Option(help="Write the duplicates (all but the first of each set) to FILE.", metavar="FILE")
+    ] = None,
     verbatim: Annotated[bool, typer.Option("--verbatim", help="Copy each game's text as read.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
     exact: Annotated[bool, typer.Option("--exact", help=EXACT_HELP)] = False,

@@ -13,8 +13,15 @@ import re
 from typing import Any
 
 _NAMES = {
-    "int": "N", "int range": "N", "float": "NUMBER", "float range": "NUMBER", "str": "TEXT",
-    "path": "PATH", "file": "FILE", "directory": "DIR", "bool": "",
+    "int": "N",
+    "int range": "N",
+    "float": "NUMBER",
+    "float range": "NUMBER",
+    "str": "TEXT",
+    "path": "PATH",
+    "file": "FILE",
+    "directory": "DIR",
+    "bool": "",
 }
 
 

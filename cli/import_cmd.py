@@ -25,6 +25,7 @@ import typer
 from notation.cli.progress import reading_progress
 from notation.cli.render import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, diagnostic_line
 
+
 class Engine(str, Enum):
     """Who reads the games: this machine's worker processes, or a dask cluster."""
 
@@ -44,8 +45,13 @@ def import_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Dataset directory (created if needed).")],
     jobs: Annotated[
         int,
-        typer.Option("--jobs", "-j", min=0, help="Worker processes (local: 0 = one per CPU, at most the CPUs "
-                     "available) or workers (dask: 0 = as many as this machine has CPUs)."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=0,
+            help="Worker processes (local: 0 = one per CPU, at most the CPUs "
+            "available) or workers (dask: 0 = as many as this machine has CPUs).",
+        ),
     ] = 1,
     no_moves: Annotated[bool, typer.Option("--no-moves", help="Write the games table only.")] = False,
     no_position_key: Annotated[
@@ -120,9 +126,7 @@ def import_command(
         jobs = jobs or available_cpus()  # a cluster's workers are not this machine's CPUs
 
         try:
-            executor = dask_executor(
-                scheduler, workers=jobs if jobs > 1 else 2, timeout=scheduler_timeout
-            )
+            executor = dask_executor(scheduler, workers=jobs if jobs > 1 else 2, timeout=scheduler_timeout)
         except EngineUnavailable as exc:
             err(f"error: {exc}", err=True)
             raise typer.Exit(EXIT_USAGE) from None

@@ -41,8 +41,6 @@ def _strings(lazy: pl.LazyFrame) -> pl.LazyFrame:
     return lazy.with_columns(casts) if casts else lazy
 
 
-
-
 def load_games(paths: Sequence[str | Path], *, jobs: int = 1) -> tuple[pl.LazyFrame | None, list[Diagnostic]]:
     """A lazy games table over all `paths` (None when no input could be read) and I/O findings.
 
@@ -178,8 +176,13 @@ def read_aliases_option(path: Path | None) -> dict[str, str] | None:
 
 
 def load_and_compute(
-    paths: Sequence[str | Path], compute: Callable[[pl.LazyFrame], T], *, description: str, jobs: int = 1,
-    aliases: dict[str, str] | None = None, identify: bool = True,
+    paths: Sequence[str | Path],
+    compute: Callable[[pl.LazyFrame], T],
+    *,
+    description: str,
+    jobs: int = 1,
+    aliases: dict[str, str] | None = None,
+    identify: bool = True,
 ) -> tuple[T, list[Diagnostic]]:
     """``compute(games)`` over the games of ``paths`` (:func:`load_games`, then :func:`computed`)
     with the progress display of the reading commands; returns the result and the inputs' I/O

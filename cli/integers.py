@@ -66,8 +66,9 @@ def _install_click_types() -> None:
         if found is click_types.INT:
             return bounded_int()
         if type(found) is click_types.IntRange:
-            return bounded_range(min=found.min, max=found.max, min_open=found.min_open, max_open=found.max_open,
-                                 clamp=found.clamp)
+            return bounded_range(
+                min=found.min, max=found.max, min_open=found.min_open, max_open=found.max_open, clamp=found.clamp
+            )
         return found
 
     setattr(bounded, "_notation_bounded", True)

@@ -30,7 +30,6 @@ LEDGER_HELP = (
 )
 
 
-
 def ledger_command(
     paths: Annotated[
         list[Path],
@@ -38,8 +37,11 @@ def ledger_command(
     ],
     initial: Annotated[
         Path | None,
-        typer.Option("--initial", help="Starting points: a CSV of 'player,points' rows (header optional; the last comma ends the "
-                     "name, so 'Cedar, Chen,1500' needs no quotes)."),
+        typer.Option(
+            "--initial",
+            help="Starting points: a CSV of 'player,points' rows (header optional; the last comma ends the "
+            "name, so 'Cedar, Chen,1500' needs no quotes).",
+        ),
     ] = None,
     fmt: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     history: Annotated[
@@ -89,8 +91,11 @@ def ledger_command(
     if names:  # the initial points of a name listed in the aliases are its canonical name's
         start = {names.get(player, player): points for player, points in start.items()}
     result, io_problems = load_and_compute(
-        paths, lambda games: ledger(games, initial=start, history=history), description="computing the ledger",
-        jobs=jobs, aliases=names,
+        paths,
+        lambda games: ledger(games, initial=start, history=history),
+        description="computing the ledger",
+        jobs=jobs,
+        aliases=names,
     )
     diags: list[Diagnostic] = result.diagnostics
     for diag in diags:
@@ -105,8 +110,14 @@ def ledger_command(
         columns: tuple[str, ...] = HISTORY_COLUMNS
         rows: list[tuple[object, ...]] = [
             (
-                e.date, e.white, e.black, e.result,
-                shown(e.white_before), shown(e.black_before), shown(e.white_delta), shown(e.black_delta),
+                e.date,
+                e.white,
+                e.black,
+                e.result,
+                shown(e.white_before),
+                shown(e.black_before),
+                shown(e.white_delta),
+                shown(e.black_delta),
             )
             for e in result.history
         ]

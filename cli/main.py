@@ -90,9 +90,18 @@ def _main(
 
 
 for _module in (
-    validate_cmd, import_cmd, stats_cmd, standings_cmd, ledger_cmd, players_cmd, scoresheet_cmd,
-    filter_cmd, convert_cmd, tree_cmd,
-    chart_cmd, board_cmd,  # pictures: charts and board diagrams
+    validate_cmd,
+    import_cmd,
+    stats_cmd,
+    standings_cmd,
+    ledger_cmd,
+    players_cmd,
+    scoresheet_cmd,
+    filter_cmd,
+    convert_cmd,
+    tree_cmd,
+    chart_cmd,
+    board_cmd,  # pictures: charts and board diagrams
 ):
     _module.register(app)
 

@@ -14,7 +14,14 @@ from typing import Annotated
 import typer
 
 from notation.cli.render import (
-    ALIASES_HELP, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, JOBS_HELP, TABLE_INPUTS_HELP, TableFormat, error,
+    ALIASES_HELP,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    JOBS_HELP,
+    TABLE_INPUTS_HELP,
+    TableFormat,
+    error,
 )
 from notation.cli.table_output import csv_text, json_rows, rich_table
 
@@ -30,15 +37,18 @@ PLAYERS_HELP = (
 )
 
 
-
 def players_command(
     paths: Annotated[
         list[Path],
         typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     fmt: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
-    aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP + " The "
-                                                 "report then lists what the file leaves apart.")] = None,
+    aliases: Annotated[
+        Path | None,
+        typer.Option(
+            "--aliases", metavar="FILE", help=ALIASES_HELP + " The report then lists what the file leaves apart."
+        ),
+    ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
 ) -> None:
     """The spellings that look like one person."""
@@ -52,8 +62,10 @@ def players_command(
     rows = list(frame.select(REPORT_COLUMNS).iter_rows())
     if fmt is TableFormat.table:
         if rows:
-            typer.echo(rich_table(REPORT_COLUMNS, rows, title="Spellings that look like one person",
-                                  right=("games",), keys=1), nl=False)
+            typer.echo(
+                rich_table(REPORT_COLUMNS, rows, title="Spellings that look like one person", right=("games",), keys=1),
+                nl=False,
+            )
     elif fmt is TableFormat.csv:
         typer.echo(csv_text(REPORT_COLUMNS, rows), nl=False)
     else:

@@ -20,6 +20,7 @@ EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
 
+
 class TableFormat(str, Enum):
     """``--format`` of the commands that print one table (``ledger``, ``players``, ``standings``)."""
 
@@ -33,8 +34,10 @@ TABLE_INPUTS_HELP = "PGN files, folders of PGN files, or datasets written by `no
 #: the help of ``--jobs`` in every command that reads games (:mod:`notation.parallel`)
 JOBS_HELP = "Worker processes (0 = one per CPU; at most the CPUs available); the output is identical."
 #: the help of ``--aliases`` (:mod:`notation.tables.players`)
-ALIASES_HELP = ("A CSV of 'name,canonical name' rows: each name counts as its canonical name (players "
-                "with the same FIDE id are one player anyway; `notation players` lists look-alikes).")
+ALIASES_HELP = (
+    "A CSV of 'name,canonical name' rows: each name counts as its canonical name (players "
+    "with the same FIDE id are one player anyway; `notation players` lists look-alikes)."
+)
 #: the help of ``--exact`` (names and events match a part, any case, accents ignored, without it)
 EXACT_HELP = "Names and events match as a whole (case, accents and spacing still ignored), not a part."
 

@@ -68,6 +68,8 @@ class Language(str, Enum):
     it = "it"
     nl = "nl"
     ru = "ru"
+
+
 OUT_SUFFIXES = (".pgn", ".txt", ".html", ".htm", ".svg", ".json")
 
 
@@ -149,30 +151,55 @@ class _Replay:
 
 
 def scoresheet(
-    inputs: list[str] = typer.Argument(..., metavar="PATH...", help="Scoresheet text file (.txt, .csv; '-' for stdin), or a PGN file; "
-                                       "with --same-game, every copy of one game's sheet."),
-    same_game: bool = typer.Option(False, "--same-game", help="The inputs are copies of one game's sheet (the two "
-                                   "players' sheets, say): read them together as independent witnesses."),
+    inputs: list[str] = typer.Argument(
+        ...,
+        metavar="PATH...",
+        help="Scoresheet text file (.txt, .csv; '-' for stdin), or a PGN file; "
+        "with --same-game, every copy of one game's sheet.",
+    ),
+    same_game: bool = typer.Option(
+        False,
+        "--same-game",
+        help="The inputs are copies of one game's sheet (the two "
+        "players' sheets, say): read them together as independent witnesses.",
+    ),
     lang: Language = typer.Option(Language.auto, "--lang", help="Piece-letter language (auto: detected)."),
     fen: str | None = typer.Option(None, "--fen", help="Starting position (FEN) when not the initial one."),
     tags: str | None = typer.Option(None, "--tags", help='Tags, e.g. "White=Anna,Black=Bernd,Event=Club ch".'),
     out: list[str] = typer.Option([], "--out", "-o", help="Write .pgn/.txt/.html/.svg/.json (repeatable)."),
-    max_cost: float | None = typer.Option(None, "--max-cost", min=0.0, help="The largest cost of a reading that may "
-                                          "exit 0 (default 60; a costlier best reading is still given)."),
-    pin: list[str] = typer.Option([], "--pin", help="A move you have settled, e.g. 12...Nf6 (Black's twelfth) or "
-                                  "12.Nf3 (White's): the reading plays it at that move (repeatable)."),
-    review: bool = typer.Option(False, "--review", help="In a terminal: ask about each move the reading flags "
-                                "(below 0.99), in game order, showing what each copy wrote, a board and the "
-                                "moves weighed; each answer pins the move and the sheet is read again; then "
-                                "write the finished reading."),
+    max_cost: float | None = typer.Option(
+        None,
+        "--max-cost",
+        min=0.0,
+        help="The largest cost of a reading that may exit 0 (default 60; a costlier best reading is still given).",
+    ),
+    pin: list[str] = typer.Option(
+        [],
+        "--pin",
+        help="A move you have settled, e.g. 12...Nf6 (Black's twelfth) or "
+        "12.Nf3 (White's): the reading plays it at that move (repeatable).",
+    ),
+    review: bool = typer.Option(
+        False,
+        "--review",
+        help="In a terminal: ask about each move the reading flags "
+        "(below 0.99), in game order, showing what each copy wrote, a board and the "
+        "moves weighed; each answer pins the move and the sheet is read again; then "
+        "write the finished reading.",
+    ),
     diagram: list[str] = typer.Option([], "--diagram", help="Diagram after a move, e.g. 24w or 24b (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list corrections on stderr."),
-    format: SheetFormat = typer.Option(SheetFormat.pgn, "--format", help="What goes to stdout without --out: pgn or json "
-                               "(the reconstruction with its readings ranked, each with moves, cost, "
-                               "probability and corrections)."),
+    format: SheetFormat = typer.Option(
+        SheetFormat.pgn,
+        "--format",
+        help="What goes to stdout without --out: pgn or json "
+        "(the reconstruction with its readings ranked, each with moves, cost, "
+        "probability and corrections).",
+    ),
     jobs: int = typer.Option(1, "--jobs", "-j", min=0, help="A PGN input: " + JOBS_HELP),
-    game: int | None = typer.Option(None, "--game", min=1, help="A PGN input: only its N-th game (1-based; "
-                                    "default: every game, one sheet each)."),
+    game: int | None = typer.Option(
+        None, "--game", min=1, help="A PGN input: only its N-th game (1-based; default: every game, one sheet each)."
+    ),
 ) -> None:
     """Reconstruct the game written on a scoresheet (or on both players' sheets): lenient multi-language input,
     the best complete legal reading, how sure it is move by move."""
@@ -206,14 +233,24 @@ def scoresheet(
         if pin:
             _check_pins(pin, fen, pgn_input)
         if review:
-            sheets: Iterator[SheetGame] = iter([_review(texts, lang=language, fen=fen, tags=tags, max_cost=max_cost,
-                                                        pins=pin, pgn_input=pgn_input)])
+            sheets: Iterator[SheetGame] = iter(
+                [_review(texts, lang=language, fen=fen, tags=tags, max_cost=max_cost, pins=pin, pgn_input=pgn_input)]
+            )
         elif not pgn_input:
             from notation.scoresheet.pgn_input import SheetGame
             from notation.scoresheet.reader import read_sheets
 
-            sheets = iter([SheetGame(number=1, line=1, reconstruction=read_sheets(
-                texts, lang=language, fen=fen, tags=tags, max_cost=max_cost, pins=pin))])
+            sheets = iter(
+                [
+                    SheetGame(
+                        number=1,
+                        line=1,
+                        reconstruction=read_sheets(
+                            texts, lang=language, fen=fen, tags=tags, max_cost=max_cost, pins=pin
+                        ),
+                    )
+                ]
+            )
         else:
             from notation.parallel import worker_pool
             from notation.scoresheet.pgn_input import read_pgn_chunks
@@ -234,8 +271,11 @@ def _check_options(tags: str | None, fen: str | None) -> None:
 
         _, bad = parse_tags(tags)
         if bad:
-            typer.echo(f"error: --tags: {bad[0]!r} is no Name=value pair with a PGN tag name "
-                       "(letters, digits, _ + # = : - ; no spaces)", err=True)
+            typer.echo(
+                f"error: --tags: {bad[0]!r} is no Name=value pair with a PGN tag name "
+                "(letters, digits, _ + # = : - ; no spaces)",
+                err=True,
+            )
             raise typer.Exit(EXIT_USAGE)
     if fen is not None:
         from notation.formats.fen import FenError
@@ -264,8 +304,16 @@ def _picked(chunks: Iterator[Chunk], game: int | None, seen: list[int], input: s
                 return
 
 
-def _review(texts: list[str], *, lang: str, fen: str | None, tags: str | None, max_cost: float | None,
-            pins: list[str], pgn_input: bool) -> SheetGame:
+def _review(
+    texts: list[str],
+    *,
+    lang: str,
+    fen: str | None,
+    tags: str | None,
+    max_cost: float | None,
+    pins: list[str],
+    pgn_input: bool,
+) -> SheetGame:
     """The sheet finished at the terminal (:mod:`notation.cli.scoresheet_review`); a usage error
     without a terminal, or for a PGN input."""
     import sys
@@ -287,8 +335,12 @@ def _review(texts: list[str], *, lang: str, fen: str | None, tags: str | None, m
         line = sys.stdin.readline()
         return line if line else None
 
-    rec, _ = review(lambda given: read_sheets(texts, lang=lang, fen=fen, tags=tags, max_cost=max_cost, pins=given),
-                    pins, ask, lambda text: typer.echo(text, err=True))
+    rec, _ = review(
+        lambda given: read_sheets(texts, lang=lang, fen=fen, tags=tags, max_cost=max_cost, pins=given),
+        pins,
+        ask,
+        lambda text: typer.echo(text, err=True),
+    )
     return SheetGame(number=1, line=1, reconstruction=rec)
 
 
@@ -332,8 +384,18 @@ class _Carried(BaseException):
         self.error = error
 
 
-def _finish(sheets: Iterator[SheetGame], inputs: list[str], out: list[str], diagram: list[str], quiet: bool,
-            format: str, game: int | None, *, pgn_input: bool, seen: list[int] | None) -> NoReturn:
+def _finish(
+    sheets: Iterator[SheetGame],
+    inputs: list[str],
+    out: list[str],
+    diagram: list[str],
+    quiet: bool,
+    format: str,
+    game: int | None,
+    *,
+    pgn_input: bool,
+    seen: list[int] | None,
+) -> NoReturn:
     """Render the games as they come and write them out (see :class:`_Outputs`), then exit with
     the worst game's code."""
     input = inputs[0] if len(inputs) == 1 else " + ".join(inputs)
@@ -449,13 +511,15 @@ class _Outputs:
 
         for kind, target, _ in self.sinks:
             if kind == "svg" and several:
-                raise _Stop("error: --out .svg holds one picture and the input holds more than one game: "
-                            "pick one with --game N")
+                raise _Stop(
+                    "error: --out .svg holds one picture and the input holds more than one game: pick one with --game N"
+                )
             if kind == "html" and several:
                 folder = os.path.dirname(os.path.abspath(target))
                 try:
                     self.spool[target] = self.stack.enter_context(
-                        tempfile.TemporaryFile("w+", encoding="utf-8", dir=folder, prefix=".notation-"))
+                        tempfile.TemporaryFile("w+", encoding="utf-8", dir=folder, prefix=".notation-")
+                    )
                 except OSError as exc:
                     raise _Stop(f"error: {target}: cannot write: {exc.strerror or exc}") from None
 
@@ -544,9 +608,12 @@ def _report(name: str, sheet: SheetGame, pgn_input: bool) -> None:
     if sheet.replayed:
         summary = "read as PGN (replays legally)"
     where = f"{name}: game {sheet.number} (line {sheet.line})" if pgn_input else name
-    typer.echo(f"{where}: {summary}; {len(rec.sans)} plies, {rec.language} letters, "
-               f"{rec.layout} layout, cost {rec.cost:g}"
-               + (f", probability {rec.confidence:.2f}" if not sheet.replayed else ""), err=True)
+    typer.echo(
+        f"{where}: {summary}; {len(rec.sans)} plies, {rec.language} letters, "
+        f"{rec.layout} layout, cost {rec.cost:g}"
+        + (f", probability {rec.confidence:.2f}" if not sheet.replayed else ""),
+        err=True,
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -24,8 +24,12 @@ QUIT = ("q", "quit")
 SKIP = ("s", "skip")
 
 
-def review(read: Callable[[list[str]], Reconstruction], pins: list[str], ask: Callable[[str], str | None],
-           say: Callable[[str], None]) -> tuple[Reconstruction, list[str]]:
+def review(
+    read: Callable[[list[str]], Reconstruction],
+    pins: list[str],
+    ask: Callable[[str], str | None],
+    say: Callable[[str], None],
+) -> tuple[Reconstruction, list[str]]:
     """The reading finished by the answers of ``ask`` (None: the input ended): ``read(pins)``
     reads the sheet with the pins so far; ``say`` shows a text. Returns the last reading and the
     pins given."""
@@ -54,24 +58,31 @@ def _question(rec: Reconstruction, move: MoveConfidence, left: int) -> str:
 
     label = move_label(move.ply, rec.start_ply)
     before = rec.position_after(move.ply - 1)
-    wrote = [f"copy {v.copy}: '{v.written}'" if rec.copies > 1 else f"'{v.written}'"
-             for v in rec.boxes if v.ply == move.ply]
-    lines = [f"\n{label} read as {move.san}, probability {move.confidence:.2f} ({left} move(s) to check)",
-             "written: " + (", ".join(wrote) or "no box"), board_text(before)]
+    wrote = [
+        f"copy {v.copy}: '{v.written}'" if rec.copies > 1 else f"'{v.written}'" for v in rec.boxes if v.ply == move.ply
+    ]
+    lines = [
+        f"\n{label} read as {move.san}, probability {move.confidence:.2f} ({left} move(s) to check)",
+        "written: " + (", ".join(wrote) or "no box"),
+        board_text(before),
+    ]
     choices = move.choices or ()
     for k, choice in enumerate(choices, 1):
         lines.append(f"  {k}. {choice.san:<8} {choice.probability:.2f}")
     return "\n".join(lines)
 
 
-def _answer(rec: Reconstruction, move: MoveConfidence, ask: Callable[[str], str | None],
-            say: Callable[[str], None]) -> str | None:
+def _answer(
+    rec: Reconstruction, move: MoveConfidence, ask: Callable[[str], str | None], say: Callable[[str], None]
+) -> str | None:
     """The move the reviewer settles (SAN), ``""`` to skip, None to stop."""
     choices = [c.san for c in move.choices] or [move.san]
     before = rec.position_after(move.ply - 1)
     while True:
-        text = ask(f"move at {move_label(move.ply, rec.start_ply)} [Enter: {choices[0]}; a number, a move, "
-                   "s to skip, q to stop] ")
+        text = ask(
+            f"move at {move_label(move.ply, rec.start_ply)} [Enter: {choices[0]}; a number, a move, "
+            "s to skip, q to stop] "
+        )
         if text is None:
             return None
         text = text.strip()

@@ -134,8 +134,10 @@ def output_over_input(
                     given.is_dir() and target.name.lower().endswith(PGN_SUFFIXES) and _inside(target, given)
                 )
             if clash:
-                return (f"{display_path(str(target))}: the output would replace an input "
-                        f"({display_path(str(text))}); write it elsewhere")
+                return (
+                    f"{display_path(str(target))}: the output would replace an input "
+                    f"({display_path(str(text))}); write it elsewhere"
+                )
     return None
 
 

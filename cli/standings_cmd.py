@@ -29,7 +29,6 @@ STANDINGS_HELP = (
 )
 
 
-
 class TiebreakName(str, Enum):
     sonneborn_berger = "sonneborn-berger"
     buchholz = "buchholz"
@@ -45,8 +44,12 @@ def standings_command(
         typer.Argument(metavar="PATH...", help=TABLE_INPUTS_HELP),
     ],
     event: Annotated[
-        str | None, typer.Option("--event", help="Only games whose Event tag contains NAME (any case, accents "
-                                 "ignored; with --exact: is NAME).", metavar="NAME")
+        str | None,
+        typer.Option(
+            "--event",
+            help="Only games whose Event tag contains NAME (any case, accents ignored; with --exact: is NAME).",
+            metavar="NAME",
+        ),
     ] = None,
     fmt: Annotated[TableFormat, typer.Option("--format", help="Output format.")] = TableFormat.table,
     tiebreak: Annotated[
@@ -71,7 +74,8 @@ def standings_command(
         paths,
         lambda games: standings(games, event=event, tiebreaks=order, exact=exact),  # type: ignore[arg-type]
         description="computing standings",
-        jobs=jobs, aliases=names,
+        jobs=jobs,
+        aliases=names,
     )
     for diag in result.diagnostics:
         error(diagnostic_text(diag))
@@ -80,7 +84,9 @@ def standings_command(
         error(f"{result.unfinished} unfinished game(s) not scored")
     if not result.rows or all(r.games == 0 for r in result.rows):
         if event is not None and not result.games:
-            error(f"no games of event {event!r}; events found: " + (", ".join(repr(e) for e in result.events) or "none"))
+            error(
+                f"no games of event {event!r}; events found: " + (", ".join(repr(e) for e in result.events) or "none")
+            )
         else:
             error("no finished game between two named players")
         raise typer.Exit(EXIT_USAGE if io_problems else EXIT_PROBLEMS)
@@ -96,8 +102,10 @@ def standings_command(
         for r in result.rows:
             cells = list(frame.row(r.rank - 1)[-n:]) if n else []
             breaks = [
-                format_half(r.sonneborn_berger) if t == "sonneborn-berger"
-                else format_half(r.buchholz) if t == "buchholz"
+                format_half(r.sonneborn_berger)
+                if t == "sonneborn-berger"
+                else format_half(r.buchholz)
+                if t == "buchholz"
                 else str(r.wins)
                 for t in result.tiebreaks
             ]

@@ -109,9 +109,13 @@ def stats_command(
     ] = None,
     plot: Annotated[
         Path | None,
-        typer.Option("--plot", metavar="FILE", help="Also draw the chart of the first section that has one (elo-band: "
-                     "score by rating difference, the default; eco, opening, length, time-control) to FILE.svg, .png or "
-                     ".html (needs notation\\[charts])."),
+        typer.Option(
+            "--plot",
+            metavar="FILE",
+            help="Also draw the chart of the first section that has one (elo-band: "
+            "score by rating difference, the default; eco, opening, length, time-control) to FILE.svg, .png or "
+            ".html (needs notation\\[charts]).",
+        ),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help=JOBS_HELP)] = 1,
     aliases: Annotated[Path | None, typer.Option("--aliases", metavar="FILE", help=ALIASES_HELP)] = None,
@@ -127,9 +131,13 @@ def stats_command(
 
     try:
         where = Selection(
-            player=player, color=color.value if color else None,
-            since=parse_day(since) if since else None, until=parse_day(until, end=True) if until else None,
-            event=event, time_control=time_control.value if time_control else None, exact=exact,
+            player=player,
+            color=color.value if color else None,
+            since=parse_day(since) if since else None,
+            until=parse_day(until, end=True) if until else None,
+            event=event,
+            time_control=time_control.value if time_control else None,
+            exact=exact,
         )
     except ValueError as exc:
         error(f"notation stats: error: {exc}")
@@ -156,8 +164,11 @@ def stats_command(
 
     names = read_aliases_option(aliases)
     (games, tables), io_problems = load_and_compute(
-        paths, lambda games: (games, stats(games, by=wanted, where=where)), description="computing statistics",
-        jobs=jobs, aliases=names,
+        paths,
+        lambda games: (games, stats(games, by=wanted, where=where)),
+        description="computing statistics",
+        jobs=jobs,
+        aliases=names,
     )
     total = sum(df.height for df in tables.values())
     if limit is None:
@@ -182,7 +193,9 @@ def stats_command(
             if fmt is StatsFormat.csv:
                 text = frame_csv(next(iter(tables.values())))
             elif fmt is StatsFormat.json:
-                text = "{\n" + ",\n".join(f'  "{name}": {frame_json(df, "  ")}' for name, df in tables.items()) + "\n}\n"
+                text = (
+                    "{\n" + ",\n".join(f'  "{name}": {frame_json(df, "  ")}' for name, df in tables.items()) + "\n}\n"
+                )
             else:
                 text = "\n".join(frame_table(df, title=name) for name, df in tables.items())
             if out is not None:

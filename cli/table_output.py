@@ -95,21 +95,31 @@ def rich_table(
     right_set = set(right)
     justify = [name in right_set for name in columns]
     if len(groups) == 1:
-        plain = _plain(header, body, widths, justify, None if title is None else text(title).plain,
-                       None if caption is None else text(caption).plain, width)
+        plain = _plain(
+            header,
+            body,
+            widths,
+            justify,
+            None if title is None else text(title).plain,
+            None if caption is None else text(caption).plain,
+            width,
+        )
         if plain is not None:
             return plain
     parts: list[str] = []
     for number, group in enumerate(groups):
         chosen = list(range(keys)) + group
         heading = title if number == 0 or title is None else f"{title} (continued)"
-        parts.append(_render(
-            [header[i] for i in chosen], [[row[i] for i in chosen] for row in body],
-            [columns[i] in right_set for i in chosen],
-            None if heading is None else text(heading),
-            None if caption is None or number < len(groups) - 1 else text(caption),
-            width,
-        ))
+        parts.append(
+            _render(
+                [header[i] for i in chosen],
+                [[row[i] for i in chosen] for row in body],
+                [columns[i] in right_set for i in chosen],
+                None if heading is None else text(heading),
+                None if caption is None or number < len(groups) - 1 else text(caption),
+                width,
+            )
+        )
     return "\n".join(parts)
 
 
@@ -134,8 +144,15 @@ def _column_groups(widths: Sequence[int], keys: int, width: int) -> list[list[in
     return groups or [[]]
 
 
-def _plain(header: list[Any], body: list[list[Any]], widths: Sequence[int], right: list[bool],
-           title: str | None, caption: str | None, width: int) -> str | None:
+def _plain(
+    header: list[Any],
+    body: list[list[Any]],
+    widths: Sequence[int],
+    right: list[bool],
+    title: str | None,
+    caption: str | None,
+    width: int,
+) -> str | None:
     """The text :func:`_render` gives for a table that fits ``width`` as it is (no value folded,
     no line break in a value, title and caption no wider than the table), written directly:
     rich lays out each row in Python objects, which for a tree of 80,000 lines took a minute
@@ -178,8 +195,7 @@ def _plain(header: list[Any], body: list[list[Any]], widths: Sequence[int], righ
     return "\n".join(lines) + "\n"
 
 
-def _render(header: list[Any], body: list[list[Any]], right: list[bool], title: Any, caption: Any,
-            width: int) -> str:
+def _render(header: list[Any], body: list[list[Any]], right: list[bool], title: Any, caption: Any, width: int) -> str:
     from rich import box
     from rich.console import Console
     from rich.table import Table

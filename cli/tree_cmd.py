@@ -24,7 +24,7 @@ TREE_HELP = (
     "side (average opponent rating + 400 x (wins - losses) / games against rated opponents), the "
     "ECO table's opening of the position, and the most recent game. The first row is the position "
     "itself (all games reaching it).\n\n"
-    "Formats: table (rich text), json ({\"fen\": ..., \"rows\": [...]}), csv.\n\n"
+    'Formats: table (rich text), json ({"fen": ..., "rows": [...]}), csv.\n\n'
     "Exit status: 0 done, 1 no game reaches the position, 2 usage error or unreadable input."
 )
 
@@ -37,17 +37,31 @@ class TreeFormat(str, Enum):
 
 #: The columns of the text table (CSV and JSON carry every column).
 TABLE_COLUMNS = (
-    "line", "games", "white_wins", "draws", "black_wins", "score_pct", "avg_rating", "performance",
-    "eco", "opening", "last_date", "last_game",
+    "line",
+    "games",
+    "white_wins",
+    "draws",
+    "black_wins",
+    "score_pct",
+    "avg_rating",
+    "performance",
+    "eco",
+    "opening",
+    "last_date",
+    "last_game",
 )
 
 
 def tree_command(
-    path: Annotated[Path, typer.Argument(metavar="PATH", help="A PGN file, a folder of PGN files, - (standard input) or a dataset.")],
+    path: Annotated[
+        Path, typer.Argument(metavar="PATH", help="A PGN file, a folder of PGN files, - (standard input) or a dataset.")
+    ],
     moves: Annotated[
         str | None, typer.Option("--moves", help='Moves from the start position (or --fen), e.g. "1. e4 c5".')
     ] = None,
-    fen: Annotated[str | None, typer.Option("--fen", help="The position to explore (default: the initial position).")] = None,
+    fen: Annotated[
+        str | None, typer.Option("--fen", help="The position to explore (default: the initial position).")
+    ] = None,
     depth: Annotated[int, typer.Option("--depth", min=1, help="Plies of continuation to show.")] = 1,
     min_games: Annotated[int, typer.Option("--min-games", min=1, help="Hide lines played in fewer games.")] = 1,
     fmt: Annotated[TreeFormat, typer.Option("--format", help="Output format.")] = TreeFormat.table,

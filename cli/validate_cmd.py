@@ -33,6 +33,7 @@ from notation.cli.render import (
 from notation.cli.progress import reading_progress
 from notation.cli.sources import pgn_sources
 
+
 class OutputFormat(str, Enum):
     text = "text"
     json = "json"
@@ -58,8 +59,14 @@ def jsonl_line(report: Any) -> Rendered:
     # a game read whole before reading stopped carries the failure too (``pgn.io`` after it)
     io_failure = unread or any(d.code == "pgn.io" for d in report.diagnostics)
     return Rendered(
-        report.file, report.status, report.plies, report.variation_plies,
-        io_failure, report.to_json(), unread, report.read_failure == "not-pgn",
+        report.file,
+        report.status,
+        report.plies,
+        report.variation_plies,
+        io_failure,
+        report.to_json(),
+        unread,
+        report.read_failure == "not-pgn",
     )
 
 
@@ -271,33 +278,50 @@ def register(app: typer.Typer) -> None:
     @app.command("validate")
     def validate_command(
         paths: list[str] = typer.Argument(
-            ..., metavar="PATH...", help="PGN files or directories (searched for .pgn, .pgn.gz, .pgn.bz2, "
-            ".pgn.zst); '-' reads standard input."
+            ...,
+            metavar="PATH...",
+            help="PGN files or directories (searched for .pgn, .pgn.gz, .pgn.bz2, .pgn.zst); '-' reads standard input.",
         ),
         output: OutputFormat = typer.Option(
-            OutputFormat.text, "--format", "-f", help="text (compiler style), json (one document) or "
-            "jsonl (one object per game)."
+            OutputFormat.text,
+            "--format",
+            "-f",
+            help="text (compiler style), json (one document) or jsonl (one object per game).",
         ),
         jobs: int = typer.Option(
-            1, "--jobs", "-j", min=0, help="worker processes (0 = one per CPU; at most the CPUs available); output is identical."
+            1,
+            "--jobs",
+            "-j",
+            min=0,
+            help="worker processes (0 = one per CPU; at most the CPUs available); output is identical.",
         ),
         strict: bool = typer.Option(False, "--strict", help="exit 1 on warnings too."),
         pedantic: bool = typer.Option(
-            False, "--pedantic", help="check the PGN standard to the letter: a missing Seven Tag Roster tag "
-            "is a warning, not information."
+            False,
+            "--pedantic",
+            help="check the PGN standard to the letter: a missing Seven Tag Roster tag is a warning, not information.",
         ),
         max_errors: int = typer.Option(
             0, "--max-errors", min=0, help="stop after N games with errors (0 = read everything)."
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="text format: hide information diagnostics."),
         verbose: bool = typer.Option(
-            False, "--verbose", "-v", help="text format: print every information diagnostic (by default each "
-            "code's first, and a count of the rest)."
+            False,
+            "--verbose",
+            "-v",
+            help="text format: print every information diagnostic (by default each "
+            "code's first, and a count of the rest).",
         ),
     ) -> None:
         """Replay every game against the FIDE Laws and report what is wrong, like a compiler."""
         code = run_validate(
-            paths, output=output, jobs=jobs, strict=strict, max_errors=max_errors, quiet=quiet, pedantic=pedantic,
+            paths,
+            output=output,
+            jobs=jobs,
+            strict=strict,
+            max_errors=max_errors,
+            quiet=quiet,
+            pedantic=pedantic,
             verbose=verbose,
         )
         raise typer.Exit(code)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover - Lark is imported when a grammar is loaded, not before
     from lark import Lark
 
+
 @lru_cache(maxsize=1)
 def loader() -> Any:
     """Resolves ``%import tokens (...)`` (and any other grammar of this package) from package data."""

@@ -35,7 +35,9 @@ class _Beside:
         self.top = top
         self.package = package
 
-    def find_spec(self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
         head, _, name = fullname.partition(".")
         if head != "notation":
             return None
@@ -51,7 +53,8 @@ class _Beside:
 def _has_core(package: Path) -> bool:
     """Whether the checkout's package holds a built core (an editable install puts it there)."""
     return any((package / f"_core{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES) or any(
-        path.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for path in package.glob("_core.*"))
+        path.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for path in package.glob("_core.*")
+    )
 
 
 def _other(entry: str, top: Path) -> bool:

@@ -97,6 +97,7 @@ def dead_analysis(
     fens: list[str], wins: bool | None = None, searches: int = 8
 ) -> tuple[int | None, MateVerdict, MateVerdict]: ...
 def helpmate_walk(fen: str, white: bool, search: bool = True) -> tuple[bool, bool | None]: ...
+
 #: Deepest variation nesting the core takes (notation.pgn.model.MAX_VARIATION_DEPTH).
 MAX_DEPTH: int
 #: Longest line the core replays (notation.pgn.model.MAX_LINE_PLIES).

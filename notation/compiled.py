@@ -41,18 +41,32 @@ class Core(Protocol):
     @property
     def CoreGame(self) -> type[_core.CoreGame]: ...
     def replay_game(
-        self, fen: str | None, lines: _core.Line, halfmove: int = 0, fullmove: int = 1,
-        moves: _core.MovesBatch | None = None, chess960: bool = False, wins: bool | None = None, searches: int = 8,
+        self,
+        fen: str | None,
+        lines: _core.Line,
+        halfmove: int = 0,
+        fullmove: int = 1,
+        moves: _core.MovesBatch | None = None,
+        chess960: bool = False,
+        wins: bool | None = None,
+        searches: int = 8,
     ) -> _core.CoreGame | _core.Decline: ...
     def dead_analysis(
-        self, fens: list[str], wins: bool | None = None, searches: int = 8,
+        self,
+        fens: list[str],
+        wins: bool | None = None,
+        searches: int = 8,
     ) -> tuple[int | None, _core.MateVerdict, _core.MateVerdict]: ...
     def lex_game(self, text: str) -> list[tuple[str, str, int, int, int, int, int, int]] | None: ...
     def split_run(
-        self, run: str,
+        self,
+        run: str,
     ) -> list[tuple[Literal["move", "comment", "nag"], str, int | None, str | None]] | None: ...
     def walk_mainline(
-        self, fen: str | None, sans: list[str], chess960: bool = False,
+        self,
+        fen: str | None,
+        sans: list[str],
+        chess960: bool = False,
     ) -> tuple[list[tuple[int, int, int | None]], list[int], list[tuple[int, list[int]]]] | None: ...
     def lines_and_starts(self, data: bytes) -> tuple[int, int]: ...
     def game_end(self, data: bytes) -> int | None: ...
@@ -68,6 +82,7 @@ class RawGame(Protocol):
     def io_error(self) -> str | None: ...
     @property
     def line(self) -> int: ...
+
 
 #: Environment variable choosing the implementation: ``python`` (or ``0``) for the reference.
 CORE_VARIABLE = "NOTATION_CORE"
@@ -128,7 +143,9 @@ def through_core(raw: RawGame, work: Callable[[Core], T | None]) -> tuple[T | No
         return None, core_failure(str(exc), raw.line)
 
 
-def core_tokens(text: str, line: int) -> tuple[list[tuple[str, str, int, int, int, int, int, int]] | None, Diagnostic | None]:
+def core_tokens(
+    text: str, line: int
+) -> tuple[list[tuple[str, str, int, int, int, int, int, int]] | None, Diagnostic | None]:
     """``(the core's tokens of a game's text, None)`` (``notation._core.lex_game``; None when
     Lark must lex it, or the core is off); ``(None, internal.error)`` when the core panicked:
     Lark lexes the game, which carries the failure (the gate's meaning, at line ``line``)."""

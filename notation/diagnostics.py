@@ -45,7 +45,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "pgn.empty-game": (WARNING, "a game with no moves"),
     "pgn.comment-after-result": (INFO, "a comment after the game termination marker, outside the game"),
     "pgn.io": (ERROR, "the file could not be read"),
-    "pgn.not-pgn": (ERROR, "a file (or a long start of one) with no PGN structure: no tag pair, move number, move or result"),
+    "pgn.not-pgn": (
+        ERROR,
+        "a file (or a long start of one) with no PGN structure: no tag pair, move number, move or result",
+    ),
     # --- SAN ---
     "san.invalid": (ERROR, "text that is not a move in standard algebraic notation"),
     "san.unknown-piece": (ERROR, "a piece letter that is not K, Q, R, B or N"),
@@ -58,19 +61,37 @@ CODES: dict[str, tuple[Severity, str]] = {
     # --- positions ---
     "fen.invalid": (ERROR, "a FEN (or SetUp position) that is not a legal chess position"),
     "pgn.utf16-inside": (ERROR, "UTF-16 text after other text in one source (files joined): located, not read"),
-    "fen.chess960-castling": (WARNING, "KQkq castling rights in a FEN that fit only Chess960, without a Variant tag: dropped"),
+    "fen.chess960-castling": (
+        WARNING,
+        "KQkq castling rights in a FEN that fit only Chess960, without a Variant tag: dropped",
+    ),
     "variant.unsupported": (INFO, "a variant other than standard chess or Chess960"),
     # --- game end and result ---
     "game.move-after-end": (ERROR, "a move played after checkmate or stalemate"),
     "game.move-after-fivefold": (WARNING, "moves played after a fivefold repetition ended the game"),
     "game.move-after-75-moves": (WARNING, "moves played after the 75-move rule ended the game"),
-    "game.dead-position": (INFO, "the first dead position: neither side can checkmate by any series of legal moves (5.2.2: the game is drawn)"),
+    "game.dead-position": (
+        INFO,
+        "the first dead position: neither side can checkmate by any series of legal moves (5.2.2: the game is drawn)",
+    ),
     "game.move-after-dead-position": (WARNING, "moves played after a dead position ended the game"),
-    "game.too-long": (ERROR, "a line of play longer than any game can last (17,697 plies, 9.6.2); the rest is not read"),
+    "game.too-long": (
+        ERROR,
+        "a line of play longer than any game can last (17,697 plies, 9.6.2); the rest is not read",
+    ),
     "result.mismatch": (ERROR, "the Result tag contradicts the final position"),
-    "result.time-bare-king": (ERROR, "a win on time for a side that has only its king (retired: now result.time-unwinnable, reason bare king)"),
-    "result.time-unwinnable": (ERROR, "a win on time for a side that cannot checkmate by any series of legal moves (6.9: draw); the reason: bare king, material, blocked position or forced line"),
-    "result.time-undecided": (INFO, "a win on time where the search budget ran out before deciding whether the winner could still checkmate"),
+    "result.time-bare-king": (
+        ERROR,
+        "a win on time for a side that has only its king (retired: now result.time-unwinnable, reason bare king)",
+    ),
+    "result.time-unwinnable": (
+        ERROR,
+        "a win on time for a side that cannot checkmate by any series of legal moves (6.9: draw); the reason: bare king, material, blocked position or forced line",
+    ),
+    "result.time-undecided": (
+        INFO,
+        "a win on time where the search budget ran out before deciding whether the winner could still checkmate",
+    ),
     "result.missing": (ERROR, "no Result tag and no termination marker"),
     "tags.missing-roster": (INFO, "a Seven Tag Roster tag is missing (a warning with --pedantic)"),
     "tags.bad-result": (ERROR, "a Result tag that is not 1-0, 0-1, 1/2-1/2 or *"),
@@ -83,8 +104,14 @@ CODES: dict[str, tuple[Severity, str]] = {
     "pattern.perpetual-check": (INFO, "a sequence of consecutive checks ending in a repetition"),
     "internal.error": (ERROR, "an internal failure while checking a game (a bug: please report it)"),
     # --- tables: stats, standings, ledger ---
-    "table.value-out-of-range": (WARNING, "a value its table column cannot hold (an Elo, a clock, an evaluation, a move number, ...); stored as null"),
-    "dataset.bad-part": (ERROR, "a Parquet part of a dataset that cannot be read (corrupt, truncated or of another table)"),
+    "table.value-out-of-range": (
+        WARNING,
+        "a value its table column cannot hold (an Elo, a clock, an evaluation, a move number, ...); stored as null",
+    ),
+    "dataset.bad-part": (
+        ERROR,
+        "a Parquet part of a dataset that cannot be read (corrupt, truncated or of another table)",
+    ),
     "ledger.unnamed-player": (WARNING, "a decisive or drawn game without both player names; not applied to the ledger"),
     "ledger.self-game": (WARNING, "a player paired with himself; the game is not applied to the ledger"),
     "ledger.bad-initial": (ERROR, "a row of the --initial CSV that is not 'player,points'"),
@@ -95,11 +122,17 @@ CODES: dict[str, tuple[Severity, str]] = {
     "standings.forfeit": (INFO, "a decisive game without moves scored as a forfeit"),
     "standings.invalid-game": (WARNING, "a game scored in the table fails validation (as `notation validate` says)"),
     "players.bad-alias": (ERROR, "a row of the --aliases CSV that is not 'name,canonical name'"),
-    "tree.no-position-keys": (ERROR, "a dataset without moves or position keys: the opening explorer cannot find positions in it"),
+    "tree.no-position-keys": (
+        ERROR,
+        "a dataset without moves or position keys: the opening explorer cannot find positions in it",
+    ),
     # --- pictures: board diagrams and charts ---
     "picture.no-such-game": (ERROR, "a game number beyond the games of the input"),
     "picture.no-such-ply": (ERROR, "a ply beyond the legal moves of the game's mainline"),
-    "picture.no-data": (ERROR, "nothing to draw: the games lack what the chart needs (ratings, dates, clocks, evaluations)"),
+    "picture.no-data": (
+        ERROR,
+        "nothing to draw: the games lack what the chart needs (ratings, dates, clocks, evaluations)",
+    ),
     # --- scoresheets ---
     "sheet.correction": (WARNING, "a written move replaced by the closest legal move"),
     "sheet.unreadable": (ERROR, "a written token that is not a move in any supported notation"),
@@ -152,8 +185,19 @@ class Diagnostic:
     def in_game(self, file: str | None, game: int | None, line: int | None) -> Diagnostic:
         """``located(file=file, game=game, line=line)``, built directly (once per diagnostic of
         every report: :func:`dataclasses.replace` costs several times more)."""
-        return Diagnostic(self.code, self.severity, self.message, file, game, line, self.column, self.ply, self.san,
-                          self.fen, self.candidates)
+        return Diagnostic(
+            self.code,
+            self.severity,
+            self.message,
+            file,
+            game,
+            line,
+            self.column,
+            self.ply,
+            self.san,
+            self.fen,
+            self.candidates,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the ``diagnostics`` items of the validate jsonl contract)."""
@@ -175,8 +219,10 @@ class Diagnostic:
     def to_json(self) -> str:
         """``to_dict()`` as compact JSON text (UTF-8 kept), written out directly: the same text
         as ``json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))``."""
-        text = (f'{{"code":{json_string(self.code)},"severity":{json_string(self.severity)},"message":{json_string(self.message)},'
-                f'"line":{json_int(self.line)},"column":{json_int(self.column)},"ply":{json_int(self.ply)},"san":{json_string(self.san)}')
+        text = (
+            f'{{"code":{json_string(self.code)},"severity":{json_string(self.severity)},"message":{json_string(self.message)},'
+            f'"line":{json_int(self.line)},"column":{json_int(self.column)},"ply":{json_int(self.ply)},"san":{json_string(self.san)}'
+        )
         if self.fen is not None:
             text += f',"fen":{json_string(self.fen)}'
         if self.candidates:

@@ -71,8 +71,9 @@ def chunks(items: Iterable[T], size: int = CHUNK_GAMES) -> Iterator[list[T]]:
         yield chunk
 
 
-def ordered_map(func: Callable[[T], R], tasks: Iterable[T], executor: Executor | None, *,
-                ahead_per_worker: int = AHEAD_PER_WORKER) -> Iterator[R]:
+def ordered_map(
+    func: Callable[[T], R], tasks: Iterable[T], executor: Executor | None, *, ahead_per_worker: int = AHEAD_PER_WORKER
+) -> Iterator[R]:
     """``func(task)`` for every task, in the order of ``tasks``: in this process without an
     executor, else in its workers, ``ahead_per_worker`` tasks per worker in flight at most (a
     task is taken from ``tasks`` only when there is room). ``func`` must be a module-level

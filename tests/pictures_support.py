@@ -43,17 +43,27 @@ def parse(svg: str) -> ET.Element:
 def marks(root: ET.Element, name: str) -> int:
     """How many items the Vega mark layer ``name`` drew (``<g class="... name_marks">``; in a
     concatenated chart Vega adds an index: ``name_0_marks``)."""
-    found = [g for g in root.iter(SVG + "g") if "role-mark" in g.get("class", "")
-             and any(c == f"{name}_marks" or (c.startswith(f"{name}_") and c.endswith("_marks"))
-                     for c in g.get("class", "").split())]
+    found = [
+        g
+        for g in root.iter(SVG + "g")
+        if "role-mark" in g.get("class", "")
+        and any(
+            c == f"{name}_marks" or (c.startswith(f"{name}_") and c.endswith("_marks"))
+            for c in g.get("class", "").split()
+        )
+    ]
     assert found, f"no mark layer {name!r}"
     return sum(len(list(g)) for g in found)
 
 
 def axis_titles(root: ET.Element) -> list[str]:
     """The axis titles of a Vega SVG, in drawing order."""
-    return ["".join(t.itertext()) for g in root.iter(SVG + "g") if "role-axis-title" in g.get("class", "")
-            for t in g.iter(SVG + "text")]
+    return [
+        "".join(t.itertext())
+        for g in root.iter(SVG + "g")
+        if "role-axis-title" in g.get("class", "")
+        for t in g.iter(SVG + "text")
+    ]
 
 
 def by_class(root: ET.Element, cls: str) -> list[ET.Element]:

@@ -32,8 +32,7 @@ def through_terminal(
     env = dict(os.environ, COLUMNS=str(columns), TERM=term, NO_COLOR="1")
     piped = tempfile.TemporaryFile()  # (a pipe could fill up while the terminal is read)
     streams = {"stdout": slave, "stderr": piped} if terminal == "stdout" else {"stdout": piped, "stderr": slave}
-    proc = subprocess.Popen([sys.executable, "-c", CODE, *args], cwd=cwd, stdin=subprocess.DEVNULL, env=env,
-                            **streams)
+    proc = subprocess.Popen([sys.executable, "-c", CODE, *args], cwd=cwd, stdin=subprocess.DEVNULL, env=env, **streams)
     os.close(slave)
     output = drain(master)
     proc.wait(timeout=120)

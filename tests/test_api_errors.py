@@ -43,8 +43,17 @@ def _closed(handle: Any) -> Any:
         (lambda tmp: _closed(open(tmp / "g.pgn", "rb")), ValueError),  # noqa: SIM115
         (lambda tmp: _closed(open(tmp / "g.pgn", encoding="utf-8")), ValueError),  # noqa: SIM115
     ],
-    ids=["missing-str", "missing-path", "none", "int", "bytes", "closed-bytesio", "closed-stringio",
-         "closed-binary-file", "closed-text-file"],
+    ids=[
+        "missing-str",
+        "missing-path",
+        "none",
+        "int",
+        "bytes",
+        "closed-bytesio",
+        "closed-stringio",
+        "closed-binary-file",
+        "closed-text-file",
+    ],
 )
 def test_a_wrong_argument_raises_the_same_error_everywhere(
     tmp_path: Path, reader: str, source: Callable[[Path], Any], error: type[Exception]

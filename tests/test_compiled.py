@@ -51,6 +51,7 @@ class _Broken:
     def __getattr__(self, name: str) -> Any:
         def panic(*args: Any, **kwargs: Any) -> Any:
             raise self.CorePanic("index out of bounds")
+
         return panic
 
 

@@ -152,11 +152,54 @@ def test_scanner_splits_runs_as_the_grammar_on_the_whole_corpus() -> None:
     assert _check_runs(runs) > 0.9 * len(runs)
 
 
-_PIECES = st.sampled_from([
-    "1.", "12...", "3 …", "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4xe1", "O-O", "O-O-O", "e8=Q", "e8Q",
-    "0-0", "Nf3+", "Qxf7#", "Qh7++", "!", "?!", "$14", "+-", "=", "±", "{ [%clk 0:01:02] }", "{a}b}", "; x\n",
-    " ", "  ", "\n", "\t", "\r\n", "\xa0", "--", "Z0", "e.p.", "ed5", "♘f3", ":", "@", "Sf3", "1-0", "*", "(", ")",
-])
+_PIECES = st.sampled_from(
+    [
+        "1.",
+        "12...",
+        "3 …",
+        "e4",
+        "exd5",
+        "Nf3",
+        "Nbd7",
+        "R1e2",
+        "Qh4xe1",
+        "O-O",
+        "O-O-O",
+        "e8=Q",
+        "e8Q",
+        "0-0",
+        "Nf3+",
+        "Qxf7#",
+        "Qh7++",
+        "!",
+        "?!",
+        "$14",
+        "+-",
+        "=",
+        "±",
+        "{ [%clk 0:01:02] }",
+        "{a}b}",
+        "; x\n",
+        " ",
+        "  ",
+        "\n",
+        "\t",
+        "\r\n",
+        "\xa0",
+        "--",
+        "Z0",
+        "e.p.",
+        "ed5",
+        "♘f3",
+        ":",
+        "@",
+        "Sf3",
+        "1-0",
+        "*",
+        "(",
+        ")",
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -191,8 +234,9 @@ def test_any_text_never_panics(text: str, halfmove: int, fullmove: int) -> None:
 @given(st.binary(max_size=300))
 def test_any_bytes_as_a_game_never_panic(data: bytes) -> None:
     text = data.decode("latin-1")
-    result = _core.replay_game("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
-                               [(text, 1, 1), [(text, 2, 1)]])
+    result = _core.replay_game(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", [(text, 1, 1), [(text, 2, 1)]]
+    )
     assert isinstance(result, (_core.Decline, _core.CoreGame))
 
 
@@ -238,7 +282,8 @@ def _lark_tokens(text: str) -> list[tuple[object, ...]]:
     interactive = parser.parse_interactive(text)
     return [
         (t.type, str(t), t.start_pos, t.line, t.column, t.end_line, t.end_column, t.end_pos)
-        for t in interactive.iter_parse() if t.type != "$END"
+        for t in interactive.iter_parse()
+        if t.type != "$END"
     ]
 
 
@@ -274,22 +319,36 @@ def test_the_core_cuts_tokens_as_lark_does_on_the_whole_corpus() -> None:
     assert _check_lexed(texts) > 0.5 * len(texts)
 
 
-_TAGS = st.sampled_from([
-    '[Event "x"]\n', '[Site "a \\"b\\" c"]\n', '[White "é"]  \n', '[Black "x"] [Round "1"]\n', "[Bad tag]\n",
-    '[Event "x"\n', '[ Date  "2020.01.01" ]\r\n', "\n", '[X "\\\\"]\n', '[Y "tab\there"]\n',
-])
+_TAGS = st.sampled_from(
+    [
+        '[Event "x"]\n',
+        '[Site "a \\"b\\" c"]\n',
+        '[White "é"]  \n',
+        '[Black "x"] [Round "1"]\n',
+        "[Bad tag]\n",
+        '[Event "x"\n',
+        '[ Date  "2020.01.01" ]\r\n',
+        "\n",
+        '[X "\\\\"]\n',
+        '[Y "tab\there"]\n',
+    ]
+)
 _ENDS = st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "½-½", "", "1-0 junk", "*\n\n", "1-0x", "0-1\xa0", "(1. d4) *"])
 
 
 #: comments before the first move (TCEC games open with one), closed or not, with odd blanks
-_INTROS = st.sampled_from(["{intro} ", "{a\nb}\n", "; line\n", ";x", "{open", "{é}  ", "{x}\xa0", "{}", "{a}{b}",
-                           "{%x}\n%esc\n", "1. {c} "])
+_INTROS = st.sampled_from(
+    ["{intro} ", "{a\nb}\n", "; line\n", ";x", "{open", "{é}  ", "{x}\xa0", "{}", "{a}{b}", "{%x}\n%esc\n", "1. {c} "]
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_TAGS, max_size=4), st.lists(_INTROS, max_size=2), st.lists(_PIECES, max_size=12), _ENDS)
 def test_the_core_cuts_tokens_as_lark_does_on_generated_games(
-    tags: list[str], intros: list[str], pieces: list[str], end: str,
+    tags: list[str],
+    intros: list[str],
+    pieces: list[str],
+    end: str,
 ) -> None:
     text = "".join(tags) + "\n" + "".join(intros) + "".join(pieces) + " " + end
     _check_lexed([text])
@@ -303,8 +362,30 @@ def _regex_end(data: bytes) -> int | None:
     return None if found is None else found.end()
 
 
-_SPLIT_PARTS = st.sampled_from([b"1-0", b"0-1", b"1/2-1/2", b"*", b" ", b"\t", b"\r", b"\n", b"\n\n", b"x", b"e4",
-                                b"\x0b", b"\x0c", b"\xff\xfe", b"\xfe\xff", b"[", b"1", b"-", b"/2", b"\xc3\xa9"])
+_SPLIT_PARTS = st.sampled_from(
+    [
+        b"1-0",
+        b"0-1",
+        b"1/2-1/2",
+        b"*",
+        b" ",
+        b"\t",
+        b"\r",
+        b"\n",
+        b"\n\n",
+        b"x",
+        b"e4",
+        b"\x0b",
+        b"\x0c",
+        b"\xff\xfe",
+        b"\xfe\xff",
+        b"[",
+        b"1",
+        b"-",
+        b"/2",
+        b"\xc3\xa9",
+    ]
+)
 
 
 @settings(max_examples=2000, deadline=None)

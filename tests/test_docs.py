@@ -71,8 +71,9 @@ def test_every_cli_option_is_on_its_commands_page() -> None:
     missing = []
     for command, names in options.items():
         page = (DOCS / COMMAND_PAGES[command]).read_text(encoding="utf-8")
-        missing += [f"{command or 'notation'} {name} ({COMMAND_PAGES[command]})" for name in names
-                    if not _mentions(page, name)]
+        missing += [
+            f"{command or 'notation'} {name} ({COMMAND_PAGES[command]})" for name in names if not _mentions(page, name)
+        ]
     assert not missing, missing
     assert sum(len(names) for names in options.values()) > 100
 
@@ -155,8 +156,10 @@ def test_the_readme_tour_shows_real_output(tmp_path: Path, monkeypatch: pytest.M
     from tables_support import run_cli
 
     monkeypatch.chdir(ROOT)
-    for args, code in ((("validate", "sample_games/broken.pgn"), 1),
-                       (("scoresheet", "sample_games/sheets/immortal-damaged.csv"), 1)):
+    for args, code in (
+        (("validate", "sample_games/broken.pgn"), 1),
+        (("scoresheet", "sample_games/sheets/immortal-damaged.csv"), 1),
+    ):
         result = run_cli(*args)
         assert result.exit_code == code, result.output
         real = result.output.splitlines()

@@ -19,14 +19,20 @@ from notation.scoresheet.tokens import LANGUAGES, language_grammar
 
 def _tail(text: str, name: str) -> list[str]:
     assert text.startswith(grammar_text(name))  # the file itself, untouched
-    return [line for line in text[len(grammar_text(name)):].splitlines() if line]
+    return [line for line in text[len(grammar_text(name)) :].splitlines() if line]
 
 
 def test_each_language_overrides_the_piece_terminals_only() -> None:
     for lang in LANGUAGES:
         lines = _tail(language_grammar(lang), "sheet")
         assert [line.split(":")[0] for line in lines] == [
-            "%override KING", "%override QUEEN", "%override ROOK", "%override BISHOP", "%override KNIGHT", "%override PAWN"]
+            "%override KING",
+            "%override QUEEN",
+            "%override ROOK",
+            "%override BISHOP",
+            "%override KNIGHT",
+            "%override PAWN",
+        ]
 
 
 def test_the_pgn_runs_are_the_grammars_own_made_possessive() -> None:
@@ -36,7 +42,10 @@ def test_the_pgn_runs_are_the_grammars_own_made_possessive() -> None:
     compiled = {t.name: t.pattern.to_regexp() for t in parser.terminals}
     for term, (greedy, possessive) in POSSESSIVE_RUNS.items():
         # the same expression, its last repetitions possessive (``\\/`` is ``/`` to ``re``)
-        assert compiled[term].replace("\\/", "/") == terminal_patterns("pgn")[term][: -len(greedy)].replace("\\/", "/") + possessive
+        assert (
+            compiled[term].replace("\\/", "/")
+            == terminal_patterns("pgn")[term][: -len(greedy)].replace("\\/", "/") + possessive
+        )
 
 
 def test_a_regex_literal_is_the_same_expression() -> None:
@@ -49,7 +58,8 @@ def test_a_regex_literal_is_the_same_expression() -> None:
 
 
 def test_the_kept_terminals_are_the_compiled_ones_and_a_damaged_file_is_rewritten(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     grammars.terminal_patterns.cache_clear()

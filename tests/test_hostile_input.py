@@ -36,12 +36,47 @@ SEEDS = [
     for name in ("classics.pgn", "round_robin.pgn", "special_moves.pgn", "broken.pgn", "chess960.pgn", "draws.pgn")
 ]
 NASTY = [
-    b"(", b")", b"{", b"}", b"[", b"]", b'"', b"\\", b";", b"%", b"$", b"*", b"\x00", b"\x1b[2J", b"\x07",
-    b"\r", b"\r\n", b"\n\n", b"\xff\xfe", b"\xef\xbb\xbf", b"\xc3", b"99999999999999999999", b"-1", b"1e309",
-    b"[Event \"", b"\n[FEN \"", b"0-1", b"1/2-1/2", b"O-O-O", b"e8=Q#", b"--", b"\t", b"\x85", b"\xe2\x80\xae",
+    b"(",
+    b")",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b'"',
+    b"\\",
+    b";",
+    b"%",
+    b"$",
+    b"*",
+    b"\x00",
+    b"\x1b[2J",
+    b"\x07",
+    b"\r",
+    b"\r\n",
+    b"\n\n",
+    b"\xff\xfe",
+    b"\xef\xbb\xbf",
+    b"\xc3",
+    b"99999999999999999999",
+    b"-1",
+    b"1e309",
+    b'[Event "',
+    b'\n[FEN "',
+    b"0-1",
+    b"1/2-1/2",
+    b"O-O-O",
+    b"e8=Q#",
+    b"--",
+    b"\t",
+    b"\x85",
+    b"\xe2\x80\xae",
     # the third pass: a byte-order mark or UTF-16 text starting a line, a damaged tag line, a
     # result then a blank line (text after it is a game of its own), a date outside the calendar
-    b"\n\xef\xbb\xbf[Event \"", b"\n\xff\xfe[\x00E\x00", b"\n[Event broken\n", b" 1-0\n\n", b'[Date "0000.00.00"]\n',
+    b'\n\xef\xbb\xbf[Event "',
+    b"\n\xff\xfe[\x00E\x00",
+    b"\n[Event broken\n",
+    b" 1-0\n\n",
+    b'[Date "0000.00.00"]\n',
     b'[UTCDate "-5.01.01"]\n',
 ]
 CONTRACT = {0, 1, 2}
@@ -237,20 +272,20 @@ def _cost(call: Callable[[], object]) -> tuple[float, int]:
 
 
 HOSTILE_SHAPES: dict[str, Callable[[int], bytes]] = {
-    "long line of moves": lambda n: b"[Result \"*\"]\n\n" + b"Nf3 Nf6 Ng1 Ng8 " * n + b"*\n",
-    "deep variations": lambda n: b"[Result \"*\"]\n\n1. e4 " + b"( 1. d4 " * n + b")" * n + b" e5 *\n",
-    "open brackets": lambda n: b"[Result \"*\"]\n\n1. e4 " + b"( " * n + b"*\n",
-    "comments": lambda n: b"[Result \"*\"]\n\n1. e4 " + b"{ x } " * n + b"*\n",
+    "long line of moves": lambda n: b'[Result "*"]\n\n' + b"Nf3 Nf6 Ng1 Ng8 " * n + b"*\n",
+    "deep variations": lambda n: b'[Result "*"]\n\n1. e4 ' + b"( 1. d4 " * n + b")" * n + b" e5 *\n",
+    "open brackets": lambda n: b'[Result "*"]\n\n1. e4 ' + b"( " * n + b"*\n",
+    "comments": lambda n: b'[Result "*"]\n\n1. e4 ' + b"{ x } " * n + b"*\n",
     "tags": lambda n: b"".join(b'[T%d "v"]\n' % i for i in range(n)) + b"\n1. e4 *\n",
     "empty games": lambda n: b'[Event "x"]\n\n*\n\n' * n,
     "garbage": lambda n: b"\xff\x00}])" * n,
     # one finding for the whole run: its message must not be rebuilt from every word per token
-    "junk run": lambda n: b"[Result \"*\"]\n\n1. e4 " + b"xx " * (5 * n) + b"*\n",
+    "junk run": lambda n: b'[Result "*"]\n\n1. e4 ' + b"xx " * (5 * n) + b"*\n",
     # every duplicate is located: its line must not be counted from the start of the section
     "duplicate tags": lambda n: b'[Event "a"]\n' * (5 * n) + b"\n1. e4 *\n",
-    "flood of (": lambda n: b"[Result \"*\"]\n\n1. e4 " + b"(" * (10 * n) + b" e5 *\n",
-    "flood of )": lambda n: b"[Result \"*\"]\n\n1. e4 " + b")" * (5 * n) + b" e5 *\n",
-    "flood of ( after the result": lambda n: b"[Result \"*\"]\n\n1. e4 * " + b"(" * (5 * n) + b"\n",
+    "flood of (": lambda n: b'[Result "*"]\n\n1. e4 ' + b"(" * (10 * n) + b" e5 *\n",
+    "flood of )": lambda n: b'[Result "*"]\n\n1. e4 ' + b")" * (5 * n) + b" e5 *\n",
+    "flood of ( after the result": lambda n: b'[Result "*"]\n\n1. e4 * ' + b"(" * (5 * n) + b"\n",
 }
 
 

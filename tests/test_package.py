@@ -34,10 +34,19 @@ def test_ci_runs_the_readme_test_command_then_the_build_and_code_checks() -> Non
     script = _ci_steps()
     assert any(line.startswith(command) for line in script.splitlines())
     assert script.startswith("#!/usr/bin/env bash") and "set -euo pipefail" in script
-    after = script[script.index(command):]
-    for check in ("pip wheel", "check_wheel.py", "cargo clippy", "-D warnings", "cargo test", "cargo fmt --check",
-                  "mypy --no-incremental -p notation", "ruff check",
-                  "mkdocs build --strict"):
+    after = script[script.index(command) :]
+    for check in (
+        "pip wheel",
+        "check_wheel.py",
+        "cargo clippy",
+        "-D warnings",
+        "cargo test",
+        "cargo fmt --check",
+        "mypy --no-incremental -p notation",
+        "ruff check",
+        "ruff format --check",
+        "mkdocs build --strict",
+    ):
         assert check in after, check
 
 
@@ -54,9 +63,16 @@ def test_the_wheel_check_names_what_a_wheel_lacks(tmp_path: Path) -> None:
     assert spec is not None and spec.loader is not None
     check = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(check)
-    complete = ["notation/__init__.py", "notation/cli/main.py", "notation/grammars/tokens.lark",
-                "notation/grammars/pgn.lark", "notation/rules/polyglot.txt", "notation/openings/eco.tsv",
-                "notation/py.typed", "notation/_core.cpython-311-x86_64-linux-gnu.so"]
+    complete = [
+        "notation/__init__.py",
+        "notation/cli/main.py",
+        "notation/grammars/tokens.lark",
+        "notation/grammars/pgn.lark",
+        "notation/rules/polyglot.txt",
+        "notation/openings/eco.tsv",
+        "notation/py.typed",
+        "notation/_core.cpython-311-x86_64-linux-gnu.so",
+    ]
     script = "[console_scripts]\nnotation = notation.cli.main:run\n"
     assert check.problems(str(_wheel(tmp_path / "good.whl", complete, script))) == []
     lacking = [n for n in complete if not n.startswith("notation/_core")] + ["cli/main.py"]
@@ -110,8 +126,9 @@ def test_the_library_example_runs_from_the_repository_root() -> None:
     assert Path(grammars) == ROOT / "grammars" / "__init__.py" and Path(main) == ROOT / "cli" / "main.py"
     installed = subprocess.run([sys.executable, "-c", "import notation._core"], cwd=OUTSIDE, capture_output=True)
     assert core == str(installed.returncode == 0)  # the checkout has the core whenever an install has
-    example = subprocess.run([sys.executable, "-"], input=_library_example(), capture_output=True, text=True,
-                             cwd=ROOT, timeout=300)
+    example = subprocess.run(
+        [sys.executable, "-"], input=_library_example(), capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
     assert example.returncode == 0, example.stderr
     assert "Morphy" in example.stdout and "san.illegal" in example.stdout
 
@@ -134,8 +151,10 @@ def test_an_edited_grammar_is_seen_without_a_rebuild(tmp_path: Path) -> None:
     top = _checkout_copy(tmp_path / "repo")
     san = top / "grammars" / "san.lark"
     san.write_text("// edited in the checkout\n" + san.read_text(encoding="utf-8"), encoding="utf-8")
-    code = ("import notation.grammars as g, notation.cli.main as m; print(g.grammar_text('san').splitlines()[0]);"
-            "print(m.__file__)")
+    code = (
+        "import notation.grammars as g, notation.cli.main as m; print(g.grammar_text('san').splitlines()[0]);"
+        "print(m.__file__)"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=top, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["// edited in the checkout", str(top / "cli" / "main.py")]
@@ -157,13 +176,20 @@ def test_an_editable_install_sees_grammar_edits(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)], check=True)
     python = env_dir / "bin" / "python"
     env = {**os.environ, "CARGO_TARGET_DIR": os.environ.get("CARGO_TARGET_DIR", str(ROOT / "target"))}
-    install = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "-e", str(top)],
-                             capture_output=True, text=True, timeout=1800, env=env)
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "-e", str(top)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=env,
+    )
     assert install.returncode == 0, install.stdout[-2000:] + install.stderr[-2000:]
     san = top / "grammars" / "san.lark"
     san.write_text("// edited after the install\n" + san.read_text(encoding="utf-8"), encoding="utf-8")
-    code = ("import notation, notation.grammars as g, notation.cli.main; from notation.compiled import core_module;"
-            "print(notation.__file__); print(g.grammar_text('san').splitlines()[0]); print(core_module() is not None)")
+    code = (
+        "import notation, notation.grammars as g, notation.cli.main; from notation.compiled import core_module;"
+        "print(notation.__file__); print(g.grammar_text('san').splitlines()[0]); print(core_module() is not None)"
+    )
     run = subprocess.run([str(python), "-c", code], capture_output=True, text=True, cwd=OUTSIDE, timeout=300)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == [str(top / "notation" / "__init__.py"), "// edited after the install", "True"]

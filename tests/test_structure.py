@@ -53,8 +53,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 
 #: Imports that run against the layers, each with its reason (keep this short).
 UPWARD: dict[tuple[str, str], str] = {
-    ("notation.formats.position", "notation.pictures.board"):
-        "Position._repr_svg_, Jupyter's display hook: imported only when a notebook draws a position",
+    (
+        "notation.formats.position",
+        "notation.pictures.board",
+    ): "Position._repr_svg_, Jupyter's display hook: imported only when a notebook draws a position",
 }
 
 
@@ -98,7 +100,9 @@ def _imports(name: str, path: Path, known: set[str], *, type_only: bool = True, 
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
             targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
         for target in targets:
             while target and target not in known:
@@ -125,7 +129,7 @@ def test_no_import_circles() -> None:
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                circles.append(stack[stack.index(nxt):] + [nxt])
+                circles.append(stack[stack.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt)
         stack.pop()
@@ -185,9 +189,11 @@ def test_code_and_help_speak_of_the_product() -> None:
     pattern = re.compile(r"\b[Ii]ssue \d+|\bissues? #\d+|#\d+ \(issue|\bthe seeds\b|\bseeds'")
     offenders = []
     for root in [*TREES.values(), ROOT / "docs", ROOT / "README.md"]:
-        paths = [root] if root.is_file() else [
-            p for p in root.rglob("*") if p.suffix in (".py", ".lark", ".md") and not _installed_copy(p)
-        ]
+        paths = (
+            [root]
+            if root.is_file()
+            else [p for p in root.rglob("*") if p.suffix in (".py", ".lark", ".md") and not _installed_copy(p)]
+        )
         for path in paths:
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 if pattern.search(line):

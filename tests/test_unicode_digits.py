@@ -32,8 +32,11 @@ from notation.scoresheet.tags import parse_tags
 from notation.select.criteria import _rating
 from notation.validation.reports import check_game
 
-DIGITS = [chr(c) for c in range(sys.maxunicode + 1)
-          if not chr(c).isascii() and (chr(c).isdigit() or unicodedata.category(chr(c)) in ("Nd", "No"))]
+DIGITS = [
+    chr(c)
+    for c in range(sys.maxunicode + 1)
+    if not chr(c).isascii() and (chr(c).isdigit() or unicodedata.category(chr(c)) in ("Nd", "No"))
+]
 SPACES = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace() or unicodedata.category(chr(c)) == "Zs"]
 
 
@@ -59,8 +62,11 @@ def test_every_unicode_digit_is_no_diagram_ply() -> None:
 
 def test_every_unicode_digit_in_a_fen_is_a_fen_error_or_a_position() -> None:
     for digit in DIGITS:
-        for fen in (f"8/8/8/4k3/8/8/8/{digit}K3 w - - 0 1", f"8/8/8/4k3/8/8/8/4K3 w - - {digit} {digit}{digit}",
-                    f"8/8/8/4k3/8/8/8/4K3 w - e{digit} 0 1"):
+        for fen in (
+            f"8/8/8/4k3/8/8/8/{digit}K3 w - - 0 1",
+            f"8/8/8/4k3/8/8/8/4K3 w - - {digit} {digit}{digit}",
+            f"8/8/8/4k3/8/8/8/4K3 w - e{digit} 0 1",
+        ):
             try:
                 Position.from_fen(fen)
             except FenError:
@@ -84,14 +90,18 @@ def _reports(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | No
         out.pop("file", None)
         return out
 
-    python = [shown(raw, check_game(parse_raw_game(raw)) if isinstance(raw, RawGame) else None)
-              for raw in split_games(io.StringIO(text))]
+    python = [
+        shown(raw, check_game(parse_raw_game(raw)) if isinstance(raw, RawGame) else None)
+        for raw in split_games(io.StringIO(text))
+    ]
     if core_module() is None:
         return python, None
     from notation.validation import core
 
-    compiled = [shown(raw, core.check_raw(raw, None) if isinstance(raw, RawGame) else None)
-                for raw in split_games(io.BytesIO(text.encode("utf-8")))]
+    compiled = [
+        shown(raw, core.check_raw(raw, None) if isinstance(raw, RawGame) else None)
+        for raw in split_games(io.BytesIO(text.encode("utf-8")))
+    ]
     return python, compiled
 
 
@@ -107,8 +117,10 @@ def test_every_unicode_digit_in_a_pgn_game_reads_the_same_in_both_readers(where:
         if where == "move number":
             text = f'[Event "x"]\n[Result "*"]\n\n{d}. e4 e5 {d}{d}... Nf3 {d} Nc6 *\n'
         elif where == "tags":
-            text = (f'[Event "x"]\n[WhiteElo "{d}{d}"]\n[Round "{d}.{d}"]\n[Date "{d}{d}{d}{d}.0{d}.{d}"]\n'
-                    f'[TimeControl "{d}+{d}"]\n[SetUp "1"]\n[FEN "8/8/8/4k3/8/8/8/4K3 w - - 0 {d}"]\n[Result "*"]\n\n*\n')
+            text = (
+                f'[Event "x"]\n[WhiteElo "{d}{d}"]\n[Round "{d}.{d}"]\n[Date "{d}{d}{d}{d}.0{d}.{d}"]\n'
+                f'[TimeControl "{d}+{d}"]\n[SetUp "1"]\n[FEN "8/8/8/4k3/8/8/8/4K3 w - - 0 {d}"]\n[Result "*"]\n\n*\n'
+            )
         else:
             text = f'[Event "x"]\n[Result "*"]\n\n1. e4 ${d} e5 {{[%clk 0:0{d}:00] [%eval {d}.5]}} *\n'
         (report,) = _same_reports(text)

@@ -19,7 +19,7 @@ import stat
 import sys
 from pathlib import Path
 
-PROGRAM = r'''
+PROGRAM = r"""
 import json, sys, time
 SCORES = json.loads(__SCORES__)
 DEFAULT = __DEFAULT__
@@ -82,16 +82,18 @@ for raw in sys.stdin:
         if MODE == "ignore-quit":
             time.sleep(3600)
         break
-'''
+"""
 
 
-def fake_engine(directory: Path, scores: dict[str, int] | None = None, *, default: int = 0,
-                mode: str = "ok") -> str:
+def fake_engine(directory: Path, scores: dict[str, int] | None = None, *, default: int = 0, mode: str = "ok") -> str:
     """Write the fake engine into ``directory`` and return its path (see the module docstring)."""
     log = directory / "fake-engine.log"
-    text = (PROGRAM.replace("__SCORES__", repr(json.dumps(scores or {})))
-            .replace("__DEFAULT__", repr(default)).replace("__MODE__", repr(mode))
-            .replace("__LOG__", repr(str(log))))
+    text = (
+        PROGRAM.replace("__SCORES__", repr(json.dumps(scores or {})))
+        .replace("__DEFAULT__", repr(default))
+        .replace("__MODE__", repr(mode))
+        .replace("__LOG__", repr(str(log)))
+    )
     path = directory / f"fake-engine-{mode}"
     path.write_text(f"#!{sys.executable}\n{text}", encoding="utf-8")
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)

@@ -128,7 +128,9 @@ def normalise(
                     work.append((variation, target, before, False))
             out.append(new)
     result = replace(
-        game, tags=dict(game.tags), moves=moves,
+        game,
+        tags=dict(game.tags),
+        moves=moves,
         intro_comments=_clean(game.intro_comments, clocks) if keep_comments else [],
     )
     _add_tags(result, game, mainline, add_tags, replace_tags)

@@ -96,8 +96,11 @@ def _marker(game: Game) -> str:
 
 
 def _pgn(game: Game, columns: int | None, strip: frozenset[str]) -> str:
-    options = {"comments": "comments" not in strip, "variations": "variations" not in strip,
-               "nags": "nags" not in strip}
+    options = {
+        "comments": "comments" not in strip,
+        "variations": "variations" not in strip,
+        "nags": "nags" not in strip,
+    }
     if columns is None:
         return write_game(game, **options)
     text = write_game(game, compact=True, **options)
@@ -157,8 +160,10 @@ def _positions(game: Game, line: Mainline, epd: bool) -> str:
         fen = pos.fen()
         if epd:
             fields = fen.split(" ")
-            out.append(" ".join(fields[:4]) + f" hmvc {fields[4]}; fmvn {fields[5]};"
-                       f" c0 {_quoted(who)}; c1 {_quoted(f'{label} ply {ply}')};")
+            out.append(
+                " ".join(fields[:4]) + f" hmvc {fields[4]}; fmvn {fields[5]};"
+                f" c0 {_quoted(who)}; c1 {_quoted(f'{label} ply {ply}')};"
+            )
         else:
             out.append(f"{fen}\t{label}")
     return "\n".join(out) + "\n"
@@ -227,7 +232,6 @@ def convert_chunk(
         text, whole = convert_game(parse_raw_game(raw), options)
         out.append((text, whole, failed))
     return name, out
-
 
 
 def convert(sources: Source | Iterable[Source], options: ConvertOptions | None = None) -> Iterator[str]:

@@ -21,8 +21,18 @@ STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 # piece letter -> code (piece_type | 8 for White)
 PIECE_CODES: dict[str, int] = {
-    "p": 1, "n": 2, "b": 3, "r": 4, "q": 5, "k": 6,
-    "P": 9, "N": 10, "B": 11, "R": 12, "Q": 13, "K": 14,
+    "p": 1,
+    "n": 2,
+    "b": 3,
+    "r": 4,
+    "q": 5,
+    "k": 6,
+    "P": 9,
+    "N": 10,
+    "B": 11,
+    "R": 12,
+    "Q": 13,
+    "K": 14,
 }
 CODE_LETTERS: dict[int, str] = {code: letter for letter, code in PIECE_CODES.items()}
 
@@ -79,7 +89,8 @@ def parse_fen(text: str) -> Setup:
         raise FenError("turn", f"side to move must be 'w' or 'b', not {turn_text!r}")
     castling = parts[2] if len(parts) > 2 else "-"
     if castling != "-" and (
-        not castling.isascii() or not all(c in "KQkqABCDEFGHabcdefgh" for c in castling)
+        not castling.isascii()
+        or not all(c in "KQkqABCDEFGHabcdefgh" for c in castling)
         or len(set(castling)) != len(castling)
     ):
         raise FenError("castling", f"not a castling field: {castling!r}")
@@ -151,8 +162,7 @@ _CORNERS = 1 | 1 << 7 | 1 << 56 | 1 << 63
 _CORNER_FEN = {
     rights: "".join(letter for bit, letter in ((7, "K"), (0, "Q"), (63, "k"), (56, "q")) if rights >> bit & 1) or "-"
     for rights in (
-        h1 | a1 | h8 | a8
-        for h1 in (0, 1 << 7) for a1 in (0, 1) for h8 in (0, 1 << 63) for a8 in (0, 1 << 56)
+        h1 | a1 | h8 | a8 for h1 in (0, 1 << 7) for a1 in (0, 1) for h8 in (0, 1 << 63) for a8 in (0, 1 << 56)
     )
 }
 
@@ -165,14 +175,16 @@ def format_fen(pos: Position, *, shredder: bool = False, en_passant: str = "lega
     ep = pos.ep_square
     if ep is not None and en_passant == "legal" and not pos._ep_legal():
         ep = None
-    return " ".join((
-        format_placement(pos._board),
-        "w" if pos.turn else "b",
-        castling_field(pos, shredder=shredder),
-        SQUARE_NAMES[ep] if ep is not None else "-",
-        str(pos.halfmove_clock),
-        str(pos.fullmove_number),
-    ))
+    return " ".join(
+        (
+            format_placement(pos._board),
+            "w" if pos.turn else "b",
+            castling_field(pos, shredder=shredder),
+            SQUARE_NAMES[ep] if ep is not None else "-",
+            str(pos.halfmove_clock),
+            str(pos.fullmove_number),
+        )
+    )
 
 
 def castling_field(pos: Position, *, shredder: bool = False) -> str:

@@ -51,8 +51,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _PIECE_OF_LETTER = {"N": KNIGHT, "B": BISHOP, "R": ROOK, "Q": QUEEN, "K": KING}
 _FIGURINES = {
-    "\u2654": KING, "\u2655": QUEEN, "\u2656": ROOK, "\u2657": BISHOP, "\u2658": KNIGHT,
-    "\u265a": KING, "\u265b": QUEEN, "\u265c": ROOK, "\u265d": BISHOP, "\u265e": KNIGHT,
+    "\u2654": KING,
+    "\u2655": QUEEN,
+    "\u2656": ROOK,
+    "\u2657": BISHOP,
+    "\u2658": KNIGHT,
+    "\u265a": KING,
+    "\u265b": QUEEN,
+    "\u265c": ROOK,
+    "\u265d": BISHOP,
+    "\u265e": KNIGHT,
 }
 _LOWER_PIECES = {"q": QUEEN, "r": ROOK, "n": KNIGHT, "k": KING, "b": BISHOP}
 
@@ -62,8 +70,7 @@ class SanError(ValueError):
 
     default_code = "san.invalid"
 
-    def __init__(self, text: str, message: str, *, code: str | None = None,
-                 candidates: tuple[str, ...] = ()) -> None:
+    def __init__(self, text: str, message: str, *, code: str | None = None, candidates: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.text = text
         self.message = message
@@ -134,8 +141,7 @@ def _parse_cached(text: str, strict: bool) -> SanSyntax:
     if strict and syntax.lenient:
         raise InvalidSan(
             text,
-            f"{text!r} is not standard SAN ({'; '.join(syntax.lenient)}); the standard form is "
-            f"{syntax.canonical!r}",
+            f"{text!r} is not standard SAN ({'; '.join(syntax.lenient)}); the standard form is {syntax.canonical!r}",
             candidates=(syntax.canonical,),
         )
     return syntax
@@ -175,17 +181,14 @@ def _read(text: str) -> SanSyntax:
             lenient.append("castling written with lower-case o")
         castle = "Q" if len(written) == 5 else "K"
         canonical = ("O-O-O" if castle == "Q" else "O-O") + suffix
-        return SanSyntax(None, None, None, False, None, None, castle, False, suffix,
-                         tuple(lenient), canonical, glyph)
+        return SanSyntax(None, None, None, False, None, None, castle, False, suffix, tuple(lenient), canonical, glyph)
     if kind == "drop":
-        raise InvalidSan(
-            text, f"{text!r} drops a piece: a move of variants such as Crazyhouse, not of chess")
+        raise InvalidSan(text, f"{text!r} drops a piece: a move of variants such as Crazyhouse, not of chess")
     if kind == "null":
         written = body.children[0].value
         if written != "--":
             lenient.append(f"null move written as {written!r}")
-        return SanSyntax(None, None, None, False, None, None, None, True, suffix,
-                         tuple(lenient), "--" + suffix, glyph)
+        return SanSyntax(None, None, None, False, None, None, None, True, suffix, tuple(lenient), "--" + suffix, glyph)
 
     tokens = list(body.children)
     promotion: int | None = None
@@ -233,8 +236,9 @@ def _read(text: str) -> SanSyntax:
         elif from_file is not None and not capture:
             if from_file == 1:
                 raise InvalidSan(
-                    text, f"{text!r} is ambiguous: write 'B{text[1:]}' for a bishop or "
-                    f"'bx{text[1:]}' for a pawn capture")
+                    text,
+                    f"{text!r} is ambiguous: write 'B{text[1:]}' for a bishop or 'bx{text[1:]}' for a pawn capture",
+                )
             lenient.append("capture written without 'x'")
             capture = True
         if from_file is not None and from_file == to_file and capture:
@@ -244,13 +248,27 @@ def _read(text: str) -> SanSyntax:
     elif promotion is not None:
         raise InvalidSan(text, f"{text!r}: only pawns promote")
     canonical = _canonical(piece, from_file, from_rank, capture, to_square, promotion, suffix)
-    return SanSyntax(piece, from_file, from_rank, capture, to_square, promotion, None, False,
-                     suffix, tuple(lenient), canonical, glyph, separator,
-                     _plan(piece, from_file, from_rank, capture, to_square, promotion))
+    return SanSyntax(
+        piece,
+        from_file,
+        from_rank,
+        capture,
+        to_square,
+        promotion,
+        None,
+        False,
+        suffix,
+        tuple(lenient),
+        canonical,
+        glyph,
+        separator,
+        _plan(piece, from_file, from_rank, capture, to_square, promotion),
+    )
 
 
-def _plan(piece: int, from_file: int | None, from_rank: int | None, capture: bool, to: int,
-          promotion: int | None) -> tuple[int, int, int]:
+def _plan(
+    piece: int, from_file: int | None, from_rank: int | None, capture: bool, to: int, promotion: int | None
+) -> tuple[int, int, int]:
     if promotion is not None or (piece == PAWN and (to >> 3) in (0, 7)):
         return 0, 0, 0
     mask = 0  # 0: no origin restriction
@@ -303,8 +321,15 @@ def _is_tree(node: Any) -> bool:
     return hasattr(node, "data")
 
 
-def _canonical(piece: int, from_file: int | None, from_rank: int | None, capture: bool,
-               to_square: int, promotion: int | None, suffix: str) -> str:
+def _canonical(
+    piece: int,
+    from_file: int | None,
+    from_rank: int | None,
+    capture: bool,
+    to_square: int,
+    promotion: int | None,
+    suffix: str,
+) -> str:
     if piece == PAWN:
         out = ""
         if from_file is not None and from_file != to_square & 7:
@@ -328,12 +353,15 @@ def _classify_invalid(text: str) -> InvalidSan:
     if head.isalpha() and head not in "abcdefghKQRBNPOoZ":
         if head in "qrnk":
             return InvalidSan(
-                text, f"{text!r}: piece letters are upper case ({head.upper()!r}, not {head!r})",
-                code="san.unknown-piece")
+                text,
+                f"{text!r}: piece letters are upper case ({head.upper()!r}, not {head!r})",
+                code="san.unknown-piece",
+            )
         return InvalidSan(
-            text, f"{text!r}: unknown piece letter {head!r} (SAN uses K, Q, R, B, N)",
-            code="san.unknown-piece")
+            text, f"{text!r}: unknown piece letter {head!r} (SAN uses K, Q, R, B, N)", code="san.unknown-piece"
+        )
     return InvalidSan(text, f"not a move in standard algebraic notation: {text!r}")
+
 
 # ---------------------------------------------------------------------------------------------
 # SAN against a position: the move a SAN names, and the SAN of a move.
@@ -434,7 +462,6 @@ def parse_san(pos: Position, text: str, *, strict: bool = False) -> Move:
     return _resolve(pos, syn, text, False)[0]
 
 
-
 def resolve_san(pos: Position, syntax: SanSyntax, *, strict: bool = False) -> Move:
     """The legal move named by an already parsed SAN (raises like :meth:`parse_san`)."""
     return _resolve(pos, syntax, syntax.canonical, strict)[0]
@@ -511,20 +538,19 @@ def _resolve(pos: Position, syn: SanSyntax, text: str, strict: bool) -> tuple[Mo
             raise IllegalSan(text, f"illegal move {text!r}: it leaves the king in check")
         if len(legal) > 1:
             names = tuple(san(pos, MOVES[o][to]) for o in legal)
-            raise AmbiguousSan(text, f"ambiguous move {text!r}: could be {', '.join(names)}",
-                               candidates=names)
+            raise AmbiguousSan(text, f"ambiguous move {text!r}: could be {', '.join(names)}", candidates=names)
         f = legal[0]
     move = MOVES[f][to]
     notes: tuple[str, ...] = ()
     capture = bool(co[not us] & tbit)
-    if (capture != syn.capture and syn.separator != "-") or ff is not None or fr is not None \
-            or allc & (allc - 1):
+    if (capture != syn.capture and syn.separator != "-") or ff is not None or fr is not None or allc & (allc - 1):
         notes = _san_notes(pos, syn, text, move, piece, capture, strict)  # type: ignore[arg-type]
     return move, notes
 
 
-def _san_notes(pos: Position, syn: SanSyntax, text: str, move: Move, piece: int, capture: bool,
-               strict: bool) -> tuple[str, ...]:
+def _san_notes(
+    pos: Position, syn: SanSyntax, text: str, move: Move, piece: int, capture: bool, strict: bool
+) -> tuple[str, ...]:
     notes = []
     if syn.separator != "-":
         if syn.capture and not capture:
@@ -533,7 +559,8 @@ def _san_notes(pos: Position, syn: SanSyntax, text: str, move: Move, piece: int,
             notes.append("capture written without 'x'")
     needed = disambiguation(pos, piece, move[0], move[1])
     written = (FILE_NAMES[syn.from_file] if syn.from_file is not None else "") + (
-        RANK_NAMES[syn.from_rank] if syn.from_rank is not None else "")
+        RANK_NAMES[syn.from_rank] if syn.from_rank is not None else ""
+    )
     if written != needed and syn.separator != "-":
         if len(written) > len(needed) and needed in written:
             notes.append("superfluous disambiguation")
@@ -541,8 +568,11 @@ def _san_notes(pos: Position, syn: SanSyntax, text: str, move: Move, piece: int,
             notes.append("non-standard disambiguation")
     if strict and notes:
         standard = san(pos, move)
-        raise InvalidSan(text, f"{text!r} is not standard SAN ({'; '.join(notes)}); "
-                               f"the standard form is {standard!r}", candidates=(standard,))
+        raise InvalidSan(
+            text,
+            f"{text!r} is not standard SAN ({'; '.join(notes)}); the standard form is {standard!r}",
+            candidates=(standard,),
+        )
     return tuple(notes)
 
 
@@ -592,8 +622,9 @@ def _resolve_pawn(pos: Position, syn: SanSyntax, text: str, to: int, tbit: int) 
     if last:
         if promo is None:
             names = tuple(san(pos, Move(f, to, p)) for p in _PROMOTIONS)
-            raise AmbiguousSan(text, f"ambiguous move {text!r}: the promotion piece is missing "
-                                     f"({', '.join(names)})", candidates=names)
+            raise AmbiguousSan(
+                text, f"ambiguous move {text!r}: the promotion piece is missing ({', '.join(names)})", candidates=names
+            )
         return Move(f, to, promo)
     if promo is not None:
         raise IllegalSan(text, f"illegal move {text!r}: a pawn promotes only on the last rank")

@@ -12,6 +12,7 @@ from notation.rules.squares import KING, PAWN, PIECE_LETTERS, SQUARE_NAMES
 if TYPE_CHECKING:
     from notation.rules.position import Position
 
+
 def parse_uci(pos: Position, text: str) -> Move:
     """The legal move written in UCI; raises InvalidSan (syntax) or IllegalSan."""
     try:

@@ -38,8 +38,10 @@ class RawGame:
     def __reduce__(self) -> tuple[type[RawGame], tuple[Any, ...]]:
         # pickled as its fields: half the cost of a slots dataclass's default (games cross to
         # worker processes in batches)
-        return (RawGame, (self.data, self.file, self.number, self.line, self.offset, self.size,
-                          self.oversized, self.io_error))
+        return (
+            RawGame,
+            (self.data, self.file, self.number, self.line, self.offset, self.size, self.oversized, self.io_error),
+        )
 
     @property
     def text(self) -> str:

@@ -115,7 +115,11 @@ class MoveNode:
                 if a is b:
                     continue
                 if (a.san, a.nags, a.comments, a.pre_comments, a.lenient) != (
-                    b.san, b.nags, b.comments, b.pre_comments, b.lenient
+                    b.san,
+                    b.nags,
+                    b.comments,
+                    b.pre_comments,
+                    b.lenient,
                 ) or len(a.variations) != len(b.variations):
                     return False
                 pending.extend(zip(a.variations, b.variations))

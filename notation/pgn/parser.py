@@ -261,7 +261,9 @@ class GameBuilder(Transformer):  # type: ignore[type-arg]
                 row += run.count("\n", counted, at)
                 counted = at
                 column = at - line_start + 1 if line_start else token.column + at
-                self.diag_at("pgn.duplicate-tag", f"tag {name!r} given twice; the last value is kept", row, column, name)
+                self.diag_at(
+                    "pgn.duplicate-tag", f"tag {name!r} given twice; the last value is kept", row, column, name
+                )
             tags[name] = value
         return tags  # type: ignore[no-any-return]
 
@@ -560,8 +562,11 @@ POSSESSIVE_RUNS: dict[str, tuple[str, str]] = {"MOVES": (")*)+", ")*+)++"), "TAG
 def pgn_grammar() -> str:
     """``pgn.lark``, its run terminals (:data:`POSSESSIVE_RUNS`) made possessive by ``%override``."""
     patterns = terminal_patterns("pgn")
-    runs = {term: regex_literal(patterns[term].removesuffix(greedy) + possessive)
-            for term, (greedy, possessive) in POSSESSIVE_RUNS.items() if patterns[term].endswith(greedy)}
+    runs = {
+        term: regex_literal(patterns[term].removesuffix(greedy) + possessive)
+        for term, (greedy, possessive) in POSSESSIVE_RUNS.items()
+        if patterns[term].endswith(greedy)
+    }
     return overridden("pgn", runs)
 
 
@@ -576,8 +581,9 @@ def _guarded_parser(outline: bool) -> tuple[Lark, GameBuilder]:
 @lru_cache(maxsize=2)
 def _guarded(outline: bool) -> tuple[Lark, GameBuilder, ParenGuard]:
     builder, guard = OutlineBuilder() if outline else GameBuilder(), ParenGuard(MAX_DIAGNOSTICS)
-    parser = build_parser("pgn", text=pgn_grammar(), use_cython=False, lexer="contextual", transformer=builder,
-                          cache=True, postlex=guard)
+    parser = build_parser(
+        "pgn", text=pgn_grammar(), use_cython=False, lexer="contextual", transformer=builder, cache=True, postlex=guard
+    )
     return parser, builder, guard
 
 
@@ -585,8 +591,9 @@ def _guarded(outline: bool) -> tuple[Lark, GameBuilder, ParenGuard]:
 def _parser(use_cython: bool) -> tuple[Lark, GameBuilder]:
     builder = GameBuilder()
     # cache=True: Lark keeps the grammar analysis in a temp file, so later processes start faster.
-    parser = build_parser("pgn", text=pgn_grammar(), use_cython=use_cython, lexer="contextual", transformer=builder,
-                          cache=True)
+    parser = build_parser(
+        "pgn", text=pgn_grammar(), use_cython=use_cython, lexer="contextual", transformer=builder, cache=True
+    )
     return parser, builder
 
 
@@ -731,8 +738,9 @@ class OutlineBuilder(GameBuilder):
 @lru_cache(maxsize=2)
 def _outline_parser(use_cython: bool) -> tuple[Lark, OutlineBuilder]:
     builder = OutlineBuilder()
-    parser = build_parser("pgn", text=pgn_grammar(), use_cython=use_cython, lexer="contextual", transformer=builder,
-                          cache=True)
+    parser = build_parser(
+        "pgn", text=pgn_grammar(), use_cython=use_cython, lexer="contextual", transformer=builder, cache=True
+    )
     return parser, builder
 
 
@@ -758,8 +766,14 @@ def _core_lexed_parser() -> tuple[Lark, OutlineBuilder]:
 
 
 def parse_game_outline(
-    text: str, *, file: str | None = None, number: int = 1, line: int = 1, offset: int = 0,
-    encoding: str = "utf-8", use_cython: bool | None = None,
+    text: str,
+    *,
+    file: str | None = None,
+    number: int = 1,
+    line: int = 1,
+    offset: int = 0,
+    encoding: str = "utf-8",
+    use_cython: bool | None = None,
 ) -> tuple[Game, list[Any]]:
     """Parse one game chunk like :func:`parse_game_text`, leaving the move runs unsplit: the
     :class:`Game` (tags, result, reader diagnostics; no moves) and the outline of its mainline
@@ -791,8 +805,14 @@ def parse_game_outline(
     if failure is not None:
         builder.diagnostics.insert(0, failure.located(file=file, game=number))
     game = Game(
-        file=file, number=number, line=line, offset=offset, tags=tags, result=None,
-        diagnostics=builder.diagnostics, encoding=encoding,
+        file=file,
+        number=number,
+        line=line,
+        offset=offset,
+        tags=tags,
+        result=None,
+        diagnostics=builder.diagnostics,
+        encoding=encoding,
     )
     if result_token is None and builder.recovered_result is None:
         body = text.rstrip()

@@ -73,8 +73,9 @@ def _tag_section(binary: bool) -> Any:
     return re.compile("\\n(?:" + line + ")+")
 
 
-def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
-                max_structureless_bytes: int | None = None) -> Iterator[Chunk]:
+def split_games(
+    source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES, max_structureless_bytes: int | None = None
+) -> Iterator[Chunk]:
     """Split ``source`` into :class:`RawGame` chunks, one per game, streaming, with a
     :class:`ReadFailure` beside them where reading fails.
 
@@ -90,8 +91,13 @@ def split_games(source: Source, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
     return _chunks(source, max_game_bytes, tags_only=False, structureless=max_structureless_bytes)
 
 
-def split_read(read: Callable[[int], Any], name: str | None, *, max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
-               max_structureless_bytes: int | None = None) -> Iterator[Chunk]:
+def split_read(
+    read: Callable[[int], Any],
+    name: str | None,
+    *,
+    max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
+    max_structureless_bytes: int | None = None,
+) -> Iterator[Chunk]:
     """:func:`split_games` of a source already opened (``read`` as :func:`notation.pgn.sources.open_source`
     gives it, or a callable with the same ``error`` and ``trailing`` attributes), ``name`` its
     display name."""
@@ -164,8 +170,9 @@ class _Mode:
         self.tags_only = tags_only
 
 
-def _structured(read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool,
-                structureless: int | None = None) -> Iterator[Chunk]:
+def _structured(
+    read: Callable[[int], Any], name: str | None, cap: int, tags_only: bool, structureless: int | None = None
+) -> Iterator[Chunk]:
     """:func:`_split`, with a source that is no PGN told apart (:mod:`notation.pgn.structure`).
 
     Leading chunks without PGN structure are held back, whole (also in tags-only mode), until
@@ -341,7 +348,7 @@ def _split(
             chunk.tail = _tail(chunk.tail or empty, piece, nl)
         if chunk.size > cap:
             room = cap - (chunk.size - len(piece))
-            if not chunk.late_text and piece[max(room, 0):].strip():
+            if not chunk.late_text and piece[max(room, 0) :].strip():
                 chunk.late_text = True
             if not chunk.oversized:
                 chunk.oversized = True
@@ -538,8 +545,9 @@ def _kept(chunk: _Chunk | None, name: str | None, number: int, empty: bytes | st
     return raw
 
 
-def _endless(chunk: _Chunk | None, name: str | None, number: int, line: int, mark: int, limit: int,
-             empty: bytes | str) -> ReadFailure:
+def _endless(
+    chunk: _Chunk | None, name: str | None, number: int, line: int, mark: int, limit: int, empty: bytes | str
+) -> ReadFailure:
     """The ``not-pgn`` :class:`ReadFailure` that stops :func:`_split` after ``limit`` bytes
     with no game starting: located at the text they began with (the game being read, else the
     line after the last game), quoting it."""
@@ -605,8 +613,10 @@ def _parse_raw_game(raw: RawGame, use_cython: bool | None) -> Game:
     where = {"file": raw.file, "game": raw.number}
     if isinstance(raw.data, bytes) and raw.data[:2] in (b"\xff\xfe", b"\xfe\xff") and raw.offset > 0:
         # a UTF-16 file joined after this one: its games cannot be split from here; say where
-        message = ("UTF-16 text from here to the end of the source (a file joined to this one?) is not read; "
-                   "read that file on its own")
+        message = (
+            "UTF-16 text from here to the end of the source (a file joined to this one?) is not read; "
+            "read that file on its own"
+        )
         problem = Diagnostic.make("pgn.utf16-inside", message, line=raw.line, column=1, **where)
         return Game(file=raw.file, number=raw.number, line=raw.line, offset=raw.offset, diagnostics=[problem])
     if isinstance(raw.data, str):

@@ -52,7 +52,7 @@ def _patterns() -> _Patterns:
     p = terminal_patterns("pgn")
     # blanks (and a BOM), closed brace comments, line comments, escape lines, '[' lines that
     # do not open a tag pair (the grammar's BAD_TAG)
-    tag = f"(?:{t['TAG_OPEN']})(?:{t['TAG_NAME']})(?:{t['TAG_SPACE']})\""
+    tag = f'(?:{t["TAG_OPEN"]})(?:{t["TAG_NAME"]})(?:{t["TAG_SPACE"]})"'
     skip = f"(?:[\\s\\ufeff]+|\\{{[^}}]*\\}}|;[^\\n]*|(?<![^\\n])%[^\\n]*|(?!{tag})\\[[^\\n]*)*"
     end = "(?=[\\s{}();$!?]|\\Z)"
     return _Patterns(
@@ -116,7 +116,13 @@ def _is_move(text: str, at: int) -> bool:
 
 
 def not_pgn(
-    data: bytes | str, *, file: str | None, game: int, line: int, upto: int | None = None, kind: str | None = None,
+    data: bytes | str,
+    *,
+    file: str | None,
+    game: int,
+    line: int,
+    upto: int | None = None,
+    kind: str | None = None,
     stopped: int | None = None,
 ) -> Diagnostic:
     """The ``pgn.not-pgn`` error of text with no PGN structure, ``game`` the number its first

@@ -30,8 +30,11 @@ class TagPatterns:
     def __init__(self) -> None:
         t = terminal_patterns("tokens")
         opening, name, space, string, closing = (
-            f"(?:{t['TAG_OPEN']})", f"({t['TAG_NAME']})", f"(?:{t['TAG_SPACE']})",
-            f"({t['TAG_STRING']})", f"(?:{t['TAG_CLOSE']})",
+            f"(?:{t['TAG_OPEN']})",
+            f"({t['TAG_NAME']})",
+            f"(?:{t['TAG_SPACE']})",
+            f"({t['TAG_STRING']})",
+            f"(?:{t['TAG_CLOSE']})",
         )
         #: A well-formed tag pair; groups: name, string (with its quotes).
         self.pair = re.compile(opening + name + space + string + closing)
@@ -39,9 +42,7 @@ class TagPatterns:
         self.line = re.compile("^[ \t]*" + opening + name + space + string + closing, re.MULTILINE)
         #: A tag-like line read leniently (unescaped quote inside, ``]`` missing); groups:
         #: name, value without its quotes.
-        self.loose = re.compile(
-            "^[ \t]*" + opening + name + space + '"(.*)"' + "[ \t]*\\]?[ \t]*\r?$", re.MULTILINE
-        )
+        self.loose = re.compile("^[ \t]*" + opening + name + space + '"(.*)"' + "[ \t]*\\]?[ \t]*\r?$", re.MULTILINE)
         #: The text of a malformed tag line as the grammar's BAD_TAG token holds it; groups:
         #: name, value as far as it can be made out.
         self.bad = re.compile(opening + name + space + '"?(.*?)"?[ \t]*\\]?[ \t]*$')
@@ -107,7 +108,9 @@ def headers_game(raw: RawGame) -> Game:
         game.tags = tags2
         if bad:
             game.diagnostics.append(
-                Diagnostic.make("pgn.bad-tag", f"{bad} malformed tag line(s)", file=raw.file, game=raw.number, line=raw.line)
+                Diagnostic.make(
+                    "pgn.bad-tag", f"{bad} malformed tag line(s)", file=raw.file, game=raw.number, line=raw.line
+                )
             )
     where = {"file": raw.file, "game": raw.number}
     if bad_at is not None:
@@ -115,7 +118,9 @@ def headers_game(raw: RawGame) -> Game:
         game.diagnostics.append(Diagnostic.make("pgn.encoding", message, line=raw.line, **where))
     if raw.io_error is not None:
         game.diagnostics.append(
-            Diagnostic.make("pgn.io", f"reading stopped after this game: {raw.io_error}", file=raw.file, game=raw.number)
+            Diagnostic.make(
+                "pgn.io", f"reading stopped after this game: {raw.io_error}", file=raw.file, game=raw.number
+            )
         )
     if raw.oversized:
         message = f"game of {raw.size} bytes is larger than the cap"

@@ -98,8 +98,10 @@ def board_svg(
 
     def rect(sq: int, cls: str, fill: str, extra: str = "") -> str:
         x, y = corner(sq)
-        return (f'<rect class="{cls}" data-square="{square_name(sq)}" x="{x:.1f}" y="{y:.1f}" '
-                f'width="{cell:.1f}" height="{cell:.1f}" fill="{fill}"{extra}/>')
+        return (
+            f'<rect class="{cls}" data-square="{square_name(sq)}" x="{x:.1f}" y="{y:.1f}" '
+            f'width="{cell:.1f}" height="{cell:.1f}" fill="{fill}"{extra}/>'
+        )
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{size}" height="{height}" '
@@ -140,24 +142,36 @@ def board_svg(
             rank_name = str(i + 1 if flipped else 8 - i)
             x = margin + i * cell + cell / 2
             y = margin + i * cell + cell / 2 + 4
-            parts.append(f'<text class="coordinate file" x="{x:.1f}" y="{size - 3}" font-size="11" '
-                         f'text-anchor="middle" fill="#333333" font-family="{FONT}">{file_name}</text>')
-            parts.append(f'<text class="coordinate rank" x="{margin / 2:.1f}" y="{y:.1f}" font-size="11" '
-                         f'text-anchor="middle" fill="#333333" font-family="{FONT}">{rank_name}</text>')
+            parts.append(
+                f'<text class="coordinate file" x="{x:.1f}" y="{size - 3}" font-size="11" '
+                f'text-anchor="middle" fill="#333333" font-family="{FONT}">{file_name}</text>'
+            )
+            parts.append(
+                f'<text class="coordinate rank" x="{margin / 2:.1f}" y="{y:.1f}" font-size="11" '
+                f'text-anchor="middle" fill="#333333" font-family="{FONT}">{rank_name}</text>'
+            )
     if len(lines) == 1 and len(lines[0]) * CAPTION_CHAR <= size - 2 * CAPTION_PAD:
-        parts.append(f'<text class="caption" x="{size / 2:.1f}" y="{size + 17}" font-size="13" '
-                     f'text-anchor="middle" fill="#000000" font-family="{FONT}">{escape(caption or "")}</text>')
+        parts.append(
+            f'<text class="caption" x="{size / 2:.1f}" y="{size + 17}" font-size="13" '
+            f'text-anchor="middle" fill="#000000" font-family="{FONT}">{escape(caption or "")}</text>'
+        )
     elif lines:  # one text element, a line per tspan (its text: the caption as given)
         spans = []
         for index, line in enumerate(lines):
             # a line still wider than the picture (one long word) is squeezed to fit, never clipped
-            fit = (f' textLength="{size - 2 * CAPTION_PAD}" lengthAdjust="spacingAndGlyphs"'
-                   if len(line) * CAPTION_CHAR > size - 2 * CAPTION_PAD else "")
+            fit = (
+                f' textLength="{size - 2 * CAPTION_PAD}" lengthAdjust="spacingAndGlyphs"'
+                if len(line) * CAPTION_CHAR > size - 2 * CAPTION_PAD
+                else ""
+            )
             gap = " " if index < len(lines) - 1 else ""
-            spans.append(f'<tspan x="{size / 2:.1f}" y="{size + 17 + index * CAPTION_LINE}"{fit}>'
-                         f'{escape(line)}{gap}</tspan>')
-        parts.append(f'<text class="caption" font-size="13" text-anchor="middle" fill="#000000" '
-                     f'font-family="{FONT}">{"".join(spans)}</text>')
+            spans.append(
+                f'<tspan x="{size / 2:.1f}" y="{size + 17 + index * CAPTION_LINE}"{fit}>{escape(line)}{gap}</tspan>'
+            )
+        parts.append(
+            f'<text class="caption" font-size="13" text-anchor="middle" fill="#000000" '
+            f'font-family="{FONT}">{"".join(spans)}</text>'
+        )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -183,8 +197,10 @@ def _arrow(a: tuple[float, float], b: tuple[float, float], cell: float, start: i
         (x0 - px * shaft, y0 - py * shaft),
     ]
     text = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-    return (f'<polygon class="arrow {colour}" data-from="{square_name(start)}" data-to="{square_name(end)}" '
-            f'points="{text}" fill="{MARK_COLOURS.get(colour, colour)}" fill-opacity="0.8"/>')
+    return (
+        f'<polygon class="arrow {colour}" data-from="{square_name(start)}" data-to="{square_name(end)}" '
+        f'points="{text}" fill="{MARK_COLOURS.get(colour, colour)}" fill-opacity="0.8"/>'
+    )
 
 
 def placement_of(pos: Position) -> dict[int, tuple[bool, int]]:
@@ -257,8 +273,9 @@ def position_svg(
 ) -> str:
     """:func:`board_svg` of a position, its king highlighted when the side to move is in check."""
     overlay = Overlay(last_move, check_square(pos), tuple(marks), tuple(arrows))
-    return board_svg(placement_of(pos), size=size, flipped=flipped, coordinates=coordinates,
-                     overlay=overlay, caption=caption)
+    return board_svg(
+        placement_of(pos), size=size, flipped=flipped, coordinates=coordinates, overlay=overlay, caption=caption
+    )
 
 
 def svg_to_png(svg: str, *, scale: float = 1.0) -> bytes:

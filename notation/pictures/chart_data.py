@@ -34,8 +34,10 @@ def expectation(diff: float) -> float:
 def expectation_curve(step: int = 10) -> pl.DataFrame:
     """``rating_diff``, ``expected`` over ``[-RATING_SPAN, RATING_SPAN]``."""
     diffs = list(range(-RATING_SPAN, RATING_SPAN + 1, step))
-    return pl.DataFrame({"rating_diff": diffs, "expected": [expectation(d) for d in diffs]},
-                        schema={"rating_diff": pl.Int32, "expected": pl.Float64})
+    return pl.DataFrame(
+        {"rating_diff": diffs, "expected": [expectation(d) for d in diffs]},
+        schema={"rating_diff": pl.Int32, "expected": pl.Float64},
+    )
 
 
 def score_by_rating(games: GamesInput) -> pl.DataFrame:
@@ -51,8 +53,11 @@ def score_by_rating(games: GamesInput) -> pl.DataFrame:
         .with_columns(white_score().alias("_ws"))
         .filter(diff.is_not_null() & pl.col("_ws").is_not_null())
         .group_by(centre.cast(pl.Int32).alias("rating_diff"))
-        .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("_ws").mean().alias("white_score"),
-             exp.mean().alias("expected"))
+        .agg(
+            pl.len().cast(pl.Int64).alias("games"),
+            pl.col("_ws").mean().alias("white_score"),
+            exp.mean().alias("expected"),
+        )
         .sort("rating_diff")
         .collect()
     )
@@ -64,7 +69,8 @@ def _group(games: GamesInput, by: str, limit: int) -> tuple[pl.LazyFrame, int]:
     column = GROUP_COLUMNS[by]
     wanted = [column, "result", "plies"] + (["base_seconds", "increment_seconds"] if by == "time-control" else [])
     base = as_lazy(games, wanted).with_columns(
-        pl.col(column).str.strip_chars().fill_null("?").alias("group"), white_score().alias("_ws"))
+        pl.col(column).str.strip_chars().fill_null("?").alias("group"), white_score().alias("_ws")
+    )
     unknown = 0
     if by == "eco":
         no_code = pl.col("group").is_in(["?", ""])
@@ -82,17 +88,20 @@ def _ordered(table: pl.LazyFrame, base: pl.LazyFrame, by: str) -> pl.LazyFrame:
     the unknown last) and ``label`` (the group with its number of games: ``180+0 (1,234)``)."""
     counts = base.group_by("group").agg(pl.len().alias("_all"))
     if by == "time-control":
-        speed = (pl.col("base_seconds").cast(pl.Float64) + 40.0 * pl.col("increment_seconds").cast(pl.Float64)
-                 .fill_null(0.0))
+        speed = pl.col("base_seconds").cast(pl.Float64) + 40.0 * pl.col("increment_seconds").cast(pl.Float64).fill_null(
+            0.0
+        )
         counts = counts.join(base.group_by("group").agg(speed.min().alias("_speed")), on="group", how="left")
         key = [pl.col("_speed").is_null(), pl.col("_speed"), pl.col("group")]
     else:
         key = [pl.col("group") == "?", pl.col("group")]
     counts = counts.sort(key).with_columns(pl.int_range(0, pl.len(), dtype=pl.Int32).alias("order"))
     labelled = counts.select(
-        "group", "order",
-        pl.format("{} ({})", pl.col("group"), pl.col("_all").map_elements(lambda n: f"{n:,}", return_dtype=pl.String))
-        .alias("label"),
+        "group",
+        "order",
+        pl.format(
+            "{} ({})", pl.col("group"), pl.col("_all").map_elements(lambda n: f"{n:,}", return_dtype=pl.String)
+        ).alias("label"),
     )
     return table.join(labelled, on="group", how="left")
 
@@ -104,15 +113,21 @@ def results_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
     games), in drawing order (``order``, ``label``: see :func:`_ordered`), and ``no_eco`` (the
     games left out, the same on every row)."""
     base, unknown = _group(games, by, limit)
-    outcome = (pl.when(pl.col("_ws") == 1.0).then(pl.lit("white wins"))
-               .when(pl.col("_ws") == 0.5).then(pl.lit("draw")).otherwise(pl.lit("black wins")))
+    outcome = (
+        pl.when(pl.col("_ws") == 1.0)
+        .then(pl.lit("white wins"))
+        .when(pl.col("_ws") == 0.5)
+        .then(pl.lit("draw"))
+        .otherwise(pl.lit("black wins"))
+    )
     order = pl.col("outcome").replace_strict({o: i for i, o in enumerate(OUTCOME_ORDER)}, return_dtype=pl.Int8)
     table = (
         base.filter(pl.col("_ws").is_not_null())
         .group_by("group", outcome.alias("outcome"))
         .agg(pl.len().cast(pl.Int64).alias("games"))
-        .with_columns((pl.col("games") / pl.col("games").sum().over("group")).alias("share"),
-                      order.alias("outcome_order"))
+        .with_columns(
+            (pl.col("games") / pl.col("games").sum().over("group")).alias("share"), order.alias("outcome_order")
+        )
     )
     return _ordered(table, base, by).sort(["order", "outcome_order"]).with_columns(_no_eco(unknown)).collect()
 
@@ -130,8 +145,11 @@ def length_by(games: GamesInput, by: str, *, limit: int = 20) -> pl.DataFrame:
     table = (
         base.filter(pl.col("plies").is_not_null())
         .group_by("group")
-        .agg(pl.len().cast(pl.Int64).alias("games"), moves.mean().round(1).alias("mean_moves"),
-             moves.median().alias("median_moves"))
+        .agg(
+            pl.len().cast(pl.Int64).alias("games"),
+            moves.mean().round(1).alias("mean_moves"),
+            moves.median().alias("median_moves"),
+        )
     )
     return _ordered(table, base, by).sort("order").with_columns(_no_eco(unknown)).collect()
 
@@ -142,8 +160,11 @@ def matching_players(games: GamesInput, player: str, *, exact: bool = False) -> 
     (:func:`notation.tables.selection.text_matches`)."""
     from notation.tables.selection import text_matches
 
-    names = as_lazy(games, ["white", "black"]).select(
-        pl.concat([pl.col("white"), pl.col("black")]).alias("name")).select(clean_name(pl.col("name")).alias("name"))
+    names = (
+        as_lazy(games, ["white", "black"])
+        .select(pl.concat([pl.col("white"), pl.col("black")]).alias("name"))
+        .select(clean_name(pl.col("name")).alias("name"))
+    )
     found = names.filter(text_matches("name", player, exact=exact).fill_null(False)).unique().collect()
     return sorted(found.get_column("name").to_list())
 
@@ -161,20 +182,38 @@ def player_history(games: GamesInput, player: str) -> pl.DataFrame:
     from notation.tables.selection import time_control_class
 
     want = " ".join(player.split()).casefold()
-    columns = ["date", "white", "black", "white_elo", "black_elo", "result", "time_control", "base_seconds",
-               "increment_seconds", "variant"]
+    columns = [
+        "date",
+        "white",
+        "black",
+        "white_elo",
+        "black_elo",
+        "result",
+        "time_control",
+        "base_seconds",
+        "increment_seconds",
+        "variant",
+    ]
     chess960 = pl.col("variant").str.to_lowercase().str.contains("960|fischer").fill_null(False)
-    base = as_lazy(games, columns).with_row_index("_i").with_columns(
-        white_score().alias("_ws"),
-        clean_name(pl.col("white")).str.to_lowercase().alias("_w"),
-        clean_name(pl.col("black")).str.to_lowercase().alias("_b"),
-        pl.when(chess960).then(pl.lit("Chess960"))
-        .otherwise(time_control_class().fill_null(PLAYER_SERIES[-1])).alias("series"),
+    base = (
+        as_lazy(games, columns)
+        .with_row_index("_i")
+        .with_columns(
+            white_score().alias("_ws"),
+            clean_name(pl.col("white")).str.to_lowercase().alias("_w"),
+            clean_name(pl.col("black")).str.to_lowercase().alias("_b"),
+            pl.when(chess960)
+            .then(pl.lit("Chess960"))
+            .otherwise(time_control_class().fill_null(PLAYER_SERIES[-1]))
+            .alias("series"),
+        )
     )
     white = base.filter(pl.col("_w") == want).select(
-        "_i", "date", "series", pl.col("white_elo").cast(pl.Int32).alias("rating"), pl.col("_ws").alias("score"))
+        "_i", "date", "series", pl.col("white_elo").cast(pl.Int32).alias("rating"), pl.col("_ws").alias("score")
+    )
     black = base.filter(pl.col("_b") == want).select(
-        "_i", "date", "series", pl.col("black_elo").cast(pl.Int32).alias("rating"), (1.0 - pl.col("_ws")).alias("score"))
+        "_i", "date", "series", pl.col("black_elo").cast(pl.Int32).alias("rating"), (1.0 - pl.col("_ws")).alias("score")
+    )
     both = pl.concat([white, black])
     return (
         both.filter(pl.col("date").is_not_null() & pl.col("score").is_not_null())
@@ -215,8 +254,13 @@ def clock_use(games: GamesInput, moves: pl.DataFrame | pl.LazyFrame) -> pl.DataF
         .sort(["game_id", "ply"])
         .with_columns(pl.col("clock_seconds").shift(1).over(["game_id", "color"]).alias("_prev"))
         .with_columns(pl.coalesce(pl.col("_prev"), pl.col("base_seconds").cast(pl.Float64)).alias("_before"))
-        .with_columns((pl.col("_before") - pl.col("clock_seconds")
-                       + pl.col("increment_seconds").cast(pl.Float64).fill_null(0.0)).alias("_spent"))
+        .with_columns(
+            (
+                pl.col("_before")
+                - pl.col("clock_seconds")
+                + pl.col("increment_seconds").cast(pl.Float64).fill_null(0.0)
+            ).alias("_spent")
+        )
         .filter(pl.col("_spent").is_not_null() & (pl.col("_spent") >= 0))
     )
     return (
@@ -246,14 +290,21 @@ def evals_from_moves(moves: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     ``series`` is ``white``/``black`` (the engine that moved) when the comments carry a search
     depth (an engine game: each engine's own evaluation), else ``analysis``."""
     lazy = moves.lazy() if isinstance(moves, pl.DataFrame) else moves
-    pawns = (pl.when(pl.col("eval_mate").is_not_null())
-             .then(pl.when(pl.col("eval_mate") > 0).then(EVAL_CAP).otherwise(-EVAL_CAP))
-             .otherwise((pl.col("eval_cp").cast(pl.Float64) / 100.0).clip(-EVAL_CAP, EVAL_CAP)))
+    pawns = (
+        pl.when(pl.col("eval_mate").is_not_null())
+        .then(pl.when(pl.col("eval_mate") > 0).then(EVAL_CAP).otherwise(-EVAL_CAP))
+        .otherwise((pl.col("eval_cp").cast(pl.Float64) / 100.0).clip(-EVAL_CAP, EVAL_CAP))
+    )
     evals = (
         lazy.sort("ply")
-        .select(pl.col("ply").cast(pl.Int32), "san", pawns.alias("eval_pawns"),
-                pl.col("eval_mate").cast(pl.Int32).alias("mate"), pl.col("depth").is_not_null().alias("_engine"),
-                pl.col("color").cast(pl.String).alias("_mover"))
+        .select(
+            pl.col("ply").cast(pl.Int32),
+            "san",
+            pawns.alias("eval_pawns"),
+            pl.col("eval_mate").cast(pl.Int32).alias("mate"),
+            pl.col("depth").is_not_null().alias("_engine"),
+            pl.col("color").cast(pl.String).alias("_mover"),
+        )
         .filter(pl.col("eval_pawns").is_not_null())
         .collect()
     )
@@ -276,8 +327,9 @@ def game_evals(game: Game) -> pl.DataFrame:
         pawns = _pawns(value)
         if value is not None and pawns is not None:
             rows.append((record.ply, record.san, pawns, value.mate))
-    return pl.DataFrame(rows, schema={"ply": pl.Int32, "san": pl.String, "eval_pawns": pl.Float64,
-                                      "mate": pl.Int32}, orient="row")
+    return pl.DataFrame(
+        rows, schema={"ply": pl.Int32, "san": pl.String, "eval_pawns": pl.Float64, "mate": pl.Int32}, orient="row"
+    )
 
 
 def table_for(

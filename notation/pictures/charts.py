@@ -62,7 +62,9 @@ def _note(kind: str, data: pl.DataFrame) -> str | None:
 
         total = int(data.group_by("series").agg(pl.col("games").max()).get_column("games").sum())
         if total > data.height:
-            return f"{total:,} games: {data.height:,} points drawn (every {-(-total // data.height)}th game and the last)"
+            return (
+                f"{total:,} games: {data.height:,} points drawn (every {-(-total // data.height)}th game and the last)"
+            )
     if kind.endswith("-eco") and "no_eco" in data.columns and data.height and int(data.get_column("no_eco")[0]):
         left = int(data.get_column("no_eco")[0])
         return f"{left:,} game{'s' if left != 1 else ''} without an ECO code (?) left out"
@@ -126,23 +128,25 @@ def _page(bundle: str, vega_lite: dict[str, Any]) -> str:
     element (tag text such as ``</script><script>...`` stays data, it never runs)."""
     if "</script" in bundle.lower():  # the libraries are inlined as they are: they must not end the element
         raise ValueError("the Vega bundle cannot be inlined in a page")
-    return "\n".join([
-        "<!DOCTYPE html>",
-        "<html>",
-        "<head>",
-        '<meta charset="UTF-8">',
-        "<title>Chart</title>",
-        f'<script type="text/javascript">{bundle}</script>',
-        "</head>",
-        "<body>",
-        '<div id="vega-chart"></div>',
-        '<script type="text/javascript">',
-        f"vegaEmbed('#vega-chart', {script_json(vega_lite)}, {{\"renderer\": \"svg\"}}).catch(console.error);",
-        "</script>",
-        "</body>",
-        "</html>",
-        "",
-    ])
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            "<html>",
+            "<head>",
+            '<meta charset="UTF-8">',
+            "<title>Chart</title>",
+            f'<script type="text/javascript">{bundle}</script>',
+            "</head>",
+            "<body>",
+            '<div id="vega-chart"></div>',
+            '<script type="text/javascript">',
+            f'vegaEmbed(\'#vega-chart\', {script_json(vega_lite)}, {{"renderer": "svg"}}).catch(console.error);',
+            "</script>",
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
 
 
 def _size(made: Any) -> Any:
@@ -155,16 +159,28 @@ def _rating(alt: Any, data: pl.DataFrame) -> Any:
     x_scale = alt.Scale(domain=[-RATING_SPAN, RATING_SPAN])
     y_scale = alt.Scale(domain=[0, 1])
     x_title = "Rating difference (White − Black)"
-    bands = alt.Chart(data, name="bands").mark_circle(color="#1f5fa8", opacity=0.8).encode(
-        x=alt.X("rating_diff:Q", title=x_title, scale=x_scale),
-        y=alt.Y("white_score:Q", title="White's score", scale=y_scale, axis=alt.Axis(format="%")),
-        size=alt.Size("games:Q", title="Games", scale=alt.Scale(range=[30, 400]), legend=alt.Legend(format="d")),
-        tooltip=["rating_diff", "games", alt.Tooltip("white_score:Q", format=".1%"),
-                 alt.Tooltip("expected:Q", format=".1%")],
+    bands = (
+        alt.Chart(data, name="bands")
+        .mark_circle(color="#1f5fa8", opacity=0.8)
+        .encode(
+            x=alt.X("rating_diff:Q", title=x_title, scale=x_scale),
+            y=alt.Y("white_score:Q", title="White's score", scale=y_scale, axis=alt.Axis(format="%")),
+            size=alt.Size("games:Q", title="Games", scale=alt.Scale(range=[30, 400]), legend=alt.Legend(format="d")),
+            tooltip=[
+                "rating_diff",
+                "games",
+                alt.Tooltip("white_score:Q", format=".1%"),
+                alt.Tooltip("expected:Q", format=".1%"),
+            ],
+        )
     )
-    curve = alt.Chart(expectation_curve(), name="expectation").mark_line(color="#c0392b").encode(
-        x=alt.X("rating_diff:Q", title=x_title, scale=x_scale),
-        y=alt.Y("expected:Q", title="White's score", scale=y_scale),
+    curve = (
+        alt.Chart(expectation_curve(), name="expectation")
+        .mark_line(color="#c0392b")
+        .encode(
+            x=alt.X("rating_diff:Q", title=x_title, scale=x_scale),
+            y=alt.Y("expected:Q", title="White's score", scale=y_scale),
+        )
     )
     return _size(alt.layer(curve, bands))
 
@@ -172,25 +188,41 @@ def _rating(alt: Any, data: pl.DataFrame) -> Any:
 def _results(by: str) -> Any:
     def build(alt: Any, data: pl.DataFrame) -> Any:
         label = "ECO" if by == "eco" else "Time control"
-        return alt.Chart(data, name="outcomes").mark_bar(stroke="#000000", strokeWidth=0.5).encode(
-            y=_groups(alt, data, label),
-            x=alt.X("share:Q", title="Share of finished games", stack="normalize", axis=alt.Axis(format="%")),
-            color=alt.Color("outcome:N", title="Outcome", sort=["white wins", "draw", "black wins"],
-                            scale=alt.Scale(domain=["white wins", "draw", "black wins"], range=list(OUTCOME_COLOURS))),
-            order=alt.Order("outcome_order:Q"),
-            tooltip=["group", "outcome", "games", alt.Tooltip("share:Q", format=".1%")],
-        ).properties(width=WIDTH)
+        return (
+            alt.Chart(data, name="outcomes")
+            .mark_bar(stroke="#000000", strokeWidth=0.5)
+            .encode(
+                y=_groups(alt, data, label),
+                x=alt.X("share:Q", title="Share of finished games", stack="normalize", axis=alt.Axis(format="%")),
+                color=alt.Color(
+                    "outcome:N",
+                    title="Outcome",
+                    sort=["white wins", "draw", "black wins"],
+                    scale=alt.Scale(domain=["white wins", "draw", "black wins"], range=list(OUTCOME_COLOURS)),
+                ),
+                order=alt.Order("outcome_order:Q"),
+                tooltip=["group", "outcome", "games", alt.Tooltip("share:Q", format=".1%")],
+            )
+            .properties(width=WIDTH)
+        )
+
     return build
 
 
 def _length(by: str) -> Any:
     def build(alt: Any, data: pl.DataFrame) -> Any:
         label = "ECO" if by == "eco" else "Time control"
-        return alt.Chart(data, name="lengths").mark_bar(color="#1f5fa8").encode(
-            y=_groups(alt, data, label),
-            x=alt.X("mean_moves:Q", title="Mean length (moves)"),
-            tooltip=["group", "games", "mean_moves", "median_moves"],
-        ).properties(width=WIDTH)
+        return (
+            alt.Chart(data, name="lengths")
+            .mark_bar(color="#1f5fa8")
+            .encode(
+                y=_groups(alt, data, label),
+                x=alt.X("mean_moves:Q", title="Mean length (moves)"),
+                tooltip=["group", "games", "mean_moves", "median_moves"],
+            )
+            .properties(width=WIDTH)
+        )
+
     return build
 
 
@@ -206,26 +238,38 @@ def _player(alt: Any, data: pl.DataFrame) -> Any:
     rated = data.filter(pl.col("rating").is_not_null())
     rating_y = alt.Y("rating:Q", title="Rating", scale=alt.Scale(zero=False))
     rating = alt.Chart(rated, name="rating").mark_line(point=False).encode(x=x, y=rating_y, color=colour)
-    rating_points = alt.Chart(rated, name="ratings").mark_circle(size=40).encode(
-        x=x, y=rating_y, color=colour, tooltip=["date:T", "series", "rating", "score", "games"])
+    rating_points = (
+        alt.Chart(rated, name="ratings")
+        .mark_circle(size=40)
+        .encode(x=x, y=rating_y, color=colour, tooltip=["date:T", "series", "rating", "score", "games"])
+    )
     score_y = alt.Y("score_pct:Q", title="Running score (%)", scale=alt.Scale(domain=[0, 100]))
     score_lines = alt.Chart(data, name="score_lines").mark_line().encode(x=x, y=score_y, color=colour)
-    score = alt.Chart(data, name="scores").mark_circle(size=40).encode(
-        x=x, y=score_y, color=colour, tooltip=["date:T", "series", "score", "games", "score_pct"])
+    score = (
+        alt.Chart(data, name="scores")
+        .mark_circle(size=40)
+        .encode(x=x, y=score_y, color=colour, tooltip=["date:T", "series", "score", "games", "score_pct"])
+    )
     top = alt.layer(rating, rating_points).properties(width=WIDTH, height=HEIGHT // 2)
     return alt.vconcat(top, alt.layer(score_lines, score).properties(width=WIDTH, height=HEIGHT // 2))
 
 
 def _clock(alt: Any, data: pl.DataFrame) -> Any:
-    colour = alt.Color("color:N", title="Side", sort=["white", "black"],
-                       scale=alt.Scale(domain=["white", "black"], range=["#c9a227", "#303030"]))
+    colour = alt.Color(
+        "color:N",
+        title="Side",
+        sort=["white", "black"],
+        scale=alt.Scale(domain=["white", "black"], range=["#c9a227", "#303030"]),
+    )
     x = alt.X("move_number:Q", title="Move number", axis=alt.Axis(tickMinStep=1, format="d"))
     y = alt.Y("mean_seconds:Q", title="Mean time per move (s)")
     line = alt.Chart(data, name="clock_lines").mark_line().encode(x=x, y=y, color=colour)
-    faded = (alt.condition("datum.thin", alt.value(0.25), alt.value(1.0)) if "thin" in data.columns
-             else alt.value(1.0))
-    points = alt.Chart(data, name="clock_points").mark_circle(size=30).encode(
-        x=x, y=y, color=colour, opacity=faded, tooltip=["move_number", "color", "mean_seconds", "moves"])
+    faded = alt.condition("datum.thin", alt.value(0.25), alt.value(1.0)) if "thin" in data.columns else alt.value(1.0)
+    points = (
+        alt.Chart(data, name="clock_points")
+        .mark_circle(size=30)
+        .encode(x=x, y=y, color=colour, opacity=faded, tooltip=["move_number", "color", "mean_seconds", "moves"])
+    )
     return _size(alt.layer(line, points))
 
 
@@ -239,15 +283,25 @@ def _eval(alt: Any, data: pl.DataFrame) -> Any:
     zero = alt.Chart(pl.DataFrame({"y": [0.0]}), name="zero").mark_rule(color="#888888").encode(y="y:Q")
     if "series" in data.columns and set(data.get_column("series")) & {"white", "black"}:
         # an engine game: each engine's evaluations are its own series (never one zig-zag)
-        colour = alt.Color("series:N", title="Engine of", sort=["white", "black"],
-                           scale=alt.Scale(domain=["white", "black"], range=["#c9a227", "#303030"]))
+        colour = alt.Color(
+            "series:N",
+            title="Engine of",
+            sort=["white", "black"],
+            scale=alt.Scale(domain=["white", "black"], range=["#c9a227", "#303030"]),
+        )
         lines = alt.Chart(data, name="eval_lines").mark_line().encode(x=x, y=y, color=colour)
-        points = alt.Chart(data, name="evals").mark_circle(size=20).encode(
-            x=x, y=y, color=colour, tooltip=["ply", "san", "series", "eval_pawns", "mate"])
+        points = (
+            alt.Chart(data, name="evals")
+            .mark_circle(size=20)
+            .encode(x=x, y=y, color=colour, tooltip=["ply", "san", "series", "eval_pawns", "mate"])
+        )
         return _size(alt.layer(zero, lines, points))
     area = alt.Chart(data, name="eval_area").mark_area(color="#d0d0d0", opacity=0.6).encode(x=x, y=y)
-    points = alt.Chart(data, name="evals").mark_circle(color="#303030", size=20).encode(
-        x=x, y=y, tooltip=["ply", "san", "eval_pawns", "mate"])
+    points = (
+        alt.Chart(data, name="evals")
+        .mark_circle(color="#303030", size=20)
+        .encode(x=x, y=y, tooltip=["ply", "san", "eval_pawns", "mate"])
+    )
     return _size(alt.layer(area, zero, points))
 
 

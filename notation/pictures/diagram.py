@@ -32,8 +32,7 @@ class Diagram:
     ply: int = 0
     notes: list[Diagnostic] = field(default_factory=list, compare=False)
 
-    def svg(self, *, flipped: bool = False, coordinates: bool = True, size: int = 360,
-            caption: bool = True) -> str:
+    def svg(self, *, flipped: bool = False, coordinates: bool = True, size: int = 360, caption: bool = True) -> str:
         """The diagram as SVG text (:func:`notation.pictures.board.position_svg`)."""
         last = None if self.last_move is None else (self.last_move.from_square, self.last_move.to_square)
         return position_svg(
@@ -92,16 +91,25 @@ def from_game(game: Game, ply: int | None = None) -> tuple[Diagram | None, list[
     names = " – ".join(game.tags.get(t, "?") for t in ("White", "Black"))
     if target == 0:
         comments = game.intro_comments
-        return Diagram(result.start, None, tuple(arrows(comments)), tuple(highlights(comments)),
-                       f"{names}, start", 0), []
+        return Diagram(
+            result.start, None, tuple(arrows(comments)), tuple(highlights(comments)), f"{names}, start", 0
+        ), []
     record = result.plies[target - 1]
     comments = record.node.comments
     label = ply_label(target, record.san, result.start_ply)
-    return Diagram(record.after, record.move, tuple(arrows(comments)), tuple(highlights(comments)),
-                   f"{names}, after {label}", target), []
+    return Diagram(
+        record.after,
+        record.move,
+        tuple(arrows(comments)),
+        tuple(highlights(comments)),
+        f"{names}, after {label}",
+        target,
+    ), []
 
 
-def from_source(source: str | Path, *, game: int = 1, ply: int | None = None) -> tuple[Diagram | None, list[Diagnostic]]:
+def from_source(
+    source: str | Path, *, game: int = 1, ply: int | None = None
+) -> tuple[Diagram | None, list[Diagnostic]]:
     """The diagram of game number ``game`` (1-based) of a PGN file after ``ply`` plies."""
     from notation.pgn.chunks import ReadFailure
     from notation.pgn.reader import parse_raw_game, split_games

@@ -51,7 +51,7 @@ def _ray_attacks(sq: int, occ: int, dirs: tuple[tuple[int, int], ...]) -> int:
 
 
 def _edges(sq: int) -> int:
-    return (((BB_RANKS[0] | BB_RANKS[7]) & ~BB_RANKS[sq >> 3]) | ((BB_FILES[0] | BB_FILES[7]) & ~BB_FILES[sq & 7]))
+    return ((BB_RANKS[0] | BB_RANKS[7]) & ~BB_RANKS[sq >> 3]) | ((BB_FILES[0] | BB_FILES[7]) & ~BB_FILES[sq & 7])
 
 
 def _subsets(mask: int) -> list[int]:

@@ -28,7 +28,6 @@ from notation.rules.move import MOVES, Move
 from notation.rules.squares import BB_ALL, BB_RANKS, BISHOP, KNIGHT, QUEEN, ROOK, scan_squares
 
 
-
 class Position(Protocol):
     """What move generation reads of a position (:class:`notation.rules.position.Position`,
     which imports this module: so the generator names the parts it needs, not the class)."""
@@ -46,6 +45,7 @@ class Position(Protocol):
 
     def _ep_safe(self, f: int, ep: int) -> bool: ...
 
+
 _BACKRANK = (BB_RANKS[7], BB_RANKS[0])  # by colour index: Black, White
 _PROMOTIONS = (QUEEN, ROOK, BISHOP, KNIGHT)
 
@@ -54,9 +54,7 @@ def pinned_pieces(pos: Position, us: bool, king: int) -> int:
     bb = pos._bb
     occ = bb[0]
     own = pos._co[us]
-    snipers = (
-        ROOK_EMPTY[king] & (bb[4] | bb[5]) | BISHOP_EMPTY[king] & (bb[3] | bb[5])
-    ) & pos._co[not us]
+    snipers = (ROOK_EMPTY[king] & (bb[4] | bb[5]) | BISHOP_EMPTY[king] & (bb[3] | bb[5])) & pos._co[not us]
     pinned = 0
     while snipers:
         low = snipers & -snipers
@@ -80,8 +78,10 @@ def generate(pos: Position, from_mask: int, to_mask: int = BB_ALL, castling: boo
     append = moves.append
     queens = bb[5]
     checkers = (
-        KNIGHT_ATTACKS[king] & bb[2] | PAWN_ATTACKS[us][king] & bb[1]
-        | rook_attacks(king, occ) & (bb[4] | queens) | bishop_attacks(king, occ) & (bb[3] | queens)
+        KNIGHT_ATTACKS[king] & bb[2]
+        | PAWN_ATTACKS[us][king] & bb[1]
+        | rook_attacks(king, occ) & (bb[4] | queens)
+        | bishop_attacks(king, occ) & (bb[3] | queens)
     ) & enemy
     if not checkers & (checkers - 1):
         if checkers:
@@ -132,6 +132,7 @@ def generate(pos: Position, from_mask: int, to_mask: int = BB_ALL, castling: boo
         if castling and not checkers and pos.castling_rights & own:
             moves.extend(castling_moves(pos))
     return moves
+
 
 def castling_moves(pos: Position, side: str | None = None) -> list[Move]:
     us = pos.turn
@@ -185,6 +186,7 @@ def origins(pos: Position, ptype: int, t: int) -> int:
     else:
         att = KING_ATTACKS[t]
     return att & bb[ptype] & pos._co[pos.turn]
+
 
 def piece_moves_to(pos: Position, piece_type: int, to: int) -> list[Move]:
     """The legal moves of the side to move's pieces of ``piece_type`` (knight to king; not

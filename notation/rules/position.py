@@ -168,10 +168,7 @@ class Position:
 
     def is_en_passant(self, move: Move) -> bool:
         f, t = move[0], move[1]
-        return (
-            t == self.ep_square and self._board[f] & 7 == PAWN and (f - t) & 7 != 0
-            and not self._board[t]
-        )
+        return t == self.ep_square and self._board[f] & 7 == PAWN and (f - t) & 7 != 0 and not self._board[t]
 
     def is_castling(self, move: Move) -> bool:
         f, t = move[0], move[1]
@@ -202,8 +199,11 @@ class Position:
         occ = bb[0]
         queens = bb[5]
         return (
-            KNIGHT_ATTACKS[sq] & bb[2] | KING_ATTACKS[sq] & bb[6] | PAWN_ATTACKS[not colour][sq] & bb[1]
-            | rook_attacks(sq, occ) & (bb[4] | queens) | bishop_attacks(sq, occ) & (bb[3] | queens)
+            KNIGHT_ATTACKS[sq] & bb[2]
+            | KING_ATTACKS[sq] & bb[6]
+            | PAWN_ATTACKS[not colour][sq] & bb[1]
+            | rook_attacks(sq, occ) & (bb[4] | queens)
+            | bishop_attacks(sq, occ) & (bb[3] | queens)
         ) & self._co[colour]
 
     def is_attacked_by(self, colour: bool, sq: int) -> bool:
@@ -318,9 +318,7 @@ class Position:
         captured = board[t]
         if ptype == 6:
             cr &= ~_BACKRANK[us]
-            if (captured and (captured & 8) == (code & 8)) or (
-                not self.chess960 and (t - f == 2 or f - t == 2)
-            ):
+            if (captured and (captured & 8) == (code & 8)) or (not self.chess960 and (t - f == 2 or f - t == 2)):
                 r = t if captured else (f + 3 if t > f else f - 4)
                 base = f & 56
                 a_side = r < f
@@ -392,8 +390,9 @@ class Position:
         new.chess960 = self.chess960
         return new
 
-    def _finish(self: _P, board: bytearray, bb: list[int], co: list[int], h: int, cr: int,
-                half: int, ep: int | None) -> _P:
+    def _finish(
+        self: _P, board: bytearray, bb: list[int], co: list[int], h: int, cr: int, half: int, ep: int | None
+    ) -> _P:
         new = _new(type(self))
         new._board = board
         new._bb = bb
@@ -479,10 +478,13 @@ class Position:
         if not isinstance(other, Position):
             return NotImplemented
         return (
-            self._board == other._board and self.turn == other.turn
-            and self.castling_rights == other.castling_rights and self.ep_square == other.ep_square
+            self._board == other._board
+            and self.turn == other.turn
+            and self.castling_rights == other.castling_rights
+            and self.ep_square == other.ep_square
             and self.halfmove_clock == other.halfmove_clock
-            and self.fullmove_number == other.fullmove_number and self.chess960 == other.chess960
+            and self.fullmove_number == other.fullmove_number
+            and self.chess960 == other.chess960
         )
 
     def __hash__(self) -> int:
@@ -552,7 +554,9 @@ def _parse_castling(text: str, bb: list[int], co: list[int], chess960: bool | No
         if king != base + 4 or rook not in (base, base + 7):
             needs_960 = True
     if chess960 is False and needs_960:
-        raise SetupError("castling", f"castling rights {text!r} need Chess960 rules (king or rook off its standard square)")
+        raise SetupError(
+            "castling", f"castling rights {text!r} need Chess960 rules (king or rook off its standard square)"
+        )
     return rights, needs_960
 
 

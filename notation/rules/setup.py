@@ -42,6 +42,4 @@ def _back_rank(white: bool) -> tuple[int, ...]:
 
 
 #: The standard starting position as a set-up.
-STARTING_SETUP = Setup(
-    _back_rank(True) + (9,) * 8 + (0,) * 32 + (1,) * 8 + _back_rank(False), True, "KQkq", None, 0, 1
-)
+STARTING_SETUP = Setup(_back_rank(True) + (9,) * 8 + (0,) * 32 + (1,) * 8 + _back_rank(False), True, "KQkq", None, 0, 1)

@@ -55,8 +55,6 @@ def _push_source(us: bool, to: int, tbit: int, pawns: int, occ: int) -> int:
     return cands
 
 
-
-
 def advance(
     pos: _P, kind: int, to: int, mask: int, capture: bool, in_check: bool | None = None
 ) -> tuple[Move, _P, bool] | None:
@@ -197,8 +195,12 @@ def advance(
         check = False
     else:
         check = bool(
-            piece != 3 and ROOK_EMPTY[to] >> sq & 1 and rook_attacks(to, occ) >> sq & 1
-            or piece != 4 and BISHOP_EMPTY[to] >> sq & 1 and bishop_attacks(to, occ) >> sq & 1
+            piece != 3
+            and ROOK_EMPTY[to] >> sq & 1
+            and rook_attacks(to, occ) >> sq & 1
+            or piece != 4
+            and BISHOP_EMPTY[to] >> sq & 1
+            and bishop_attacks(to, occ) >> sq & 1
         )
     if not check and LINE[sq][f] & own & (bb[3] | bb[4] | bb[5]):
         queens = bb[5]
@@ -299,8 +301,9 @@ def standard_castle(pos: Position, side: str) -> Move | None:
     return move
 
 
-
-def _standard_castling_plan(colour: bool, queen_side: bool) -> tuple[int, int, int, tuple[int, ...], int, int, int, Move]:
+def _standard_castling_plan(
+    colour: bool, queen_side: bool
+) -> tuple[int, int, int, tuple[int, ...], int, int, int, Move]:
     base = 0 if colour else 56
     king = base + 4
     rook = base + (0 if queen_side else 7)
@@ -324,5 +327,3 @@ _STANDARD_CASTLING = (
     (_standard_castling_plan(False, False), _standard_castling_plan(False, True)),
     (_standard_castling_plan(True, False), _standard_castling_plan(True, True)),
 )
-
-

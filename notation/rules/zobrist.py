@@ -45,7 +45,7 @@ def _piece_table() -> list[list[int]]:
     for piece_type in range(1, 7):
         for white in (0, 1):
             kind = 2 * (piece_type - 1) + white
-            table[piece_type | (8 if white else 0)] = list(RANDOM64[64 * kind:64 * kind + 64])
+            table[piece_type | (8 if white else 0)] = list(RANDOM64[64 * kind : 64 * kind + 64])
     return table
 
 

@@ -38,7 +38,7 @@ def book_prior(pos: Position, moves: list[Move], depth: int, power: float = BOOK
     if depth > 0 and pos.key() not in counts:
         return None
     raw = [counts.get(pos.play(m).key(), 0) for m in moves]
-    lines = [c ** power if c else 0.0 for c in raw]
+    lines = [c**power if c else 0.0 for c in raw]
     total = sum(lines)
     n = len(moves)
     if total == 0:

@@ -79,8 +79,7 @@ DEFAULTS: dict[str, float] = {
     "edit.swapped": 8.0,  # two neighbouring boxes (one per player) swapped
     "prior.leave": 1.2,  # a move that leaves the opening table (from a position in it)
     # the prior of a move by its class (notation.scoresheet.plausibility): as likely as any other
-    **{"prior.move." + kind: 0.0 for kind in ("quiet", "+", "x", "x+", "h", "h+", "hx", "hx+", "r", "r+", "rh",
-                                              "rh+")},
+    **{"prior.move." + kind: 0.0 for kind in ("quiet", "+", "x", "x+", "h", "h+", "hx", "hx+", "r", "r+", "rh", "rh+")},
     "temperature": 1.0,  # probabilities are exp(-cost / temperature), normalised
 }
 
@@ -221,11 +220,28 @@ def sheet_style(readings: list[tuple[BoxReading, ...]]) -> Style | None:
 #: Parts of a box's cost that are notation habits, not slips: a box written so is read as
 #: written (``Nxf3`` written ``Nf3``, ``dxe5`` written ``dxe``, ``QxQ``, ``Nd7xf6``, a check without
 #: ``+``). A missing disambiguation is reported as ``ambiguous`` where another move fits as well.
-STYLE_PARTS = frozenset({
-    "check.missing", "mate.missing", "check.extra", "mate.extra", "capture.missing", "capture.missing_pawn",
-    "coordinates", "origin.square", "taken", "taken.square", "pawn.files_only", "piece.lowercase",
-    "promotion.missing", "castle.as_king", "origin.extra", "target.file_only", "target.rank_only",
-})
+STYLE_PARTS = frozenset(
+    {
+        "check.missing",
+        "mate.missing",
+        "check.extra",
+        "mate.extra",
+        "capture.missing",
+        "capture.missing_pawn",
+        "coordinates",
+        "origin.square",
+        "taken",
+        "taken.square",
+        "pawn.files_only",
+        "piece.lowercase",
+        "promotion.missing",
+        "castle.as_king",
+        "origin.extra",
+        "target.file_only",
+        "target.rank_only",
+    }
+)
+
 
 def is_slip(part: str) -> bool:
     """True when the named part of a box's cost is a slip, not a notation habit
@@ -242,8 +258,13 @@ def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None, style
         return 0.0 if w.castle == f.castle else _part(parts, "castle.side")
     total = 0.0
     if f.castle is not None:
-        if (w.piece is None and w.from_file is not None and w.from_rank is not None
-                and w.from_rank * 8 + w.from_file == f.from_square and w.to_square == f.to_square):
+        if (
+            w.piece is None
+            and w.from_file is not None
+            and w.from_rank is not None
+            and w.from_rank * 8 + w.from_file == f.from_square
+            and w.to_square == f.to_square
+        ):
             # castling in coordinates, the king's move (e1g1): as any move in coordinates
             return style.origin if style is not None and style.origin is not None else cost("coordinates")
         if w.piece != KING or w.to_square is None and w.to_file is None:
@@ -271,7 +292,9 @@ def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None, style
         else:
             total += _part(parts, "piece.wrong", _LETTERS[w.piece] + _LETTERS[f.piece])
     elif w.lowercase:
-        total += style.lowercase if style is not None and style.lowercase is not None else _part(parts, "piece.lowercase")
+        total += (
+            style.lowercase if style is not None and style.lowercase is not None else _part(parts, "piece.lowercase")
+        )
     # the target
     if w.taken is not None:
         if f.taken is None:
@@ -305,7 +328,9 @@ def written_cost(w: Written, f: MoveFacts, parts: list[str] | None = None, style
             if style is not None and style.origin is not None:
                 total += style.origin
             else:
-                total += _part(parts, "origin.square") if w.piece is not None or f.piece == PAWN else cost("coordinates")
+                total += (
+                    _part(parts, "origin.square") if w.piece is not None or f.piece == PAWN else cost("coordinates")
+                )
     elif w.from_file is not None and not (f.piece == BISHOP and w.piece is None and w.from_file == 1):
         if w.from_file != f.from_square % 8:
             if f.piece == PAWN and f.taken is not None:
@@ -395,13 +420,13 @@ def box_readings(text: str, lang: str) -> tuple[BoxReading, ...]:
         confusable[pair[1]] += pair[0]
     for i, char in enumerate(text):
         for alt in confusable.get(char, ""):
-            _add(out, text[:i] + alt + text[i + 1:], lang, cost("char.replace") - 2.0, f"'{char}' read as '{alt}'")
+            _add(out, text[:i] + alt + text[i + 1 :], lang, cost("char.replace") - 2.0, f"'{char}' read as '{alt}'")
     if literal is None:
         for i, char in enumerate(text):
-            _add(out, text[:i] + text[i + 1:], lang, cost("char.delete"), f"'{char}' dropped")
+            _add(out, text[:i] + text[i + 1 :], lang, cost("char.delete"), f"'{char}' dropped")
             for alt in _ALPHABET:
                 if alt != char:
-                    _add(out, text[:i] + alt + text[i + 1:], lang, cost("char.replace"), f"'{char}' read as '{alt}'")
+                    _add(out, text[:i] + alt + text[i + 1 :], lang, cost("char.replace"), f"'{char}' read as '{alt}'")
         for i in range(len(text) + 1):
             for alt in _ALPHABET:
                 _add(out, text[:i] + alt + text[i:], lang, cost("char.insert"), f"'{alt}' added")
@@ -409,8 +434,23 @@ def box_readings(text: str, lang: str) -> tuple[BoxReading, ...]:
 
 
 def _key(w: Written) -> str:
-    return repr((w.piece, w.foreign, w.from_file, w.from_rank, w.capture, w.to_square, w.promotion, w.castle,
-                 w.check, w.to_file, w.to_rank, w.taken, w.lowercase))
+    return repr(
+        (
+            w.piece,
+            w.foreign,
+            w.from_file,
+            w.from_rank,
+            w.capture,
+            w.to_square,
+            w.promotion,
+            w.castle,
+            w.check,
+            w.to_file,
+            w.to_rank,
+            w.taken,
+            w.lowercase,
+        )
+    )
 
 
 def _add(out: dict[Written | str, BoxReading], text: str, lang: str, edit: float, what: str) -> None:
@@ -422,8 +462,9 @@ def _add(out: dict[Written | str, BoxReading], text: str, lang: str, edit: float
         out[key] = BoxReading(w, edit, what)
 
 
-def box_cost(readings: tuple[BoxReading, ...], f: MoveFacts, style: Style | None = None
-             ) -> tuple[float, BoxReading | None]:
+def box_cost(
+    readings: tuple[BoxReading, ...], f: MoveFacts, style: Style | None = None
+) -> tuple[float, BoxReading | None]:
     """The cheapest reading of a box as ``f``'s move (check marks apart), and which reading it
     was (None: the box read as any move, at ``box.unreadable``); ``style``: the writer's habits."""
     best = cost("box.unreadable")
@@ -437,5 +478,19 @@ def box_cost(readings: tuple[BoxReading, ...], f: MoveFacts, style: Style | None
     return best, chosen
 
 
-__all__ = ["COSTS", "DEFAULTS", "STYLE_PARTS", "is_slip", "BoxReading", "MoveFacts", "Style", "box_cost", "box_readings", "check_cost",
-           "cost", "move_facts", "sheet_style", "written_cost"]
+__all__ = [
+    "COSTS",
+    "DEFAULTS",
+    "STYLE_PARTS",
+    "is_slip",
+    "BoxReading",
+    "MoveFacts",
+    "Style",
+    "box_cost",
+    "box_readings",
+    "check_cost",
+    "cost",
+    "move_facts",
+    "sheet_style",
+    "written_cost",
+]

@@ -168,8 +168,10 @@ class _Copy:
         self.swapped = cost("edit.swapped")
         self.transposed = cost("edit.transposed")
         self.blank = blank
-        self.least = [min(self.extra, blank if b.blank else min((r.edit for r in rs), default=unreadable))
-                      for b, rs in zip(boxes, self.readings)]
+        self.least = [
+            min(self.extra, blank if b.blank else min((r.edit for r in rs), default=unreadable))
+            for b, rs in zip(boxes, self.readings)
+        ]
         self.above = [math.inf] * self.n
 
     def owed(self, box: int) -> float:
@@ -278,8 +280,15 @@ class _Decoder:
     """One reading of the copies: the layers of kept states, the ends found, and how to read on
     from a layer (:meth:`read_on`) and read a stretch again wider (:meth:`widen`)."""
 
-    def __init__(self, copies: list[list[Box]], start: Position, lang: str, forced: list[Move] | None,
-                 only: list[Move] | None, pins: dict[int, str]) -> None:
+    def __init__(
+        self,
+        copies: list[list[Box]],
+        start: Position,
+        lang: str,
+        forced: list[Move] | None,
+        only: list[Move] | None,
+        pins: dict[int, str],
+    ) -> None:
         self.sheets = [_Copy(boxes, lang) for boxes in copies]
         self.forced = forced
         self.only = only
@@ -312,7 +321,7 @@ class _Decoder:
     def moves_of(self, state: State) -> list[Move]:
         """The moves the reading may play from ``state``."""
         if self.forced is not None:
-            return self.forced[state.depth:state.depth + 1]
+            return self.forced[state.depth : state.depth + 1]
         if self.only is not None and state.depth >= len(self.only):
             return []
         if state.depth >= self.longest + MAX_OMITTED:
@@ -359,7 +368,8 @@ class _Decoder:
                 combos = self.combined.get((state.cursors, f))
                 if combos is None:
                     combos = self.combined[(state.cursors, f)] = _combine(
-                        [s.options(c, f) for c, s in zip(state.cursors, sheets)])
+                        [s.options(c, f) for c, s in zip(state.cursors, sheets)]
+                    )
                 for combo in combos:
                     prior = 0.0
                     if book is not None:
@@ -396,11 +406,12 @@ class _Decoder:
         chosen = heapq.nsmallest(wide * 3, candidates)
         if len(chosen) > width * 3:
             near = chosen[0].rank + 2 * BEAM_SPAN
-            del chosen[width * 3 + sum(1 for c in chosen[width * 3:] if c.rank <= near):]
+            del chosen[width * 3 + sum(1 for c in chosen[width * 3 :] if c.rank <= near) :]
         return chosen
 
-    def merge(self, layer: list[State], moves_of: list[list[Move]], chosen: list[Candidate]
-              ) -> tuple[dict[tuple[tuple[tuple[int, int], ...], int], State], list[Edge]]:
+    def merge(
+        self, layer: list[State], moves_of: list[list[Move]], chosen: list[Candidate]
+    ) -> tuple[dict[tuple[tuple[tuple[int, int], ...], int], State], list[Edge]]:
         """The states the chosen candidates reach (merged by cursors and position) and their edges:
         each edge's cost adds the move's plausibility and the written check marks."""
         merged: dict[tuple[tuple[tuple[int, int], ...], int], State] = {}
@@ -413,10 +424,20 @@ class _Decoder:
             found = played.get((cand.state, cand.move))
             if found is None:
                 after = parent.pos.play(move)
-                found = played[(cand.state, cand.move)] = (after, _check_level(after), self.plausible(parent, move, after))
+                found = played[(cand.state, cand.move)] = (
+                    after,
+                    _check_level(after),
+                    self.plausible(parent, move, after),
+                )
             after, level, plausible = found
-            marks = sum((check_cost(op.reading.written, level, copy.style) for op, copy in zip(ops, self.sheets)
-                         if op.kind not in (OMIT, DONE) and op.reading is not None), 0.0)
+            marks = sum(
+                (
+                    check_cost(op.reading.written, level, copy.style)
+                    for op, copy in zip(ops, self.sheets)
+                    if op.kind not in (OMIT, DONE) and op.reading is not None
+                ),
+                0.0,
+            )
             edge_cost = cand.total - parent.cost + marks + plausible
             key = (cand.combo.cursors, after.key())
             child = merged.get(key)
@@ -439,7 +460,8 @@ class _Decoder:
         found = self.plausibility.get(key)
         if found is None:
             found = self.plausibility[key] = cost(
-                "prior.move." + move_class(parent.pos, move, after, parent.last_capture))
+                "prior.move." + move_class(parent.pos, move, after, parent.last_capture)
+            )
         return found
 
     # -- reading on -----------------------------------------------------------------------------
@@ -449,7 +471,7 @@ class _Decoder:
         From depth ``settled`` on, a layer the same as the last pass's at its depth (the same
         states at the same costs, the same cheapest end so far) reads on as before: None then."""
         layers = self.layers
-        del layers[k + 1:]
+        del layers[k + 1 :]
         self.ends[:] = [s for s in self.ends if s.depth < k]
         self.best_end = min((s.total for s in self.ends), default=math.inf)
         layer = layers[k]
@@ -515,7 +537,7 @@ class _Decoder:
             if place is None:
                 return kept
             ply, k, stop = place
-            saved_layers = self.layers[k + 1:]
+            saved_layers = self.layers[k + 1 :]
             saved_ends = list(self.ends)
             saved = [(s, s.outgoing, s.end) for s in self.layers[k]]
             saved_history = dict(self.history)
@@ -525,7 +547,7 @@ class _Decoder:
                 found = again
                 kept = True
             else:  # the first pass stands
-                del self.layers[k + 1:]
+                del self.layers[k + 1 :]
                 self.layers.extend(saved_layers)
                 self.ends[:] = saved_ends
                 for state, outgoing, end in saved:
@@ -537,9 +559,15 @@ class _Decoder:
         return kept
 
 
-def read_copies(copies: list[list[Box]], start: Position, lang: str = "en", beam: int = BEAM,
-                forced: list[Move] | None = None, only: list[Move] | None = None,
-                pins: dict[int, str] | None = None) -> Lattice:
+def read_copies(
+    copies: list[list[Box]],
+    start: Position,
+    lang: str = "en",
+    beam: int = BEAM,
+    forced: list[Move] | None = None,
+    only: list[Move] | None = None,
+    pins: dict[int, str] | None = None,
+) -> Lattice:
     """Read the copies of one game's sheet (see the module docstring). ``forced``: the game is
     known (only its moves are played: the alignment of the boxes with it, for learning).
     ``only``: read as usual, every cost and prior alike, but play only these moves (what the
@@ -571,8 +599,9 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _keep(states: Iterable[State], beam: int, per_position: int, wide: int = 0,
-          owed: Callable[[State], float] | None = None) -> list[State]:
+def _keep(
+    states: Iterable[State], beam: int, per_position: int, wide: int = 0, owed: Callable[[State], float] | None = None
+) -> list[State]:
     """The cheapest ``beam`` states, at most ``per_position`` of them in one position (the
     same moves aligned with the boxes in other ways), and past ``beam`` those within
     :data:`BEAM_SPAN` of the cheapest, up to ``wide``: the beam keeps other games alive rather
@@ -581,8 +610,10 @@ def _keep(states: Iterable[State], beam: int, per_position: int, wide: int = 0,
     or two, and falls out of step with the others for good."""
     kept: list[State] = []
     count: dict[int, int] = {}
-    ranked = sorted(((s.cost + (owed(s) if owed is not None else 0.0), k, s) for k, s in enumerate(states)),
-                    key=lambda item: (item[0], item[1]))
+    ranked = sorted(
+        ((s.cost + (owed(s) if owed is not None else 0.0), k, s) for k, s in enumerate(states)),
+        key=lambda item: (item[0], item[1]),
+    )
     least = ranked[0][0] if ranked else math.inf
     for rank, _, state in ranked:
         if len(kept) >= beam and (len(kept) >= wide or rank > least + BEAM_SPAN):

@@ -127,8 +127,14 @@ class Found:
     @classmethod
     def ending_at(cls, end: State) -> Found:
         path = end.path()
-        return cls(tuple(e.move for e in path), tuple(e.ops for e in path), end.total, end.pos,
-                   sum(e.prior for e in path), (end.end or 0.0) + sum(e.weight for e in path))
+        return cls(
+            tuple(e.move for e in path),
+            tuple(e.ops for e in path),
+            end.total,
+            end.pos,
+            sum(e.prior for e in path),
+            (end.end or 0.0) + sum(e.weight for e in path),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,5 +161,18 @@ class Lattice:
     read_again: bool = False  # the best reading was found by the widening second pass
 
 
-__all__ = ["DONE", "EXTRA_MATCH", "MATCH", "OMIT", "SWAP", "TRANSPOSE", "Box", "Choice", "CopyOp", "Edge",
-           "Found", "Lattice", "State"]
+__all__ = [
+    "DONE",
+    "EXTRA_MATCH",
+    "MATCH",
+    "OMIT",
+    "SWAP",
+    "TRANSPOSE",
+    "Box",
+    "Choice",
+    "CopyOp",
+    "Edge",
+    "Found",
+    "Lattice",
+    "State",
+]

@@ -129,18 +129,46 @@ def _chances(counts: _Counts, f: MoveFacts, check: int) -> None:
 
 #: Which chances each part is counted against.
 _AGAINST: dict[str, str] = {
-    "piece.dropped": "piece", "piece.wrong": "piece", "piece.on_pawn": "pawn", "piece.foreign": "box",
-    "piece.lowercase": "piece", "piece.lower_b": "piece", "square.both": "box",
-    "origin.missing": "disambiguation", "origin.extra": "no.disambiguation", "origin.wrong": "box",
-    "origin.square": "box", "pawn.no_file": "pawn.capture", "pawn.files_only": "pawn.capture",
-    "target.file_only": "piece", "target.rank_only": "box", "taken": "capture", "taken.square": "capture",
-    "taken.wrong": "capture", "capture.missing": "piece.capture", "capture.missing_pawn": "pawn.capture",
-    "capture.extra": "no.capture", "check.missing": "check", "check.extra": "no.check",
-    "mate.missing": "mate", "mate.extra": "check", "promotion.missing": "promotion",
-    "promotion.wrong": "promotion", "promotion.extra": "no.promotion", "castle.side": "castle",
-    "castle.as_king": "castle", "coordinates": "box", "char.delete": "box", "char.insert": "box",
-    "char.replace": "box", "box.blank": "box", "box.unreadable": "box", "edit.omitted": "box",
-    "edit.extra": "box", "edit.transposed": "box", "edit.swapped": "box",
+    "piece.dropped": "piece",
+    "piece.wrong": "piece",
+    "piece.on_pawn": "pawn",
+    "piece.foreign": "box",
+    "piece.lowercase": "piece",
+    "piece.lower_b": "piece",
+    "square.both": "box",
+    "origin.missing": "disambiguation",
+    "origin.extra": "no.disambiguation",
+    "origin.wrong": "box",
+    "origin.square": "box",
+    "pawn.no_file": "pawn.capture",
+    "pawn.files_only": "pawn.capture",
+    "target.file_only": "piece",
+    "target.rank_only": "box",
+    "taken": "capture",
+    "taken.square": "capture",
+    "taken.wrong": "capture",
+    "capture.missing": "piece.capture",
+    "capture.missing_pawn": "pawn.capture",
+    "capture.extra": "no.capture",
+    "check.missing": "check",
+    "check.extra": "no.check",
+    "mate.missing": "mate",
+    "mate.extra": "check",
+    "promotion.missing": "promotion",
+    "promotion.wrong": "promotion",
+    "promotion.extra": "no.promotion",
+    "castle.side": "castle",
+    "castle.as_king": "castle",
+    "coordinates": "box",
+    "char.delete": "box",
+    "char.insert": "box",
+    "char.replace": "box",
+    "box.blank": "box",
+    "box.unreadable": "box",
+    "edit.omitted": "box",
+    "edit.extra": "box",
+    "edit.transposed": "box",
+    "edit.swapped": "box",
 }
 
 
@@ -185,7 +213,9 @@ def _explain(counts: _Counts, pos: Position, move: Move, op: object) -> None:
         counts.event(part)
 
 
-def _align(copies: list[list[str]], answer: tuple[str, ...], lang: str) -> list[tuple[Position, Move, tuple[object, ...]]]:
+def _align(
+    copies: list[list[str]], answer: tuple[str, ...], lang: str
+) -> list[tuple[Position, Move, tuple[object, ...]]]:
     from notation.formats.position import Position
     from notation.scoresheet.decoder import read_copies
     from notation.scoresheet.lattice import Box
@@ -292,8 +322,11 @@ def _costs_from(counts: _Counts) -> dict[str, float]:
         else:
             out[name] = round(-math.log(rate), 3)
     # wrong file, rank, piece: the general figure per other character, and per pair
-    for name, kinds, letters in (("file.wrong", "file", "abcdefgh"), ("rank.wrong", "rank", "12345678"),
-                                 ("piece.wrong", "piece", "PNBRQK")):
+    for name, kinds, letters in (
+        ("file.wrong", "file", "abcdefgh"),
+        ("rank.wrong", "rank", "12345678"),
+        ("piece.wrong", "piece", "PNBRQK"),
+    ):
         pairs = {p: n for p, n in events.items() if p.startswith(name + ".")}
         total = sum(pairs.values())
         against = sum(chances.get(f"{kinds}.{c}", 0) for c in letters) or chances["box"]

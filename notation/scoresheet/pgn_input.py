@@ -82,9 +82,15 @@ def has_pgn_structure(text: str) -> bool:
     return False
 
 
-def read_scoresheets(text: str, *, lang: str = "auto", fen: str | None = None,
-                     tags: dict[str, str] | str | None = None, max_cost: float | None = None,
-                     executor: Executor | None = None) -> Iterator[SheetGame]:
+def read_scoresheets(
+    text: str,
+    *,
+    lang: str = "auto",
+    fen: str | None = None,
+    tags: dict[str, str] | str | None = None,
+    max_cost: float | None = None,
+    executor: Executor | None = None,
+) -> Iterator[SheetGame]:
     """The games of a scoresheet input: per game of a PGN text (:func:`read_pgn_sheets`, in the
     workers of ``executor`` when given), else the one sheet read. Options as
     :func:`~notation.scoresheet.reader.reconstruct`."""
@@ -95,21 +101,34 @@ def read_scoresheets(text: str, *, lang: str = "auto", fen: str | None = None,
     yield SheetGame(number=1, line=1, reconstruction=rec)
 
 
-def read_pgn_sheets(text: str, *, lang: str = "auto", fen: str | None = None,
-                    tags: dict[str, str] | str | None = None, max_cost: float | None = None,
-                    executor: Executor | None = None) -> Iterator[SheetGame]:
+def read_pgn_sheets(
+    text: str,
+    *,
+    lang: str = "auto",
+    fen: str | None = None,
+    tags: dict[str, str] | str | None = None,
+    max_cost: float | None = None,
+    executor: Executor | None = None,
+) -> Iterator[SheetGame]:
     """One :class:`SheetGame` per game of the PGN ``text`` (streaming; see the module docstring),
     in input order; with an ``executor`` (:func:`notation.parallel.worker_pool`) the games are
     read in its workers, the same sheets."""
     from notation.pgn.reader import split_games
 
-    yield from read_pgn_chunks(split_games(io.StringIO(text)), lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                               executor=executor)
+    yield from read_pgn_chunks(
+        split_games(io.StringIO(text)), lang=lang, fen=fen, tags=tags, max_cost=max_cost, executor=executor
+    )
 
 
-def read_pgn_chunks(chunks: Iterable[Chunk], *, lang: str = "auto", fen: str | None = None,
-                    tags: dict[str, str] | str | None = None, max_cost: float | None = None,
-                    executor: Executor | None = None) -> Generator[SheetGame, None, None]:
+def read_pgn_chunks(
+    chunks: Iterable[Chunk],
+    *,
+    lang: str = "auto",
+    fen: str | None = None,
+    tags: dict[str, str] | str | None = None,
+    max_cost: float | None = None,
+    executor: Executor | None = None,
+) -> Generator[SheetGame, None, None]:
     """:func:`read_pgn_sheets` of games already split (:func:`notation.pgn.reader.split_games`
     of any source: bytes or text), one :class:`SheetGame` per chunk, in order, streaming: a
     chunk is taken when its sheet is wanted, and with an ``executor`` at most two games per
@@ -131,23 +150,29 @@ def _pgn_sheet(task: tuple[Chunk, _Options]) -> SheetGame:
     if isinstance(raw, RawGame) and isinstance(raw.data, bytes) and not raw.oversized:
         raw = replace(raw, data=raw.text)  # a game of a binary source: decoded game by game, as every reader does
     extra, bad = tag_pairs(tags)
-    bad_tags = [Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored",
-                                san=entry) for entry in bad]
+    bad_tags = [
+        Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored", san=entry)
+        for entry in bad
+    ]
     if isinstance(raw, ReadFailure):
-        rec = Reconstruction(status="needs-human", tags=roster_tags({}, "*", None), layout="pgn",
-                             diagnostics=[*bad_tags, raw.diagnostic])
+        rec = Reconstruction(
+            status="needs-human", tags=roster_tags({}, "*", None), layout="pgn", diagnostics=[*bad_tags, raw.diagnostic]
+        )
         return SheetGame(raw.number, raw.line, rec, pgn=True)
     if raw.oversized or not isinstance(raw.data, str):
         game = parse_raw_game(raw)  # not readable as a game: its diagnostics say why
-        rec = Reconstruction(status="needs-human", tags=roster_tags(game.tags, "*", None), layout="pgn",
-                             diagnostics=bad_tags + game.diagnostics)
+        rec = Reconstruction(
+            status="needs-human",
+            tags=roster_tags(game.tags, "*", None),
+            layout="pgn",
+            diagnostics=bad_tags + game.diagnostics,
+        )
         return SheetGame(raw.number, raw.line, rec, pgn=True)
     certain = _certain_reading(parse_raw_game(raw), extra, fen)
     if certain is not None:
         certain = replace(certain, diagnostics=bad_tags + certain.diagnostics)
         return SheetGame(raw.number, raw.line, certain, pgn=True, replayed=certain.status == "ok")
-    rec = reconstruct(mask_movetext(raw.data), lang=lang, fen=fen, tags=tags, max_cost=max_cost,
-                      first_line=raw.line)
+    rec = reconstruct(mask_movetext(raw.data), lang=lang, fen=fen, tags=tags, max_cost=max_cost, first_line=raw.line)
     return SheetGame(raw.number, raw.line, rec, pgn=True)
 
 
@@ -163,10 +188,10 @@ def _certain_reading(game: Game, extra: dict[str, str], fen: str | None) -> Reco
     rep = replay(game, variations=False, notes=False)
     if rep.unsupported is not None:
         diagnostics = [d.located(game=game.number, line=d.line or game.line) for d in rep.diagnostics]
-        return Reconstruction(status="needs-human", tags=roster_tags(game.tags, "*", None), layout="pgn",
-                              diagnostics=diagnostics)
-    errors = any(d.severity == "error" for d in game.diagnostics) or any(
-        d.severity == "error" for d in rep.diagnostics)
+        return Reconstruction(
+            status="needs-human", tags=roster_tags(game.tags, "*", None), layout="pgn", diagnostics=diagnostics
+        )
+    errors = any(d.severity == "error" for d in game.diagnostics) or any(d.severity == "error" for d in rep.diagnostics)
     if rep.start is None or rep.final is None or rep.stopped_at is not None or errors:
         return None
     result = game.result if game.result in _RESULTS else game.tags.get("Result", "*")
@@ -180,10 +205,17 @@ def _certain_reading(game: Game, extra: dict[str, str], fen: str | None) -> Reco
     sans = [p.san for p in rep.plies]
     moves = [p.move for p in rep.plies]
     return Reconstruction(
-        status="ok", sans=sans, moves=moves, written=[p.node.san for p in rep.plies], start_fen=start_fen,
-        tags=roster_tags(kept, result, start_fen), result=result, layout="pgn",
+        status="ok",
+        sans=sans,
+        moves=moves,
+        written=[p.node.san for p in rep.plies],
+        start_fen=start_fen,
+        tags=roster_tags(kept, result, start_fen),
+        result=result,
+        layout="pgn",
         readings=[Reading(tuple(moves), tuple(sans), 0.0)],
-        start_ply=rep.start_ply, chess960=rep.chess960,
+        start_ply=rep.start_ply,
+        chess960=rep.chess960,
     )
 
 

@@ -53,8 +53,10 @@ def parse_pin(text: str, start_ply: int = 0) -> tuple[int, str]:
     reading, 1-based; the move as written). Raises :class:`PinError`."""
     m = _PIN.fullmatch(text)
     if m is None:
-        raise PinError(f"{text!r} is not a pin: write the move number, '.' for White or '...' for Black, "
-                       "and the move, e.g. 12...Nf6")
+        raise PinError(
+            f"{text!r} is not a pin: write the move number, '.' for White or '...' for Black, "
+            "and the move, e.g. 12...Nf6"
+        )
     number, dots, san = int(m.group(1)), m.group(2), m.group(3)
     absolute = (number - 1) * 2 + (0 if dots == "." else 1)
     if number < 1 or absolute < start_ply:
@@ -62,9 +64,16 @@ def parse_pin(text: str, start_ply: int = 0) -> tuple[int, str]:
     return absolute - start_ply + 1, san
 
 
-def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
-                tags: dict[str, str] | str | None = None, max_cost: float | None = None, first_line: int = 1,
-                pins: Iterable[str] = ()) -> Reconstruction:
+def reconstruct(
+    text: str,
+    *,
+    lang: str = "auto",
+    fen: str | None = None,
+    tags: dict[str, str] | str | None = None,
+    max_cost: float | None = None,
+    first_line: int = 1,
+    pins: Iterable[str] = (),
+) -> Reconstruction:
     """The game written on one scoresheet (the one-copy case of :func:`read_sheets`).
 
     ``lang`` is ``auto`` or one of :data:`notation.scoresheet.tokens.LANGUAGES`; ``fen`` a starting
@@ -75,13 +84,19 @@ def reconstruct(text: str, *, lang: str = "auto", fen: str | None = None,
     come back as diagnostics and a ``needs-human`` status. A whole PGN file (tag sections) is read
     game by game with :func:`notation.scoresheet.pgn_input.read_scoresheets`.
     """
-    return read_sheets([text], lang=lang, fen=fen, tags=tags, max_cost=max_cost, first_lines=[first_line],
-                       pins=pins)
+    return read_sheets([text], lang=lang, fen=fen, tags=tags, max_cost=max_cost, first_lines=[first_line], pins=pins)
 
 
-def read_sheets(texts: list[str], *, lang: str = "auto", fen: str | None = None,
-                tags: dict[str, str] | str | None = None, max_cost: float | None = None,
-                first_lines: list[int] | None = None, pins: Iterable[str] = ()) -> Reconstruction:
+def read_sheets(
+    texts: list[str],
+    *,
+    lang: str = "auto",
+    fen: str | None = None,
+    tags: dict[str, str] | str | None = None,
+    max_cost: float | None = None,
+    first_lines: list[int] | None = None,
+    pins: Iterable[str] = (),
+) -> Reconstruction:
     """The game written on the copies ``texts`` of its scoresheet (the two players' sheets, say):
     independent witnesses of the same moves. Options as :func:`reconstruct`; the corrections say
     which copy each concerns and the view of the boxes covers every box of every copy."""
@@ -116,18 +131,29 @@ def read_sheets(texts: list[str], *, lang: str = "auto", fen: str | None = None,
     diagnostics.extend(_oversized(sheets))
     copies = [boxes_of(sheet) for sheet in sheets]
     language, lattice = _read(copies, sheets, lang, start, {ply - 1: san for ply, san in pinned})
-    setting = Setting(tags=full_tags, result=result, start=start, start_fen=start.fen() if fen else None,
-                      start_ply=start_ply, layout=layout, copies=len(texts),
-                      max_cost=MAX_COST if max_cost is None else max_cost, diagnostics=tuple(diagnostics),
-                      pins=tuple(sorted(pinned)))
+    setting = Setting(
+        tags=full_tags,
+        result=result,
+        start=start,
+        start_fen=start.fen() if fen else None,
+        start_ply=start_ply,
+        layout=layout,
+        copies=len(texts),
+        max_cost=MAX_COST if max_cost is None else max_cost,
+        diagnostics=tuple(diagnostics),
+        pins=tuple(sorted(pinned)),
+    )
     return verdict(setting, language, lattice, copies)
 
 
 def boxes_of(sheet: Sheet) -> list[Box]:
     """The sheet's boxes (at most :data:`MAX_BOXES`); a cell too long to hold a move is no box
     (it is reported)."""
-    return [Box(c.text, c.line, c.column, blank=c.placeholder or c.text.strip() in ("?", ""))
-            for c in sheet.cells if c.placeholder or not too_long(c.text)][:MAX_BOXES]
+    return [
+        Box(c.text, c.line, c.column, blank=c.placeholder or c.text.strip() in ("?", ""))
+        for c in sheet.cells
+        if c.placeholder or not too_long(c.text)
+    ][:MAX_BOXES]
 
 
 def _oversized(sheets: list[Sheet]) -> list[Diagnostic]:
@@ -136,29 +162,43 @@ def _oversized(sheets: list[Sheet]) -> list[Diagnostic]:
     for sheet in sheets:
         for cell in sheet.cells:
             if not cell.placeholder and too_long(cell.text):
-                out.append(Diagnostic.make(
-                    "sheet.unreadable", f"a cell of {len(cell.text)} characters is longer than any written move "
-                    f"({MAX_TOKEN_LENGTH} at most): unreadable",
-                    line=cell.line, column=cell.column, san=cell.text[:MAX_TOKEN_LENGTH] + "…"))
+                out.append(
+                    Diagnostic.make(
+                        "sheet.unreadable",
+                        f"a cell of {len(cell.text)} characters is longer than any written move "
+                        f"({MAX_TOKEN_LENGTH} at most): unreadable",
+                        line=cell.line,
+                        column=cell.column,
+                        san=cell.text[:MAX_TOKEN_LENGTH] + "…",
+                    )
+                )
         cells = [c for c in sheet.cells if c.placeholder or not too_long(c.text)]
         if len(cells) > MAX_BOXES:
             first = cells[MAX_BOXES]
-            out.append(Diagnostic.make(
-                "sheet.too-long", f"a sheet of {len(cells)} boxes: only the first {MAX_BOXES} are read",
-                line=first.line, column=first.column, san=first.text))
+            out.append(
+                Diagnostic.make(
+                    "sheet.too-long",
+                    f"a sheet of {len(cells)} boxes: only the first {MAX_BOXES} are read",
+                    line=first.line,
+                    column=first.column,
+                    san=first.text,
+                )
+            )
     return out
 
 
-def _read(copies: list[list[Box]], sheets: list[Sheet], lang: str, start: Position,
-          pins: dict[int, str]) -> tuple[str, Lattice]:
+def _read(
+    copies: list[list[Box]], sheets: list[Sheet], lang: str, start: Position, pins: dict[int, str]
+) -> tuple[str, Lattice]:
     """The copies read in ``lang``, or in each language the boxes may be in (the cheapest
     reading's language)."""
     languages = [lang] if lang != "auto" else detect_languages([c.text for sheet in sheets for c in sheet.moves])
     best: tuple[str, Lattice] | None = None
     for language in languages:
         lattice = read_copies(copies, start, language, pins=pins)
-        if best is None or (lattice.readings and (not best[1].readings
-                                                  or lattice.readings[0].cost < best[1].readings[0].cost)):
+        if best is None or (
+            lattice.readings and (not best[1].readings or lattice.readings[0].cost < best[1].readings[0].cost)
+        ):
             best = (language, lattice)
     assert best is not None
     return best

@@ -82,9 +82,12 @@ def render_text(rec: Reconstruction, *, width: int = 16) -> str:
         lines.append("")
         lines.append("Moves to check (below 0.99), with the option that settles each:")
         for m in rec.flagged:
-            lines.append(f"  {move_label(m.ply, rec.start_ply):>6} {m.san} (p={m.confidence:.2f}): "
-                         + "; ".join(f"{c.san} p={c.probability:.2f} --pin {_pin(m, c.san, rec.start_ply)}"
-                                     for c in m.choices or ()))
+            lines.append(
+                f"  {move_label(m.ply, rec.start_ply):>6} {m.san} (p={m.confidence:.2f}): "
+                + "; ".join(
+                    f"{c.san} p={c.probability:.2f} --pin {_pin(m, c.san, rec.start_ply)}" for c in m.choices or ()
+                )
+            )
     if rec.status == "needs-human" and len(rec.readings) > 1:
         lines.append("")
         lines.append("Likeliest readings:")
@@ -199,8 +202,7 @@ def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, hea
     ]
     for a, av, b, bv in header:
         out.append(
-            f'<tr><td class="label">{a}</td><td>{escape(av)}</td>'
-            f'<td class="label">{b}</td><td>{escape(bv)}</td></tr>'
+            f'<tr><td class="label">{a}</td><td>{escape(av)}</td><td class="label">{b}</td><td>{escape(bv)}</td></tr>'
         )
     out.append("</table>")
     status_class = "status needs-human" if rec.status == "needs-human" else "status"
@@ -238,12 +240,16 @@ def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, hea
         out.append('<ol class="flagged">')
         for m in rec.flagged:
             label = move_label(m.ply, rec.start_ply)
-            options = "".join(f'<li>{escape(c.san)} (p={c.probability:.2f}): '
-                              f'<code class="pin">--pin {escape(_pin(m, c.san, rec.start_ply))}</code></li>'
-                              for c in m.choices)
+            options = "".join(
+                f"<li>{escape(c.san)} (p={c.probability:.2f}): "
+                f'<code class="pin">--pin {escape(_pin(m, c.san, rec.start_ply))}</code></li>'
+                for c in m.choices
+            )
             wrote = "; ".join(writing.get(m.ply, [])) or "no box"
-            out.append(f"<li><strong>{escape(label)} {escape(m.san)}</strong> (p={m.confidence:.2f}; written: "
-                       f"{escape(wrote)})<ul>{options}</ul></li>")
+            out.append(
+                f"<li><strong>{escape(label)} {escape(m.san)}</strong> (p={m.confidence:.2f}; written: "
+                f"{escape(wrote)})<ul>{options}</ul></li>"
+            )
         out.append("</ol>")
     if rec.status == "needs-human" and len(rec.readings) > 1:
         out.append("<h2>Likeliest readings</h2>")
@@ -263,7 +269,9 @@ def _sheet_html(rec: Reconstruction, diagrams: list[tuple[str, str]] | None, hea
 SHEET_BOARD = 320
 
 
-def diagrams_for(rec: Reconstruction, specs: list[str], *, final: bool = True) -> tuple[list[tuple[str, str]], list[str]]:
+def diagrams_for(
+    rec: Reconstruction, specs: list[str], *, final: bool = True
+) -> tuple[list[tuple[str, str]], list[str]]:
     """SVG diagrams for a reconstruction: ``specs`` like ``24w``/``24b`` and the final position.
 
     Returns ((caption, svg) pairs, problems); a spec that is not a position of the game is a
@@ -291,6 +299,12 @@ def diagrams_for(rec: Reconstruction, specs: list[str], *, final: bool = True) -
     if final and rec.moves:
         move = rec.moves[-1]
         caption = f"final position ({rec.result})"
-        out.append((caption, position_svg(rec.position_after(len(rec.moves)), last_move=(move[0], move[1]),
-                                          size=SHEET_BOARD, caption=caption)))
+        out.append(
+            (
+                caption,
+                position_svg(
+                    rec.position_after(len(rec.moves)), last_move=(move[0], move[1]), size=SHEET_BOARD, caption=caption
+                ),
+            )
+        )
     return out, problems

@@ -94,8 +94,7 @@ def rate_shift(best: State) -> float:
     return max(-MAX_RATE_SHIFT, min(MAX_RATE_SHIFT, math.log(BASE_ERROR_RATE / rate)))
 
 
-def posterior(layers: list[list[State]], ends: list[State], t: float, settled: frozenset[int] = frozenset()
-              ) -> Lattice:
+def posterior(layers: list[list[State]], ends: list[State], t: float, settled: frozenset[int] = frozenset()) -> Lattice:
     """The lattice of kept states ``layers`` (per ply) whose readings end at ``ends``, with its
     readings and probabilities: each move's the share of the readings that play it, capped where
     one copy alone speaks for it by how far its neighbourhood reads as written
@@ -140,11 +139,13 @@ def posterior(layers: list[list[State]], ends: list[State], t: float, settled: f
         scale = shown / same_move if same_move > shown else 1.0
         choices.append(_choices(edge, weighed, scale) if shown < CHOICES_BELOW else ())
     final = best_end.pos.key()
-    at_end = sum(math.exp(-(s.alpha + (s.end or 0.0) - z) / t) for s in ends
-                 if s.pos.key() == final and s.depth == best_end.depth)
+    at_end = sum(
+        math.exp(-(s.alpha + (s.end or 0.0) - z) / t)
+        for s in ends
+        if s.pos.key() == final and s.depth == best_end.depth
+    )
     reading_probability = min(reading_probability, at_end, 1.0)
-    return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z,
-                   choices, t)
+    return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z, choices, t)
 
 
 def _habit_at(op: CopyOp, edge: Edge) -> bool:
@@ -167,8 +168,7 @@ def _backward(layers: list[list[State]], t: float) -> None:
             state.beta = logsum(values, t) if values else math.inf
 
 
-def _at_ply(here: list[State], edge: Edge, z: float, t: float
-            ) -> tuple[float, float, dict[tuple[int, Move], float]]:
+def _at_ply(here: list[State], edge: Edge, z: float, t: float) -> tuple[float, float, dict[tuple[int, Move], float]]:
     """At the ply of the best reading's ``edge``: the probability of its move (every edge of
     the ply that plays it), of its position, and of each (position, move) played there."""
     same_move = 0.0

@@ -61,8 +61,9 @@ def roster_tags(tags: dict[str, str], result: str, start_fen: str | None) -> dic
     return full
 
 
-def merge_tags(sheet_tags: list[dict[str, str]], tags: dict[str, str] | str | None, fen: str | None
-               ) -> tuple[dict[str, str], list[Diagnostic], str | None]:
+def merge_tags(
+    sheet_tags: list[dict[str, str]], tags: dict[str, str] | str | None, fen: str | None
+) -> tuple[dict[str, str], list[Diagnostic], str | None]:
     """The tags of a game from its sheets' headers (the first copy that has one wins) and the
     user's ``tags`` over them, the diagnostics of bad ``tags`` entries, and the start FEN (the
     given one, else a ``FEN`` tag)."""
@@ -74,7 +75,8 @@ def merge_tags(sheet_tags: list[dict[str, str]], tags: dict[str, str] | str | No
     merged.update(extra_tags)
     diagnostics: list[Diagnostic] = [
         Diagnostic.make("sheet.bad-tag", f"tag {entry!r} is no Name=value pair with a PGN tag name: ignored", san=entry)
-        for entry in bad_tags]
+        for entry in bad_tags
+    ]
     if fen is None and merged.get("FEN"):
         fen = merged["FEN"]
     return merged, diagnostics, fen

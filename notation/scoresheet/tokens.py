@@ -48,11 +48,24 @@ LANGUAGES: dict[str, dict[int, tuple[str, ...]]] = {
 }
 
 LANGUAGE_NAMES: dict[str, str] = {
-    "en": "English", "zh": "Chinese", "de": "German", "fr": "French", "es": "Spanish",
-    "it": "Italian", "nl": "Dutch", "ru": "Russian",
+    "en": "English",
+    "zh": "Chinese",
+    "de": "German",
+    "fr": "French",
+    "es": "Spanish",
+    "it": "Italian",
+    "nl": "Dutch",
+    "ru": "Russian",
 }
 
-_TERMINALS: dict[int, str] = {KING: "KING", QUEEN: "QUEEN", ROOK: "ROOK", BISHOP: "BISHOP", KNIGHT: "KNIGHT", PAWN: "PAWN"}
+_TERMINALS: dict[int, str] = {
+    KING: "KING",
+    QUEEN: "QUEEN",
+    ROOK: "ROOK",
+    BISHOP: "BISHOP",
+    KNIGHT: "KNIGHT",
+    PAWN: "PAWN",
+}
 _NOT_LOWERCASE = set("abcdefghox")  # lower-case letters that would read as a file, capture or castling
 
 
@@ -77,9 +90,10 @@ def language_grammar(lang: str) -> str:
     the letters of ``lang`` (:func:`notation.grammars.overridden`)."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown scoresheet language {lang!r}")
-    return overridden("sheet", {
-        name: " | ".join(_lark_string(s) for s in _spellings(lang, piece)) for piece, name in _TERMINALS.items()
-    })
+    return overridden(
+        "sheet",
+        {name: " | ".join(_lark_string(s) for s in _spellings(lang, piece)) for piece, name in _TERMINALS.items()},
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,13 +33,21 @@ if TYPE_CHECKING:  # pragma: no cover
 FLAG = 0.99
 
 _REASONS = {
-    "piece.dropped": "piece letter missing", "piece.wrong": "wrong piece letter",
-    "piece.on_pawn": "piece letter on a pawn move", "piece.foreign": "no piece letter here",
-    "piece.lower_b": "lower-case b read as the bishop", "file.wrong": "wrong file", "rank.wrong": "wrong rank",
-    "square.both": "file and rank both wrong", "origin.wrong": "origin square disagrees",
-    "pawn.no_file": "pawn capture written as a push", "taken.wrong": "another piece named as taken",
-    "capture.extra": "capture mark on a non-capture", "promotion.wrong": "another promotion piece",
-    "promotion.extra": "promotion on a move that does not promote", "castle.side": "castling to the other side",
+    "piece.dropped": "piece letter missing",
+    "piece.wrong": "wrong piece letter",
+    "piece.on_pawn": "piece letter on a pawn move",
+    "piece.foreign": "no piece letter here",
+    "piece.lower_b": "lower-case b read as the bishop",
+    "file.wrong": "wrong file",
+    "rank.wrong": "wrong rank",
+    "square.both": "file and rank both wrong",
+    "origin.wrong": "origin square disagrees",
+    "pawn.no_file": "pawn capture written as a push",
+    "taken.wrong": "another piece named as taken",
+    "capture.extra": "capture mark on a non-capture",
+    "promotion.wrong": "another promotion piece",
+    "promotion.extra": "promotion on a move that does not promote",
+    "castle.side": "castling to the other side",
 }
 
 
@@ -54,8 +62,13 @@ class Edit:
     reasons: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "ply": self.ply, "written": self.written, "chosen": self.chosen,
-                "reasons": list(self.reasons)}
+        return {
+            "kind": self.kind,
+            "ply": self.ply,
+            "written": self.written,
+            "chosen": self.chosen,
+            "reasons": list(self.reasons),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +83,13 @@ class Reading:
     edits: tuple[Edit, ...] = ()
 
     def to_dict(self, rank: int) -> dict[str, Any]:
-        return {"rank": rank, "moves": list(self.sans), "cost": round(self.cost, 3),
-                "probability": round(self.probability, 4), "corrections": [e.to_dict() for e in self.edits]}
+        return {
+            "rank": rank,
+            "moves": list(self.sans),
+            "cost": round(self.cost, 3),
+            "probability": round(self.probability, 4),
+            "corrections": [e.to_dict() for e in self.edits],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +107,12 @@ class MoveConfidence:
         return self.confidence < FLAG
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ply": self.ply, "san": self.san, "confidence": self.confidence,
-                "choices": [{"move": c.san, "probability": c.probability} for c in self.choices]}
+        return {
+            "ply": self.ply,
+            "san": self.san,
+            "confidence": self.confidence,
+            "choices": [{"move": c.san, "probability": c.probability} for c in self.choices],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +131,17 @@ class BoxView:
     kind: str = "read"  # read, corrected, ambiguous, blank, unreadable, extra, transposed, after-end
 
     def to_dict(self) -> dict[str, Any]:
-        return {"copy": self.copy, "box": self.box, "written": self.written, "read": self.read, "ply": self.ply,
-                "confidence": round(self.confidence, 3), "kind": self.kind, "line": self.line,
-                "column": self.column}
+        return {
+            "copy": self.copy,
+            "box": self.box,
+            "written": self.written,
+            "read": self.read,
+            "ply": self.ply,
+            "confidence": round(self.confidence, 3),
+            "kind": self.kind,
+            "line": self.line,
+            "column": self.column,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +182,11 @@ class Correction:
         elif self.kind == "extra":
             text = f"written {written} is no move of the game: dropped"
         elif self.kind == "ambiguous":
-            text = (f"written {written} fits several moves: {self.chosen} is the one the rest of the game needs"
-                    if sure else f"written {written} fits several moves: {chosen}")
+            text = (
+                f"written {written} fits several moves: {self.chosen} is the one the rest of the game needs"
+                if sure
+                else f"written {written} fits several moves: {chosen}"
+            )
         elif self.kind == "transposed":
             text = f"written {written} in the wrong order: played {chosen}"
         elif self.kind == "unreadable":
@@ -174,13 +207,28 @@ class Correction:
         code = "sheet.unreadable" if self.kind == "unreadable" else "sheet.correction"
         severity = None if self.confident else "error"
         return Diagnostic.make(
-            code, self.message(), severity=severity, line=self.line, column=self.column, ply=self.ply,
-            san=self.written, candidates=(self.chosen,) + self.alternatives if self.chosen else self.alternatives)
+            code,
+            self.message(),
+            severity=severity,
+            line=self.line,
+            column=self.column,
+            ply=self.ply,
+            san=self.written,
+            candidates=(self.chosen,) + self.alternatives if self.chosen else self.alternatives,
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "ply": self.ply, "written": self.written, "chosen": self.chosen,
-                "alternatives": list(self.alternatives), "confidence": self.confidence,
-                "reasons": list(self.reasons), "line": self.line, "column": self.column}
+        return {
+            "kind": self.kind,
+            "ply": self.ply,
+            "written": self.written,
+            "chosen": self.chosen,
+            "alternatives": list(self.alternatives),
+            "confidence": self.confidence,
+            "reasons": list(self.reasons),
+            "line": self.line,
+            "column": self.column,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,9 +315,15 @@ class Reconstruction:
     def to_dict(self) -> dict[str, Any]:
         """The verdict as data: one shape for one copy or several."""
         return {
-            "status": self.status, "confidence": self.confidence, "copies": self.copies,
-            "language": self.language, "layout": self.layout, "cost": self.cost, "moves": list(self.sans),
-            "result": self.result, "tags": dict(self.tags),
+            "status": self.status,
+            "confidence": self.confidence,
+            "copies": self.copies,
+            "language": self.language,
+            "layout": self.layout,
+            "cost": self.cost,
+            "moves": list(self.sans),
+            "result": self.result,
+            "tags": dict(self.tags),
             "pins": [{"ply": ply, "move": san} for ply, san in self.pins],
             "corrections": [c.to_dict() for c in self.corrections],
             "per_move": [m.to_dict() for m in self.per_move],
@@ -377,8 +431,9 @@ def _views(lattice: Lattice, copies: list[list[Box]], start: Position) -> list[B
         for c, op in enumerate(ops):
             if op.dropped is not None:
                 box = copies[c][op.dropped]
-                views[(c, op.dropped)] = BoxView(c + 1, op.dropped + 1, box.text, None, None, p, box.line, box.column,
-                                                 "extra")
+                views[(c, op.dropped)] = BoxView(
+                    c + 1, op.dropped + 1, box.text, None, None, p, box.line, box.column, "extra"
+                )
             if op.box is None:
                 continue
             box = copies[c][op.box]
@@ -406,8 +461,15 @@ def _edits(lattice: Lattice, index: int, copies: list[list[Box]], start: Positio
         for c, op in enumerate(ops):
             tag = f"copy {c + 1}" if several else ""
             if op.dropped is not None:
-                edits.append(Edit("extra", ply if ply > 0 else None, copies[c][op.dropped].text, None,
-                                  (f"{tag}: no move of the game",) if several else ()))
+                edits.append(
+                    Edit(
+                        "extra",
+                        ply if ply > 0 else None,
+                        copies[c][op.dropped].text,
+                        None,
+                        (f"{tag}: no move of the game",) if several else (),
+                    )
+                )
             if op.kind == OMIT:
                 edits.append(Edit("omitted", ply + 1, None, san, (f"{tag}: no box",) if several else ()))
                 continue
@@ -447,8 +509,10 @@ def _ending(pos: Position) -> str:
 
 def _summary(reading: Reading, start_ply: int) -> str:
     """A reading in words: every edit it makes, at its move, or ``as written``."""
-    parts = [f"{e.kind} {move_label(e.ply, start_ply)} '{e.written or ''}' -> {e.chosen or '(dropped)'}"
-             for e in reading.edits]
+    parts = [
+        f"{e.kind} {move_label(e.ply, start_ply)} '{e.written or ''}' -> {e.chosen or '(dropped)'}"
+        for e in reading.edits
+    ]
     return ", ".join(parts) or "as written"
 
 
@@ -456,31 +520,62 @@ def verdict(setting: Setting, language: str, lattice: Lattice, copies: list[list
     """The verdict on the copies ``copies`` read in ``language`` into ``lattice``."""
     start, start_ply = setting.start, setting.start_ply
     diagnostics = list(setting.diagnostics)
-    base = Reconstruction(status="ok", tags=dict(setting.tags), result=setting.result, language=language,
-                          layout=setting.layout, start_fen=setting.start_fen, start_ply=start_ply,
-                          copies=setting.copies, pins=setting.pins)
+    base = Reconstruction(
+        status="ok",
+        tags=dict(setting.tags),
+        result=setting.result,
+        language=language,
+        layout=setting.layout,
+        start_fen=setting.start_fen,
+        start_ply=start_ply,
+        copies=setting.copies,
+        pins=setting.pins,
+    )
     if not lattice.readings:  # no box at all
-        return replace(base, status="needs-human" if any(copies) else "ok", diagnostics=diagnostics,
-                       readings=[Reading((), (), 0.0)])
+        return replace(
+            base,
+            status="needs-human" if any(copies) else "ok",
+            diagnostics=diagnostics,
+            readings=[Reading((), (), 0.0)],
+        )
     readings: list[Reading] = []
     for index, found in enumerate(lattice.readings):
         probability = math.exp(-(found.weight - lattice.z) / lattice.temperature) if lattice.z < math.inf else 0.0
         # the cost shown is what the boxes cost (the opening prior orders readings, it is no edit)
-        readings.append(Reading(found.moves, tuple(san_list(start, found.moves)), max(0.0, found.cost - found.prior),
-                                min(1.0, probability), _edits(lattice, index, copies, start)))
+        readings.append(
+            Reading(
+                found.moves,
+                tuple(san_list(start, found.moves)),
+                max(0.0, found.cost - found.prior),
+                min(1.0, probability),
+                _edits(lattice, index, copies, start),
+            )
+        )
     best = readings[0]
     confidence = round(lattice.reading_probability, 4)
     boxes = _views(lattice, copies, start)
     settled = {ply for ply, san in setting.pins if _plays(best, ply, san, start)}  # a reviewer's word
-    per_move = [MoveConfidence(ply + 1, san, 1.0, ()) if ply + 1 in settled else MoveConfidence(ply + 1, san, round(p, 4), choices)
-                for ply, (san, p, choices) in enumerate(zip(best.sans, lattice.move_probability, lattice.choices))]
+    per_move = [
+        MoveConfidence(ply + 1, san, 1.0, ())
+        if ply + 1 in settled
+        else MoveConfidence(ply + 1, san, round(p, 4), choices)
+        for ply, (san, p, choices) in enumerate(zip(best.sans, lattice.move_probability, lattice.choices))
+    ]
     written: dict[int, str] = {v.ply: v.written for v in boxes if v.ply is not None and v.copy == 1}
     corrections = [
-        Correction(kind=e.kind, ply=e.ply, written=e.written, chosen=e.chosen,
-                   alternatives=_alternatives(per_move, readings, e.ply, e.chosen),
-                   confidence=_confidence_at(per_move, confidence, e.ply), reasons=e.reasons,
-                   line=_where(boxes, e)[0], column=_where(boxes, e)[1])
-        for e in best.edits]
+        Correction(
+            kind=e.kind,
+            ply=e.ply,
+            written=e.written,
+            chosen=e.chosen,
+            alternatives=_alternatives(per_move, readings, e.ply, e.chosen),
+            confidence=_confidence_at(per_move, confidence, e.ply),
+            reasons=e.reasons,
+            line=_where(boxes, e)[0],
+            column=_where(boxes, e)[1],
+        )
+        for e in best.edits
+    ]
     moves = list(best.moves)
     final = start
     for move in moves:
@@ -489,25 +584,43 @@ def verdict(setting: Setting, language: str, lattice: Lattice, copies: list[list
     if ended:
         first = ended[0]
         if final.has_legal_moves():
-            diagnostics.append(Diagnostic.make(
-                "sheet.unreadable", f"the sheet stops reading here: from '{first.written}' on, {len(ended)} box(es) "
-                f"read as no legal move; the best reading is given up to ply {len(best.sans)}",
-                line=first.line, column=first.column, san=first.written))
+            diagnostics.append(
+                Diagnostic.make(
+                    "sheet.unreadable",
+                    f"the sheet stops reading here: from '{first.written}' on, {len(ended)} box(es) "
+                    f"read as no legal move; the best reading is given up to ply {len(best.sans)}",
+                    line=first.line,
+                    column=first.column,
+                    san=first.written,
+                )
+            )
         else:
-            diagnostics.append(Diagnostic.make(
-                "sheet.after-end", f"the game is over after {len(best.sans)} plies (the final position is "
-                f"{_ending(final)}), yet the sheet goes on: '{first.written}' and "
-                f"{len(ended) - 1} more box(es) read as no move", line=first.line, column=first.column,
-                san=first.written))
+            diagnostics.append(
+                Diagnostic.make(
+                    "sheet.after-end",
+                    f"the game is over after {len(best.sans)} plies (the final position is "
+                    f"{_ending(final)}), yet the sheet goes on: '{first.written}' and "
+                    f"{len(ended) - 1} more box(es) read as no move",
+                    line=first.line,
+                    column=first.column,
+                    san=first.written,
+                )
+            )
     tags = dict(setting.tags)
     result = setting.result
     if result == "*":  # the sheet states no result: the one the final position decides
         result = tags["Result"] = implied_result(final)
     diagnostics.extend(c.to_diagnostic() for c in corrections)
     unplayed = [(ply, san) for ply, san in setting.pins if not _plays(best, ply, san, start)]
-    diagnostics.extend(Diagnostic.make("sheet.pin", f"no reading of the sheet plays the pinned move "
-                                       f"{move_label(ply, start_ply)}{san} at its ply", ply=ply, san=san)
-                       for ply, san in unplayed)
+    diagnostics.extend(
+        Diagnostic.make(
+            "sheet.pin",
+            f"no reading of the sheet plays the pinned move {move_label(ply, start_ply)}{san} at its ply",
+            ply=ply,
+            san=san,
+        )
+        for ply, san in unplayed
+    )
     # what a reviewer settled is explained: its boxes' cost is not held against the reading
     explained = sum(op.cost for ply, ops in enumerate(lattice.readings[0].ops) if ply + 1 in settled for op in ops)
     reasons = _doubts(setting, best, per_move, lattice.read_again, explained)
@@ -516,40 +629,69 @@ def verdict(setting: Setting, language: str, lattice: Lattice, copies: list[list
     status = "needs-human" if reasons else ("corrected" if corrections else "ok")
     if reasons:
         where = min(per_move, key=lambda m: m.confidence) if per_move else None
-        listed = "; ".join(f"{k}. {_summary(r, start_ply)} (p={r.probability:.2f})"
-                           for k, r in enumerate(readings[:3], 1))
-        diagnostics.append(Diagnostic.make(
-            "sheet.needs-human",
-            f"best reading of {len(best.sans)} plies, not confident: {'; '.join(reasons)}"
-            + (f"; least sure: {move_label(where.ply, start_ply)} {where.san} (p={where.confidence:.2f})"
-               if where else "")
-            + f"; readings: {listed}",
-            ply=where.ply if where else None, san=where.san if where else None,
-            candidates=tuple(c.san for c in where.choices) if where and where.choices else
-            tuple(dict.fromkeys(r.sans[where.ply - 1] for r in readings if where and len(r.sans) >= where.ply))))
-    return replace(base, status=status, sans=list(best.sans), moves=moves, written=[written.get(k + 1) for k in
-                   range(len(best.sans))], tags=tags, result=result, corrections=corrections,
-                   diagnostics=diagnostics, cost=round(best.cost, 3), readings=readings, boxes=boxes,
-                   per_move=per_move, confidence=confidence)
+        listed = "; ".join(
+            f"{k}. {_summary(r, start_ply)} (p={r.probability:.2f})" for k, r in enumerate(readings[:3], 1)
+        )
+        diagnostics.append(
+            Diagnostic.make(
+                "sheet.needs-human",
+                f"best reading of {len(best.sans)} plies, not confident: {'; '.join(reasons)}"
+                + (
+                    f"; least sure: {move_label(where.ply, start_ply)} {where.san} (p={where.confidence:.2f})"
+                    if where
+                    else ""
+                )
+                + f"; readings: {listed}",
+                ply=where.ply if where else None,
+                san=where.san if where else None,
+                candidates=tuple(c.san for c in where.choices)
+                if where and where.choices
+                else tuple(
+                    dict.fromkeys(r.sans[where.ply - 1] for r in readings if where and len(r.sans) >= where.ply)
+                ),
+            )
+        )
+    return replace(
+        base,
+        status=status,
+        sans=list(best.sans),
+        moves=moves,
+        written=[written.get(k + 1) for k in range(len(best.sans))],
+        tags=tags,
+        result=result,
+        corrections=corrections,
+        diagnostics=diagnostics,
+        cost=round(best.cost, 3),
+        readings=readings,
+        boxes=boxes,
+        per_move=per_move,
+        confidence=confidence,
+    )
 
 
-def _doubts(setting: Setting, best: Reading, per_move: list[MoveConfidence], read_again: bool,
-            explained: float = 0.0) -> list[str]:
+def _doubts(
+    setting: Setting, best: Reading, per_move: list[MoveConfidence], read_again: bool, explained: float = 0.0
+) -> list[str]:
     """Why the reading needs a human (none: it is settled: every move at :data:`FLAG` or more,
     within the cost cap less what the reviewer's pins ``explained``, found by the first pass,
     every pin played)."""
     reasons: list[str] = []
     if best.cost - explained > setting.max_cost:
-        reasons.append(f"its cost {best.cost - explained:.1f} (the moves a reviewer settled apart) is above the cap "
-                       f"{setting.max_cost:g}" if explained else f"its cost {best.cost:.1f} is above the cap "
-                       f"{setting.max_cost:g}")
+        reasons.append(
+            f"its cost {best.cost - explained:.1f} (the moves a reviewer settled apart) is above the cap "
+            f"{setting.max_cost:g}"
+            if explained
+            else f"its cost {best.cost:.1f} is above the cap {setting.max_cost:g}"
+        )
     flagged = [m for m in per_move if m.flagged]
     if flagged:
         reasons.append(f"{len(flagged)} move(s) below the {FLAG:.2f} needed")
     if read_again:
         # a reading the first pass dropped and a wider one found: others it dropped are not counted
-        reasons.append("the first pass dropped this reading and a wider second pass found it, so readings "
-                       "the first pass dropped are not counted in its probability")
+        reasons.append(
+            "the first pass dropped this reading and a wider second pass found it, so readings "
+            "the first pass dropped are not counted in its probability"
+        )
     return reasons
 
 
@@ -558,7 +700,7 @@ def _plays(best: Reading, ply: int, san: str, start: Position) -> bool:
     if ply > len(best.moves):
         return False
     pos = start
-    for move in best.moves[:ply - 1]:
+    for move in best.moves[: ply - 1]:
         pos = pos.play(move)
     try:
         return pos.parse_san(san) == best.moves[ply - 1]
@@ -572,8 +714,9 @@ def _confidence_at(per_move: list[MoveConfidence], whole: float, ply: int | None
     return per_move[min(max(ply, 1), len(per_move)) - 1].confidence
 
 
-def _alternatives(per_move: list[MoveConfidence], readings: list[Reading], ply: int | None,
-                  chosen: str | None) -> tuple[str, ...]:
+def _alternatives(
+    per_move: list[MoveConfidence], readings: list[Reading], ply: int | None, chosen: str | None
+) -> tuple[str, ...]:
     """The other moves weighed at ``ply``: the lattice's choices there, else the readings'."""
     if ply is None:
         return ()
@@ -581,11 +724,23 @@ def _alternatives(per_move: list[MoveConfidence], readings: list[Reading], ply: 
         return tuple(c.san for c in per_move[ply - 1].choices if c.san != chosen)[:3]
     out: list[str] = []
     for r in readings[1:]:
-        if len(r.sans) >= ply and r.sans[:ply - 1] == readings[0].sans[:ply - 1] and r.sans[ply - 1] != chosen:
+        if len(r.sans) >= ply and r.sans[: ply - 1] == readings[0].sans[: ply - 1] and r.sans[ply - 1] != chosen:
             if r.sans[ply - 1] not in out:
                 out.append(r.sans[ply - 1])
     return tuple(out[:3])
 
 
-__all__ = ["FLAG", "BoxView", "Correction", "Edit", "MoveConfidence", "Reading", "Reconstruction", "Setting",
-           "implied_result", "move_label", "san_list", "verdict"]
+__all__ = [
+    "FLAG",
+    "BoxView",
+    "Correction",
+    "Edit",
+    "MoveConfidence",
+    "Reading",
+    "Reconstruction",
+    "Setting",
+    "implied_result",
+    "move_label",
+    "san_list",
+    "verdict",
+]

@@ -161,8 +161,7 @@ class Criteria:
     @property
     def needs_game(self) -> bool:
         """A criterion reads the moves (parsed game; a replay for moves, fen and material)."""
-        return bool(self.moves or self.fen or self.material or self.min_plies is not None
-                    or self.max_plies is not None)
+        return bool(self.moves or self.fen or self.material or self.min_plies is not None or self.max_plies is not None)
 
     @property
     def needs_replay(self) -> bool:
@@ -210,9 +209,13 @@ class Criteria:
     def matches_tags(self, tags: dict[str, str]) -> bool:
         """The tags-only criteria (all but ``eco``, which may need the moves)."""
         get = tags.get
-        for wanted, names in ((self.white, ("White",)), (self.black, ("Black",)),
-                              (self.player, ("White", "Black")), (self.event, ("Event",)),
-                              (self.site, ("Site",))):
+        for wanted, names in (
+            (self.white, ("White",)),
+            (self.black, ("Black",)),
+            (self.player, ("White", "Black")),
+            (self.event, ("Event",)),
+            (self.site, ("Site",)),
+        ):
             if wanted is not None and not any(name_matches(wanted, get(name, ""), exact=self.exact) for name in names):
                 return False
         if self.results and get("Result", "*").strip() not in self.results:
@@ -350,8 +353,13 @@ def _reaches(subject: Subject, fen: str) -> bool:
         return False  # (a key that is there is confirmed below, position by position)
 
     def same(pos: Position) -> bool:
-        return (pos.key() == key and pos.turn == turn and pos.board_fen() == placement
-                and pos.castling_rights == castling and _ep(pos) == ep)
+        return (
+            pos.key() == key
+            and pos.turn == turn
+            and pos.board_fen() == placement
+            and pos.castling_rights == castling
+            and _ep(pos) == ep
+        )
 
     start = subject.start
     assert start is not None
@@ -521,8 +529,7 @@ class Subject:
         if walked is None:
             return None
         moves, keys, made = walked
-        return CoreWalk([Move(*m) for m in moves], keys,
-                        [(ply, (tuple(c[:6]), tuple(c[6:]))) for ply, c in made])
+        return CoreWalk([Move(*m) for m in moves], keys, [(ply, (tuple(c[:6]), tuple(c[6:]))) for ply, c in made])
 
     def identity(self) -> bytes:
         """The game's duplicate identity (:func:`notation.select.duplicates.game_identity`)."""
@@ -535,7 +542,7 @@ class Subject:
         moves = [move for _, move, _ in self.walk()]
         sans = self.sans()
         tags = self.tags if self._game is None else self._game.tags
-        return game_identity(self.start, tags, moves, sans[len(moves):])
+        return game_identity(self.start, tags, moves, sans[len(moves) :])
 
     @property
     def report(self) -> GameReport:

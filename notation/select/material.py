@@ -64,8 +64,10 @@ class MaterialPattern:
 
     def _fits(self, white: tuple[int, ...], black: tuple[int, ...]) -> bool:
         for index in range(6):
-            if not (_fits(self.white[index], white[index], black[index])
-                    and _fits(self.black[index], black[index], white[index])):
+            if not (
+                _fits(self.white[index], white[index], black[index])
+                and _fits(self.black[index], black[index], white[index])
+            ):
                 return False
         return True
 

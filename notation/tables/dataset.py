@@ -367,9 +367,7 @@ def _claim(root: Path) -> None:
 
 
 @contextmanager
-def dataset_lock(
-    root: Path, timeout: float | None = None, on_wait: Callable[[], None] | None = None
-) -> Iterator[None]:
+def dataset_lock(root: Path, timeout: float | None = None, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
     """Hold ``root``'s exclusive import lock for the block. ``timeout`` seconds (None: no
     limit, 0: do not wait) bound the wait, then :class:`DatasetBusy`; ``on_wait`` is called
     once when another import holds the lock."""

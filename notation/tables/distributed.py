@@ -97,7 +97,9 @@ class RangeTask:
     @property
     def part_name(self) -> str:
         """The name :class:`notation.tables.dataset.ChunkTask` gives the same chunk."""
-        return ChunkTask(self.index, self.source_file, self.out_dir, [(self.first_id, None)], batch=self.batch).part_name
+        return ChunkTask(
+            self.index, self.source_file, self.out_dir, [(self.first_id, None)], batch=self.batch
+        ).part_name
 
 
 def ids_digest(ids: Iterable[int]) -> int:
@@ -149,8 +151,16 @@ def plan_ranges(
 
     def chunks() -> Iterator[ChunkTask]:
         nonlocal index
-        for task in plan_chunks(held, out_dir, seen=seen, options=options, stats=stats,
-                                chunk_games=chunk_games, chunk_bytes=chunk_bytes, batch=batch):
+        for task in plan_chunks(
+            held,
+            out_dir,
+            seen=seen,
+            options=options,
+            stats=stats,
+            chunk_games=chunk_games,
+            chunk_bytes=chunk_bytes,
+            batch=batch,
+        ):
             yield replace(task, index=index)
             index += 1
         held.clear()
@@ -260,9 +270,7 @@ def _import_distributed() -> Any:
     try:
         import distributed
     except ImportError as exc:  # pragma: no cover - exercised only without the extra
-        raise EngineUnavailable(
-            "the dask engine needs dask.distributed: pip install 'notation[distributed]'"
-        ) from exc
+        raise EngineUnavailable("the dask engine needs dask.distributed: pip install 'notation[distributed]'") from exc
     return distributed
 
 
@@ -289,9 +297,7 @@ class DaskExecutor:
         self.timeout = timeout
         self.processes = processes
 
-    def __call__(
-        self, tasks: Iterator[ChunkTask | RangeTask], on_result: Callable[[ChunkResult], None]
-    ) -> None:
+    def __call__(self, tasks: Iterator[ChunkTask | RangeTask], on_result: Callable[[ChunkResult], None]) -> None:
         distributed = self._distributed
         cluster = None
         try:

@@ -66,8 +66,7 @@ def to_frames(
         tasks = ((chunk, moves, name) for chunk in chunks(whole()))
         parts = list(ordered_map(tabulate_chunk, tasks, executor))
         if parts:
-            return (pl.concat([g for g, _ in parts], how="vertical"),
-                    pl.concat([m for _, m in parts], how="vertical"))
+            return (pl.concat([g for g, _ in parts], how="vertical"), pl.concat([m for _, m in parts], how="vertical"))
         return empty_games(), empty_moves()
     games, plies, _ = tabulate_raw(readable(), moves=moves, source_file=source_name(source))
     return games, plies

@@ -144,8 +144,9 @@ def format_points(value: Decimal) -> str:
 
 def round_points(value: Decimal, places: int) -> Decimal:
     """`value` rounded half-to-even to `places` decimals, for display only (``--places``)."""
-    rounding = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
-                               rounding=decimal.ROUND_HALF_EVEN)
+    rounding = decimal.Context(
+        prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, rounding=decimal.ROUND_HALF_EVEN
+    )
     return rounding.quantize(value, Decimal(1).scaleb(-places))
 
 
@@ -176,8 +177,10 @@ def to_decimal(value: Decimal | str | float) -> Decimal:
     if abs(result) >= MAX_INITIAL_POINTS:
         raise ValueError(f"{format_points(result)[:20]} is out of range (at most {MAX_INITIAL_POINTS:,} points)")
     exponent = result.as_tuple().exponent
-    if isinstance(exponent, int) and exponent < -MAX_INITIAL_PLACES and result != result.quantize(
-        Decimal(1).scaleb(-MAX_INITIAL_PLACES), context=decimal.Context(prec=200)
+    if (
+        isinstance(exponent, int)
+        and exponent < -MAX_INITIAL_PLACES
+        and result != result.quantize(Decimal(1).scaleb(-MAX_INITIAL_PLACES), context=decimal.Context(prec=200))
     ):
         raise ValueError(f"more than {MAX_INITIAL_PLACES} decimal places")
     return result
@@ -313,9 +316,7 @@ def ledger(games: GamesInput, *, initial: InitialPoints | None = None, history: 
     diagnostics: list[Diagnostic] = []
 
     ordered = chronological(games).collect()
-    rows = ordered.select(
-        "white", "black", "result", "day", "date_text", "source_file", "game_number"
-    ).iter_rows()
+    rows = ordered.select("white", "black", "result", "day", "date_text", "source_file", "game_number").iter_rows()
     for white, black, result, day, date_text, source_file, game_number in rows:
         result = (result or "").strip()
         if result not in FINISHED:
@@ -336,8 +337,10 @@ def ledger(games: GamesInput, *, initial: InitialPoints | None = None, history: 
             skipped["self-game"] = skipped.get("self-game", 0) + 1
             diagnostics.append(
                 Diagnostic.make(
-                    "ledger.self-game", f"{white!r} paired with himself: the game was not applied",
-                    file=source_file, game=game_number,
+                    "ledger.self-game",
+                    f"{white!r} paired with himself: the game was not applied",
+                    file=source_file,
+                    game=game_number,
                 )
             )
             continue
@@ -371,9 +374,7 @@ def ledger(games: GamesInput, *, initial: InitialPoints | None = None, history: 
         for name, value in points.items()
     ]
     players.sort(key=lambda p: (-p.points, p.player))
-    return LedgerResult(
-        players=players, history=entries, applied=applied, skipped=skipped, diagnostics=diagnostics
-    )
+    return LedgerResult(players=players, history=entries, applied=applied, skipped=skipped, diagnostics=diagnostics)
 
 
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?")
@@ -405,7 +406,7 @@ def read_initial(source: str | Path | io.TextIOBase | Iterable[str]) -> tuple[di
                 Diagnostic.make(
                     "ledger.bad-initial",
                     f"expected 'player,points' with a decimal point (a name with a comma: "
-                    f"Cedar, Chen,1500 or \"Cedar, Chen\",1500), found {','.join(row)!r}",
+                    f'Cedar, Chen,1500 or "Cedar, Chen",1500), found {",".join(row)!r}',
                     file=name,
                     line=number,
                 )
@@ -436,5 +437,3 @@ def read_initial(source: str | Path | io.TextIOBase | Iterable[str]) -> tuple[di
             )
         result[player] = value
     return result, diagnostics
-
-

@@ -107,8 +107,13 @@ class MovesBuilder:
             file, number, line = where
             self.diagnostics.append(
                 ranges.out_of_range(
-                    "move_number", MOVES_SCHEMA["move_number"], "FEN move number", str(fullmove),
-                    file=file, game=number, line=line,
+                    "move_number",
+                    MOVES_SCHEMA["move_number"],
+                    "FEN move number",
+                    str(fullmove),
+                    file=file,
+                    game=number,
+                    line=line,
                 )
             )
             g["fullmove"].append(None)
@@ -153,8 +158,10 @@ class MovesBuilder:
         p["mate"].extend([r.check and parse_san_syntax(r.san).suffix == "#" for r in plies])
         p["text"].extend([" ".join(c) if (c := r.node.comments) else None for r in plies])
         p["nags"].extend(
-            [ranges.keep_nags(n, self._where[-1], i, r.san, self.diagnostics) if (n := r.node.nags) else None
-             for i, r in enumerate(plies, 1)]
+            [
+                ranges.keep_nags(n, self._where[-1], i, r.san, self.diagnostics) if (n := r.node.nags) else None
+                for i, r in enumerate(plies, 1)
+            ]
         )
         p["position_key"].extend([r.key for r in plies])
         self._rows += len(plies)
@@ -212,20 +219,22 @@ class MovesBuilder:
 
 
 #: The raw ply columns (Python lists or the compiled core's Arrow arrays) before derivation.
-_PLY_SCHEMA = pl.Schema({
-    "san": pl.String(),
-    "from_sq": pl.Int8(),
-    "to_sq": pl.Int8(),
-    "piece": pl.Int8(),
-    "target": pl.Int8(),
-    "promotion": pl.Int8(),
-    "castle": pl.Boolean(),
-    "check": pl.Boolean(),
-    "mate": pl.Boolean(),
-    "text": pl.String(),
-    "nags": pl.List(pl.UInt8()),  # MOVES_SCHEMA["nags"]
-    "position_key": pl.UInt64(),
-})
+_PLY_SCHEMA = pl.Schema(
+    {
+        "san": pl.String(),
+        "from_sq": pl.Int8(),
+        "to_sq": pl.Int8(),
+        "piece": pl.Int8(),
+        "target": pl.Int8(),
+        "promotion": pl.Int8(),
+        "castle": pl.Boolean(),
+        "check": pl.Boolean(),
+        "mate": pl.Boolean(),
+        "text": pl.String(),
+        "nags": pl.List(pl.UInt8()),  # MOVES_SCHEMA["nags"]
+        "position_key": pl.UInt64(),
+    }
+)
 
 
 def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -237,11 +246,7 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
     the regex matches of the comment commands) is computed once (eager Polars has no
     common-subexpression elimination).
     """
-    per_ply = (
-        games.with_columns(i=pl.int_ranges(0, pl.col("n"), dtype=pl.Int32))
-        .explode("i")
-        .drop("n")
-    )
+    per_ply = games.with_columns(i=pl.int_ranges(0, pl.col("n"), dtype=pl.Int32)).explode("i").drop("n")
     frame = pl.concat([per_ply, plies], how="horizontal")
     target = pl.col("target")
     texts = plies["text"]
@@ -283,15 +288,27 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         promo_gain=(_piece_value(pl.col("promotion")) - PIECE_VALUES[PAWN]).fill_null(0),
         # the input's numbers, computed wide; stage 3 keeps those that fit their column
         # (loose casts: the patterns' \d also matches non-ASCII digits such as '٣')
-        clock_w=pl.coalesce(clk.struct.field("1").cast(pl.Float64, strict=False) * 3600.0
-        + clk.struct.field("2").cast(pl.Float64, strict=False) * 60.0
-        + clk.struct.field("3").cast(pl.Float64, strict=False).fill_null(0.0), _time_left(pl.col("tl"))),
-        cp_w=(pl.coalesce(ev.struct.field("2").cast(pl.Float64, strict=False),
-                          wv.struct.field("3").cast(pl.Float64, strict=False),
-                          sd.struct.field("3").cast(pl.Float64, strict=False) * view) * 100.0).round(0),
-        mate_w=pl.coalesce(ev.struct.field("1").str.to_integer(strict=False), (wv.struct.field("1") + wv.struct.field(
-            "2")).str.to_integer(strict=False), sd.struct.field("2").str.to_integer(strict=False)
-            * pl.when(sd.struct.field("1") == "-").then(-1).otherwise(1) * view),
+        clock_w=pl.coalesce(
+            clk.struct.field("1").cast(pl.Float64, strict=False) * 3600.0
+            + clk.struct.field("2").cast(pl.Float64, strict=False) * 60.0
+            + clk.struct.field("3").cast(pl.Float64, strict=False).fill_null(0.0),
+            _time_left(pl.col("tl")),
+        ),
+        cp_w=(
+            pl.coalesce(
+                ev.struct.field("2").cast(pl.Float64, strict=False),
+                wv.struct.field("3").cast(pl.Float64, strict=False),
+                sd.struct.field("3").cast(pl.Float64, strict=False) * view,
+            )
+            * 100.0
+        ).round(0),
+        mate_w=pl.coalesce(
+            ev.struct.field("1").str.to_integer(strict=False),
+            (wv.struct.field("1") + wv.struct.field("2")).str.to_integer(strict=False),
+            sd.struct.field("2").str.to_integer(strict=False)
+            * pl.when(sd.struct.field("1") == "-").then(-1).otherwise(1)
+            * view,
+        ),
         move_w=pl.col("fullmove").cast(pl.Int64) + pl.col("k") // 2,
         # [%emt] wins over mt=; null where the text's number is not an Int64 (too many digits)
         time_w=pl.when(pl.col("emt").struct.field("1").is_not_null())
@@ -344,16 +361,12 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         "nags": pl.col("nags"),
         "comment": pl.when(comment != "").then(comment),
         "position_key": pl.col("position_key"),
-        "material_white": pl.col("mw0")
-        + _running(pl.when(white).then(promo_gain).otherwise(-cap_value)),
-        "material_black": pl.col("mb0")
-        + _running(pl.when(white).then(-cap_value).otherwise(promo_gain)),
+        "material_white": pl.col("mw0") + _running(pl.when(white).then(promo_gain).otherwise(-cap_value)),
+        "material_black": pl.col("mb0") + _running(pl.when(white).then(-cap_value).otherwise(promo_gain)),
     }
     # stage 3: the schema's columns, in order, with their dtypes
     typed = frame.select(
-        expr.cast(dtype, strict=False).alias(name)
-        if name in _CAST_LOOSE
-        else expr.cast(dtype).alias(name)
+        expr.cast(dtype, strict=False).alias(name) if name in _CAST_LOOSE else expr.cast(dtype).alias(name)
         for name, dtype in MOVES_SCHEMA.items()
         for expr in (columns[name],)
     )
@@ -403,4 +416,3 @@ def _running(delta: pl.Expr) -> pl.Expr:
 
 
 _CAST_LOOSE = frozenset({"move_number", "material_white", "material_black", "eval_cp", "eval_mate", "depth"})
-

@@ -54,9 +54,14 @@ def read_aliases(source: str | Path | Iterable[str]) -> tuple[dict[str, str], li
         if number == 1 and [c.lower() for c in cells[:2]] == ["name", "canonical"]:
             continue
         if len(cells) < 2 or not cells[0] or not cells[1]:
-            problems.append(Diagnostic.make(
-                "players.bad-alias", f"expected 'name,canonical name', found {','.join(row)[:80]!r}",
-                file=name, line=number))
+            problems.append(
+                Diagnostic.make(
+                    "players.bad-alias",
+                    f"expected 'name,canonical name', found {','.join(row)[:80]!r}",
+                    file=name,
+                    line=number,
+                )
+            )
             continue
         aliases[cells[0]] = cells[1]
     return aliases, problems
@@ -64,8 +69,11 @@ def read_aliases(source: str | Path | Iterable[str]) -> tuple[dict[str, str], li
 
 def _fide(side: str) -> pl.Expr:
     tag = FIDE_TAGS[0] if side == "white" else FIDE_TAGS[1]
-    found = (pl.col("extra_tags").list.eval(pl.element().filter(pl.element().struct.field("name") == tag)
-                                            .struct.field("value")).list.first())
+    found = (
+        pl.col("extra_tags")
+        .list.eval(pl.element().filter(pl.element().struct.field("name") == tag).struct.field("value"))
+        .list.first()
+    )
     value = found.str.strip_chars()
     return pl.when(value.str.contains(r"^[1-9]\d*$")).then(value).otherwise(None)
 
@@ -88,9 +96,11 @@ def canonical_by_fide(sides: pl.LazyFrame) -> pl.LazyFrame:
     among equals)."""
     return (
         sides.filter(pl.col("fide_id").is_not_null() & pl.col("name").is_not_null())
-        .group_by("fide_id", "name").agg(pl.len().alias("_n"))
+        .group_by("fide_id", "name")
+        .agg(pl.len().alias("_n"))
         .sort(["fide_id", "_n", "name"], descending=[False, True, False])
-        .group_by("fide_id", maintain_order=True).agg(pl.col("name").first().alias("canonical"))
+        .group_by("fide_id", maintain_order=True)
+        .agg(pl.col("name").first().alias("canonical"))
     )
 
 
@@ -102,8 +112,12 @@ def identified(games: pl.LazyFrame, aliases: Mapping[str, str] | None = None) ->
     if "extra_tags" not in schema:
         if not aliases:
             return games
-        return games.with_columns(*(clean_name(pl.col(side).cast(pl.String)).replace(dict(aliases)).alias(side)
-                                    for side in ("white", "black")))
+        return games.with_columns(
+            *(
+                clean_name(pl.col(side).cast(pl.String)).replace(dict(aliases)).alias(side)
+                for side in ("white", "black")
+            )
+        )
     canon = canonical_by_fide(_sides(games, aliases))
     out = games
     for side in ("white", "black"):
@@ -112,8 +126,12 @@ def identified(games: pl.LazyFrame, aliases: Mapping[str, str] | None = None) ->
             name = name.replace(dict(aliases))
         out = (
             out.with_columns(name.alias(side), _fide(side).alias("_fide"))
-            .join(canon.rename({"fide_id": "_fide", "canonical": "_canonical"}), on="_fide", how="left",
-                  maintain_order="left")
+            .join(
+                canon.rename({"fide_id": "_fide", "canonical": "_canonical"}),
+                on="_fide",
+                how="left",
+                maintain_order="left",
+            )
             .with_columns(pl.coalesce("_canonical", side).alias(side))
             .drop("_fide", "_canonical")
         )
@@ -146,8 +164,9 @@ def look_alikes(games: GamesInput, aliases: Mapping[str, str] | None = None) -> 
     not merged here: the rows, as CSV, are an aliases file (:func:`read_aliases`)."""
     lazy = as_lazy(games, ["white", "black", "extra_tags"])
     sides = _sides(lazy, aliases).filter(pl.col("name").is_not_null()).collect()
-    counts = sides.group_by("name").agg(pl.len().alias("games"),
-                                        pl.col("fide_id").drop_nulls().first().alias("fide_id"))
+    counts = sides.group_by("name").agg(
+        pl.len().alias("games"), pl.col("fide_id").drop_nulls().first().alias("fide_id")
+    )
     rows = {name: (games_count, fide) for name, games_count, fide in counts.iter_rows()}
     parent = {name: name for name in rows}
 
@@ -181,9 +200,21 @@ def look_alikes(games: GamesInput, aliases: Mapping[str, str] | None = None) -> 
             continue
         canonical = sorted(members, key=lambda n: (-rows[n][0], -len(n), n))[0]
         ids = {rows[n][1] for n in members if rows[n][1] is not None}
-        reason = f"same FIDE id {sorted(ids)[0]}" if len(ids) == 1 and all(rows[n][1] for n in members) \
+        reason = (
+            f"same FIDE id {sorted(ids)[0]}"
+            if len(ids) == 1 and all(rows[n][1] for n in members)
             else "same surname and initial"
+        )
         for name in sorted(members, key=lambda n: (n != canonical, n)):
             out.append((name, canonical, rows[name][0], rows[name][1], reason))
-    return pl.DataFrame(out, schema={"name": pl.String, "canonical": pl.String, "games": pl.Int64,
-                                     "fide_id": pl.String, "reason": pl.String}, orient="row")
+    return pl.DataFrame(
+        out,
+        schema={
+            "name": pl.String,
+            "canonical": pl.String,
+            "games": pl.Int64,
+            "fide_id": pl.String,
+            "reason": pl.String,
+        },
+        orient="row",
+    )

@@ -109,8 +109,11 @@ def game_problems(raw: pl.DataFrame, typed: pl.DataFrame) -> list[tuple[int, str
 
 def _utc_flag(raw: pl.DataFrame, typed: pl.DataFrame) -> pl.Series:
     """A valid ``UTCDate`` with a ``UTCTime`` of digits that is not a time of day (``25:61:00``)."""
-    valid_date = raw.select(in_calendar(pl.col("utc_date").str.strip_chars().str.strptime(
-        pl.Date, "%Y.%m.%d", strict=False))).to_series().is_not_null()
+    valid_date = (
+        raw.select(in_calendar(pl.col("utc_date").str.strip_chars().str.strptime(pl.Date, "%Y.%m.%d", strict=False)))
+        .to_series()
+        .is_not_null()
+    )
     digits = raw.get_column("utc_time").str.contains(r"^\d{1,2}:\d{1,2}:\d{1,2}$").fill_null(False)
     return (valid_date & digits & typed.get_column("utc_datetime").is_null()).alias("utc_datetime")
 
@@ -154,11 +157,14 @@ _MOVE_VALUES: dict[str, tuple[pl.Expr, str, pl.Expr]] = {
     ),
     "move_number": (pl.col("fullmove").is_not_null(), "move number", pl.col("move_w").cast(pl.String)),
     "move_time_ms": (
-        pl.col("emt").struct.field("1").is_not_null() | pl.col("mt").struct.field("1").is_not_null()
+        pl.col("emt").struct.field("1").is_not_null()
+        | pl.col("mt").struct.field("1").is_not_null()
         | pl.col("mt").struct.field("4").is_not_null(),
         "move time",
-        pl.coalesce(pl.col("text").str.extract(EMT_PATTERN.pattern, 0),
-                    pl.col("text").str.extract(MT_PATTERN.pattern, 0).str.strip_chars(" \t\n\r,{}")),
+        pl.coalesce(
+            pl.col("text").str.extract(EMT_PATTERN.pattern, 0),
+            pl.col("text").str.extract(MT_PATTERN.pattern, 0).str.strip_chars(" \t\n\r,{}"),
+        ),
     ),
     "depth": (
         pl.col("ev").struct.field("3").is_not_null() | pl.col("dp").is_not_null(),
@@ -173,8 +179,14 @@ _MOVE_VALUES: dict[str, tuple[pl.Expr, str, pl.Expr]] = {
 def move_problems(frame: pl.DataFrame, fits: dict[str, pl.Expr]) -> pl.DataFrame:
     """The rows ``(game, ply, san, column, what, text)`` whose value is present in the input but
     does not fit its column (usually none: one pass of flags over the batch)."""
-    schema = {"game": pl.Int32, "ply": pl.Int32, "san": pl.String, "column": pl.String,
-              "what": pl.String, "text": pl.String}
+    schema = {
+        "game": pl.Int32,
+        "ply": pl.Int32,
+        "san": pl.String,
+        "column": pl.String,
+        "what": pl.String,
+        "text": pl.String,
+    }
     flags = frame.select(
         (present & ~fits[name].fill_null(False)).alias(name) for name, (present, _, _) in _MOVE_VALUES.items()
     )
@@ -182,8 +194,12 @@ def move_problems(frame: pl.DataFrame, fits: dict[str, pl.Expr]) -> pl.DataFrame
         return pl.DataFrame(schema=schema)
     found = [
         frame.filter(flags.get_column(name)).select(
-            pl.col("game"), (pl.col("i") + 1).alias("ply"), pl.col("san"),
-            pl.lit(name).alias("column"), pl.lit(what).alias("what"), text.alias("text"),
+            pl.col("game"),
+            (pl.col("i") + 1).alias("ply"),
+            pl.col("san"),
+            pl.lit(name).alias("column"),
+            pl.lit(what).alias("what"),
+            text.alias("text"),
         )
         for name, (_, what, text) in _MOVE_VALUES.items()
     ]
@@ -203,10 +219,20 @@ def keep_nags(
         return nags
     file, number, line = where
     for nag in (nag for nag in nags if not 0 <= nag <= 255):
-        diagnostics.append(out_of_range(
-            "nags", pl.List(pl.UInt8()), "NAG", f"${nag}", file=file, game=number, line=line, ply=ply, san=san,
-            kept="left out of the list",
-        ))
+        diagnostics.append(
+            out_of_range(
+                "nags",
+                pl.List(pl.UInt8()),
+                "NAG",
+                f"${nag}",
+                file=file,
+                game=number,
+                line=line,
+                ply=ply,
+                san=san,
+                kept="left out of the list",
+            )
+        )
     return [nag for nag in nags if 0 <= nag <= 255] or None
 
 

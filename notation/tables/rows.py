@@ -375,13 +375,7 @@ def _type_games(raw: pl.DataFrame) -> pl.DataFrame:
 
 
 def _elo(name: str) -> pl.Expr:
-    return (
-        pl.col(name)
-        .str.strip_chars()
-        .str.to_integer(strict=False)
-        .cast(pl.Int16, strict=False)
-        .alias(name)
-    )
+    return pl.col(name).str.strip_chars().str.to_integer(strict=False).cast(pl.Int16, strict=False).alias(name)
 
 
 @dataclass(slots=True)

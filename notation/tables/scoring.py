@@ -83,25 +83,19 @@ def as_lazy(games: GamesInput, columns: list[str]) -> pl.LazyFrame:
 
 def _parse_datetime(expr: pl.Expr) -> pl.Expr:
     text = expr.str.strip_chars().str.replace_all(r"\.", "-").str.replace("T", " ")
-    return in_calendar(pl.coalesce(
-        text.str.to_datetime("%Y-%m-%d %H:%M:%S", strict=False, time_unit="us"),
-        text.str.to_datetime("%Y-%m-%d %H:%M", strict=False, time_unit="us"),
-        text.str.to_datetime("%Y-%m-%d", strict=False, time_unit="us"),
-    ))
+    return in_calendar(
+        pl.coalesce(
+            text.str.to_datetime("%Y-%m-%d %H:%M:%S", strict=False, time_unit="us"),
+            text.str.to_datetime("%Y-%m-%d %H:%M", strict=False, time_unit="us"),
+            text.str.to_datetime("%Y-%m-%d", strict=False, time_unit="us"),
+        )
+    )
 
 
 def white_score() -> pl.Expr:
     """White's score in a game (1, 0.5, 0), null when unfinished."""
     r = pl.col("result")
-    return (
-        pl.when(r == WHITE_WINS)
-        .then(1.0)
-        .when(r == DRAW)
-        .then(0.5)
-        .when(r == BLACK_WINS)
-        .then(0.0)
-        .otherwise(None)
-    )
+    return pl.when(r == WHITE_WINS).then(1.0).when(r == DRAW).then(0.5).when(r == BLACK_WINS).then(0.0).otherwise(None)
 
 
 def pct(part: pl.Expr, whole: pl.Expr) -> pl.Expr:

@@ -28,7 +28,14 @@ DAY: Final = 86_400
 
 #: Columns a selection reads.
 SELECTION_COLUMNS: Final = [
-    "white", "black", "event", "date", "utc_datetime", "time_control", "base_seconds", "increment_seconds",
+    "white",
+    "black",
+    "event",
+    "date",
+    "utc_datetime",
+    "time_control",
+    "base_seconds",
+    "increment_seconds",
 ]
 
 
@@ -43,11 +50,16 @@ def time_control_class() -> pl.Expr:
     estimate = base + 40.0 * increment
     (bullet, bullet_limit), (blitz, blitz_limit), (rapid, rapid_limit) = CLASS_LIMITS
     return (
-        pl.when((text == "-") | (per_move >= DAY) | (period >= DAY)).then(pl.lit("correspondence"))
-        .when(estimate < bullet_limit).then(pl.lit(bullet))
-        .when(estimate < blitz_limit).then(pl.lit(blitz))
-        .when(estimate < rapid_limit).then(pl.lit(rapid))
-        .when(estimate.is_not_null()).then(pl.lit("classical"))
+        pl.when((text == "-") | (per_move >= DAY) | (period >= DAY))
+        .then(pl.lit("correspondence"))
+        .when(estimate < bullet_limit)
+        .then(pl.lit(bullet))
+        .when(estimate < blitz_limit)
+        .then(pl.lit(blitz))
+        .when(estimate < rapid_limit)
+        .then(pl.lit(rapid))
+        .when(estimate.is_not_null())
+        .then(pl.lit("classical"))
         .otherwise(None)
     )
 
@@ -125,8 +137,10 @@ class Selection:
         """``white``/``black``: the colour the selected player had (null when neither side matches)."""
         player = self.player or ""
         return (
-            pl.when(text_matches("white", player, exact=self.exact)).then(pl.lit("white"))
-            .when(text_matches("black", player, exact=self.exact)).then(pl.lit("black"))
+            pl.when(text_matches("white", player, exact=self.exact))
+            .then(pl.lit("white"))
+            .when(text_matches("black", player, exact=self.exact))
+            .then(pl.lit("black"))
             .otherwise(None)
         )
 

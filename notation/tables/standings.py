@@ -55,8 +55,17 @@ FORFEIT_TERMINATIONS: Final = ("forfeit", "forfeited", "unplayed")
 CROSSTABLE_MAX_PLAYERS: Final = 64  # wider tables drop the crosstable columns (see `table`)
 
 _NEEDED: Final = [
-    "event", "white", "black", "result", "plies", "error_count", "termination", "source_file", "game_number",
-    "status", "first_error",
+    "event",
+    "white",
+    "black",
+    "result",
+    "plies",
+    "error_count",
+    "termination",
+    "source_file",
+    "game_number",
+    "status",
+    "first_error",
 ]
 
 
@@ -200,11 +209,13 @@ def standings(
         if len(chosen) == 1:
             event = chosen[0]
         elif len(chosen) > 1:
-            diagnostics.append(Diagnostic.make(
-                "standings.mixed-events",
-                f"{len(chosen)} events match {event!r} and are combined into one table (give more of the name, "
-                "or --exact): " + ", ".join(repr(e) for e in chosen[:5]) + (", ..." if len(chosen) > 5 else ""),
-            ))
+            diagnostics.append(
+                Diagnostic.make(
+                    "standings.mixed-events",
+                    f"{len(chosen)} events match {event!r} and are combined into one table (give more of the name, "
+                    "or --exact): " + ", ".join(repr(e) for e in chosen[:5]) + (", ..." if len(chosen) > 5 else ""),
+                )
+            )
             event = None
     elif len(events) > 1:
         diagnostics.append(
@@ -289,11 +300,16 @@ def standings(
 
     n_unfinished = int(frame.select(white_score().is_null().sum()).item()) if frame.height else 0
     invalid = [
-        Diagnostic.make("standings.invalid-game",
-                        f"scored as its result says, but the game fails validation ({first or 'error'}): "
-                        "`notation validate` explains", file=source_file, game=number)
+        Diagnostic.make(
+            "standings.invalid-game",
+            f"scored as its result says, but the game fails validation ({first or 'error'}): "
+            "`notation validate` explains",
+            file=source_file,
+            game=number,
+        )
         for source_file, number, first in frame.filter(white_score().is_not_null() & (pl.col("status") == "error"))
-        .select("source_file", "game_number", pl.col("first_error").cast(pl.String)).iter_rows()
+        .select("source_file", "game_number", pl.col("first_error").cast(pl.String))
+        .iter_rows()
     ]
     return StandingsResult(
         event=event.strip() if event is not None else (events[0] if len(events) == 1 else None),
@@ -314,25 +330,33 @@ def _left_out(frame: pl.DataFrame) -> list[Diagnostic]:
     unnamed = pl.col("white").is_null() | pl.col("black").is_null()
     left = frame.filter(unnamed | (pl.col("white") == pl.col("black")))
     out: list[Diagnostic] = []
-    for white, black, source_file, game_number in left.select("white", "black", "source_file", "game_number").iter_rows():
+    for white, black, source_file, game_number in left.select(
+        "white", "black", "source_file", "game_number"
+    ).iter_rows():
         if white is None or black is None:
-            out.append(Diagnostic.make(
-                "standings.unnamed-player", "a game without both player names is left out of the table",
-                file=source_file, game=game_number,
-            ))
+            out.append(
+                Diagnostic.make(
+                    "standings.unnamed-player",
+                    "a game without both player names is left out of the table",
+                    file=source_file,
+                    game=game_number,
+                )
+            )
         else:
-            out.append(Diagnostic.make(
-                "standings.self-game", f"{white!r} paired with himself: the game is left out of the table",
-                file=source_file, game=game_number,
-            ))
+            out.append(
+                Diagnostic.make(
+                    "standings.self-game",
+                    f"{white!r} paired with himself: the game is left out of the table",
+                    file=source_file,
+                    game=game_number,
+                )
+            )
     return out
 
 
 def describe_score(value: float) -> str:
     """A score or tie-break in arbiter notation (``2½``)."""
     return format_half(value)
-
-
 
 
 def invalid_games(invalid: list[Diagnostic], inputs: Sequence[str | Path] = ()) -> list[Any]:
@@ -360,8 +384,11 @@ def invalid_games(invalid: list[Diagnostic], inputs: Sequence[str | Path] = ()) 
     found: dict[tuple[str, int], Any] = {}
     for name, numbers in wanted.items():
         candidates = by_name.get(Path(name).name, [])
-        where = Path(name) if Path(name).is_absolute() and Path(name).is_file() else (
-            candidates[0] if len(candidates) == 1 else None)
+        where = (
+            Path(name)
+            if Path(name).is_absolute() and Path(name).is_file()
+            else (candidates[0] if len(candidates) == 1 else None)
+        )
         if where is None:
             continue
         try:

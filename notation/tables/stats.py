@@ -60,7 +60,16 @@ from notation.tables.scoring import GamesInput, as_lazy, clean_name, expected_sc
 from notation.tables.selection import SELECTION_COLUMNS, TIME_CONTROL_CLASSES, Selection, time_control_class
 
 SECTIONS: Final = (
-    "result", "elo-band", "eco", "opening", "player", "color", "event", "termination", "time-control", "length",
+    "result",
+    "elo-band",
+    "eco",
+    "opening",
+    "player",
+    "color",
+    "event",
+    "termination",
+    "time-control",
+    "length",
 )
 
 _NEEDED: Final = [
@@ -152,7 +161,9 @@ def unwinnable_timeout() -> pl.Expr:
 
     on_time = pl.col("termination").cast(pl.String).str.contains("(?i)" + TIME_FORFEIT_PATTERN).fill_null(False)
     result = pl.col("result").cast(pl.String).str.strip_chars()
-    cannot = ((result == "1-0") & pl.col("white_can_mate").not_()) | ((result == "0-1") & pl.col("black_can_mate").not_())
+    cannot = ((result == "1-0") & pl.col("white_can_mate").not_()) | (
+        (result == "0-1") & pl.col("black_can_mate").not_()
+    )
     return on_time & cannot.fill_null(False)
 
 
@@ -183,10 +194,12 @@ def color_summary(base: pl.LazyFrame, where: Selection | None = None) -> pl.Lazy
             pl.when(colour == "white").then(pl.col("_ws")).otherwise(1.0 - pl.col("_ws")).alias("points"),
         ).filter(pl.col("color").is_not_null())
     else:
-        long = pl.concat([
-            base.select(pl.lit("white").alias("color"), pl.col("_ws").alias("points")),
-            base.select(pl.lit("black").alias("color"), (1.0 - pl.col("_ws")).alias("points")),
-        ])
+        long = pl.concat(
+            [
+                base.select(pl.lit("white").alias("color"), pl.col("_ws").alias("points")),
+                base.select(pl.lit("black").alias("color"), (1.0 - pl.col("_ws")).alias("points")),
+            ]
+        )
     finished = pl.col("points").is_not_null()
     return (
         long.group_by("color")
@@ -225,8 +238,8 @@ def _elo_band_label() -> tuple[pl.Expr, pl.Expr]:
     step = (diff.clip(low - 100, high) // 100).cast(pl.Int32)  # floor: -401 -> -5, 399 -> 3
     labels = {low // 100 - 1: f"< {low}", high // 100: f">= {high}"}
     labels.update({edge // 100: f"[{edge},{edge + 100})" for edge in ELO_BAND_EDGES[:-1]})
-    label = pl.when(diff.is_null()).then(pl.lit("unrated")).otherwise(
-        step.replace_strict(labels, return_dtype=pl.String)
+    label = (
+        pl.when(diff.is_null()).then(pl.lit("unrated")).otherwise(step.replace_strict(labels, return_dtype=pl.String))
     )
     order = pl.when(diff.is_null()).then(pl.lit(high // 100 + 1)).otherwise(step)
     return label, order
@@ -378,7 +391,8 @@ def sections(
         "time-control": lambda: time_control_summary(base),
         "event": lambda: event_summary(base),
         "termination": lambda: frequency(
-            base, "termination",
+            base,
+            "termination",
             extra=[pl.col("_unwinnable_timeout").sum().cast(pl.Int64).alias("unwinnable_timeouts")],
         ),
         "length": lambda: length_summary(base),

@@ -99,7 +99,16 @@ _HIT_SCHEMA: Final = pl.Schema(
     }
 )
 _GAME_COLUMNS: Final = [
-    "game_id", "white", "black", "result", "white_elo", "black_elo", "date", "utc_datetime", "start_fen", "status",
+    "game_id",
+    "white",
+    "black",
+    "result",
+    "white_elo",
+    "black_elo",
+    "date",
+    "utc_datetime",
+    "start_fen",
+    "status",
 ]
 
 
@@ -188,7 +197,9 @@ def _dataset_hits(path: Path, root: Position, depth: int, diagnostics: list[Diag
     except READ_ERRORS as exc:  # a damaged part: named, as every command names it
         diagnostics.extend(bad_parts(path, exc))
         return None
-    diagnostics.append(Diagnostic.make("tree.no-position-keys", f"{why}: explore its PGN files instead", file=str(path)))
+    diagnostics.append(
+        Diagnostic.make("tree.no-position-keys", f"{why}: explore its PGN files instead", file=str(path))
+    )
     return None
 
 

@@ -182,8 +182,9 @@ class Mark(NamedTuple):
 def mark(record: PlyRecord) -> Mark:
     """The :class:`Mark` of a replayed ply."""
     span = record.node.span
-    return Mark(record.ply, span.line, span.column, record.node.san, record.before.fullmove_number,
-                bool(record.before.turn))
+    return Mark(
+        record.ply, span.line, span.column, record.node.san, record.before.fullmove_number, bool(record.before.turn)
+    )
 
 
 def claim_diagnostics(plies: list[PlyRecord], claim: Claims, perpetual: Perpetual | None) -> list[Diagnostic]:
@@ -208,40 +209,58 @@ def located_claim_diagnostics(
         out.append(at(claim.threefold, "claim.threefold", "threefold repetition: a draw could be claimed (10.10)"))
     if claim.fifty_moves is not None:
         out.append(
-            at(claim.fifty_moves, "claim.fifty-moves", "50 moves by each side without capture or pawn move: "
-               "a draw could be claimed (10.12)")
+            at(
+                claim.fifty_moves,
+                "claim.fifty-moves",
+                "50 moves by each side without capture or pawn move: a draw could be claimed (10.12)",
+            )
         )
     if claim.fivefold is not None:
-        out.append(at(claim.fivefold, "claim.fivefold", "the position occurred for the fifth time: the game is drawn (9.6.1)"))
+        out.append(
+            at(claim.fivefold, "claim.fivefold", "the position occurred for the fifth time: the game is drawn (9.6.1)")
+        )
         if claim.fivefold < last:
             out.append(
-                at(claim.fivefold + 1, "game.move-after-fivefold",
-                   f"move played after the fivefold repetition at ply {claim.fivefold} ended the game")
+                at(
+                    claim.fivefold + 1,
+                    "game.move-after-fivefold",
+                    f"move played after the fivefold repetition at ply {claim.fivefold} ended the game",
+                )
             )
     if claim.seventyfive_moves is not None:
         out.append(
-            at(claim.seventyfive_moves, "claim.seventyfive-moves",
-               "75 moves by each side without capture or pawn move: the game is drawn (9.6.2)")
+            at(
+                claim.seventyfive_moves,
+                "claim.seventyfive-moves",
+                "75 moves by each side without capture or pawn move: the game is drawn (9.6.2)",
+            )
         )
         if claim.seventyfive_moves < last:
             out.append(
-                at(claim.seventyfive_moves + 1, "game.move-after-75-moves",
-                   f"move played after the 75-move rule ended the game at ply {claim.seventyfive_moves}")
+                at(
+                    claim.seventyfive_moves + 1,
+                    "game.move-after-75-moves",
+                    f"move played after the 75-move rule ended the game at ply {claim.seventyfive_moves}",
+                )
             )
     if perpetual is not None:
         first = locate(perpetual.first)
         label = f"{first.fullmove}{'.' if first.white else '...'} {first.san}"
         out.append(
-            at(perpetual.ply, "pattern.perpetual-check",
-               f"perpetual check: {perpetual.side} checked with every move from {label} until the position "
-               "repeated three times")
+            at(
+                perpetual.ply,
+                "pattern.perpetual-check",
+                f"perpetual check: {perpetual.side} checked with every move from {label} until the position "
+                "repeated three times",
+            )
         )
     return out
 
 
 def _mate_text(dead: Dead) -> str:
     return ", ".join(
-        f"{name}: {reason}" for name, (can, reason) in (("white", dead.white), ("black", dead.black))
+        f"{name}: {reason}"
+        for name, (can, reason) in (("white", dead.white), ("black", dead.black))
         if can is False and reason is not None
     )
 
@@ -266,8 +285,12 @@ def dead_diagnostics(
         where = locate(first)
         out.append(
             Diagnostic.make(
-                "game.dead-position", f"the position after {_label(where)} is dead: {message}",
-                line=where.line, column=where.column, ply=first, san=where.san,
+                "game.dead-position",
+                f"the position after {_label(where)} is dead: {message}",
+                line=where.line,
+                column=where.column,
+                ply=first,
+                san=where.san,
             )
         )
     if first < last:
@@ -277,7 +300,10 @@ def dead_diagnostics(
             Diagnostic.make(
                 "game.move-after-dead-position",
                 f"move played after the game ended in a dead position ({since}, ply {first})",
-                line=where.line, column=where.column, ply=first + 1, san=where.san,
+                line=where.line,
+                column=where.column,
+                ply=first + 1,
+                san=where.san,
             )
         )
     return out
@@ -307,7 +333,11 @@ def time_forfeit(termination: str | None) -> bool:
 
 
 def result_diagnostics(
-    game: Game, dead: Dead | None, end: Outcome, replay_complete: bool, last: Mark | None = None,
+    game: Game,
+    dead: Dead | None,
+    end: Outcome,
+    replay_complete: bool,
+    last: Mark | None = None,
     dead_at: Mark | None = None,
 ) -> list[Diagnostic]:
     """Result tag vs marker, vs the final position, and wins on time by a side that cannot mate.
@@ -371,7 +401,8 @@ def result_diagnostics(
             what = f"a dead position at ply {first} (no mate is possible)"
         out.append(
             Diagnostic.make(
-                "result.mismatch", f"result {result} but the game ended in {what}: the result is 1/2-1/2 (5.2.2)",
+                "result.mismatch",
+                f"result {result} but the game ended in {what}: the result is 1/2-1/2 (5.2.2)",
                 **where,
             )
         )
@@ -419,7 +450,8 @@ def tag_diagnostics(game: Game) -> list[Diagnostic]:
     if result is not None and result.strip() not in RESULTS:
         out.append(
             Diagnostic.make(
-                "tags.bad-result", f"[Result {result!r}] is not a result: use 1-0, 0-1, 1/2-1/2 or *",
+                "tags.bad-result",
+                f"[Result {result!r}] is not a result: use 1-0, 0-1, 1/2-1/2 or *",
                 line=game.line,
             )
         )
@@ -428,7 +460,8 @@ def tag_diagnostics(game: Game) -> list[Diagnostic]:
         if value is not None and not valid_date(value):
             out.append(
                 Diagnostic.make(
-                    "tags.bad-date", f"[{name} {value!r}] is not a date YYYY.MM.DD ('??' for unknown parts)",
+                    "tags.bad-date",
+                    f"[{name} {value!r}] is not a date YYYY.MM.DD ('??' for unknown parts)",
                     line=game.line,
                 )
             )

@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.formats.position import Position
     from notation._core import CoreGame, DeclineCode, MovesBatch, Remark
 
+
 def core_available() -> bool:
     """True when validation and import use the compiled core in this process."""
     return core_module() is not None
@@ -107,8 +108,16 @@ def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Gam
     if not (0 <= start.halfmove_clock < _COUNTER_LIMIT and 0 < start.fullmove_number < _COUNTER_LIMIT):
         return None  # counters beyond the core's (32-bit) range: the reference handles them
     fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in game.tags or chess960) else None
-    result = core.replay_game(fen, outline, start.halfmove_clock, start.fullmove_number, moves, bool(start.chess960),
-                              recorded_winner(game), dead_positions.SEARCHES)
+    result = core.replay_game(
+        fen,
+        outline,
+        start.halfmove_clock,
+        start.fullmove_number,
+        moves,
+        bool(start.chess960),
+        recorded_winner(game),
+        dead_positions.SEARCHES,
+    )
     if isinstance(result, core.CoreGame):
         return game, result, start
     DECLINES[result.code] += 1
@@ -123,11 +132,22 @@ def remark_diagnostics(remarks: list[Remark]) -> list[Diagnostic]:
     out = []
     for kind, ply, line, column, san, written, expected in remarks:
         if kind == "suffix":
-            out.append(Diagnostic.make("san.check-suffix", suffix_message(san, written, expected),
-                                       line=line, column=column, ply=ply, san=san))
+            out.append(
+                Diagnostic.make(
+                    "san.check-suffix",
+                    suffix_message(san, written, expected),
+                    line=line,
+                    column=column,
+                    ply=ply,
+                    san=san,
+                )
+            )
         else:
-            out.append(Diagnostic.make("movenumber.mismatch", number_message(written, expected),
-                                       line=line, column=column, ply=ply, san=san))
+            out.append(
+                Diagnostic.make(
+                    "movenumber.mismatch", number_message(written, expected), line=line, column=column, ply=ply, san=san
+                )
+            )
     return out
 
 
@@ -140,7 +160,12 @@ def report_of(game: Game, result: CoreGame, name: str, start: Position) -> GameR
     if remarks:
         diagnostics.extend(remark_diagnostics(remarks))
     diagnostics.extend(tag_diagnostics(game))
-    threefold, fifty, fivefold, seventyfive = result.threefold, result.fifty_moves, result.fivefold, result.seventyfive_moves
+    threefold, fifty, fivefold, seventyfive = (
+        result.threefold,
+        result.fifty_moves,
+        result.fivefold,
+        result.seventyfive_moves,
+    )
     claimed = threefold is not None or fifty is not None or fivefold is not None or seventyfive is not None
     claim = Claims(threefold, fifty, fivefold, seventyfive) if claimed else NO_CLAIMS
     perpetual = result.perpetual
@@ -152,17 +177,32 @@ def report_of(game: Game, result: CoreGame, name: str, start: Position) -> GameR
 
     plies = result.plies
     if plies and (claimed or perpetual is not None):
-        diagnostics.extend(located_claim_diagnostics(locate, plies, claim,
-                                                     Perpetual(*perpetual) if perpetual is not None else None))
+        diagnostics.extend(
+            located_claim_diagnostics(locate, plies, claim, Perpetual(*perpetual) if perpetual is not None else None)
+        )
     dead = dead_positions.of_core(result)
     if dead.first is not None:
         diagnostics.extend(dead_diagnostics(locate, plies, dead, end, game.line))
-    diagnostics.extend(result_diagnostics(game, dead, end, True, locate(plies) if plies else None,
-                                          locate(dead.first) if dead.first else None))
+    diagnostics.extend(
+        result_diagnostics(
+            game, dead, end, True, locate(plies) if plies else None, locate(dead.first) if dead.first else None
+        )
+    )
     worst = worst_severity(diagnostics)
     status = worst if worst in ("error", "warning") else "ok"
-    return game_report(game, name, status, plies, result.final_fen, end, claim, diagnostics,
-                   result.variation_plies, plies_before(start), dead)
+    return game_report(
+        game,
+        name,
+        status,
+        plies,
+        result.final_fen,
+        end,
+        claim,
+        diagnostics,
+        result.variation_plies,
+        plies_before(start),
+        dead,
+    )
 
 
 #: The claims of a game with none (shared: :class:`Claims` is frozen).

@@ -203,9 +203,7 @@ class _Replayer:
     def _emit(self, code: str, message: str, node: MoveNode, ply: int, **extra: object) -> None:
         span = node.span
         self.diagnostics.append(
-            Diagnostic.make(
-                code, message, line=span.line, column=span.column, ply=ply, san=node.san, **extra
-            )
+            Diagnostic.make(code, message, line=span.line, column=span.column, ply=ply, san=node.san, **extra)
         )
 
     def _san_error(self, exc: SanError, node: MoveNode, before: Position, ply: int) -> None:
@@ -330,9 +328,9 @@ class _Replayer:
                 san = canonical
             else:
                 san = _base(syntax) + expected
-            if notes and (lenient or suffix != expected or (
-                node.number is not None and node.number != before.fullmove_number
-            )):
+            if notes and (
+                lenient or suffix != expected or (node.number is not None and node.number != before.fullmove_number)
+            ):
                 self._notes(node, syntax, before, ply, san, lenient, expected)
             if append is not None:
                 append(_new_tuple(PlyRecord, (ply, node, before, move, after, san, after.key(), check)))
@@ -483,7 +481,6 @@ def _move_like() -> re.Pattern[str]:
     return re.compile(terminal_patterns("tokens")["MOVE_LIKE"])
 
 
-
 def _mainline_junk(game: Game) -> tuple[int, Diagnostic, str, str] | None:
     """The first move-like token the reader could not read (``Sf3``) that stands in the mainline.
 
@@ -493,8 +490,12 @@ def _mainline_junk(game: Game) -> tuple[int, Diagnostic, str, str] | None:
     diagnostic alone.
     """
     junk = [
-        d for d in game.diagnostics
-        if d.code == "pgn.syntax" and d.san and d.line is not None and d.column is not None
+        d
+        for d in game.diagnostics
+        if d.code == "pgn.syntax"
+        and d.san
+        and d.line is not None
+        and d.column is not None
         and _move_like().match(d.san)
     ]
     if not junk:
@@ -519,5 +520,3 @@ def _tag_location(game: Game, name: str) -> tuple[int | None, int | None]:
     """(line, column) where tag ``name`` is reported: the game's first tag line (tags carry no
     spans of their own)."""
     return game.line, None
-
-

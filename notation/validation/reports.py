@@ -23,14 +23,20 @@ from notation.validation.checks import (
     tag_diagnostics,
 )
 from notation.validation.dead import NO_ANALYSIS, Dead, analyse
-from notation.diagnostics import PEDANTIC_CODES, SEVERITY_RANK, Diagnostic, json_int as _int, json_string as _string, worst_severity
+from notation.diagnostics import (
+    PEDANTIC_CODES,
+    SEVERITY_RANK,
+    Diagnostic,
+    json_int as _int,
+    json_string as _string,
+    worst_severity,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.chunks import ReadFailure
     from notation.pgn.model import Game
     from notation.validation.checks import Mark
     from notation.validation.replay import Replay
-
 
 
 @dataclass(slots=True)
@@ -127,8 +133,19 @@ def failure_report(failure: ReadFailure, *, file: str | None = None) -> GameRepo
     name = file if file is not None else (failure.file or "<input>")
     diag = failure.diagnostic
     located = diag.located(file=name, game=failure.number, line=diag.line if diag.line is not None else failure.line)
-    return GameReport(file=name, game=failure.number, line=failure.line, white=None, black=None, result=None,
-                      status="error", plies=0, final_fen=None, diagnostics=(located,), read_failure=failure.kind)
+    return GameReport(
+        file=name,
+        game=failure.number,
+        line=failure.line,
+        white=None,
+        black=None,
+        result=None,
+        status="error",
+        plies=0,
+        final_fen=None,
+        diagnostics=(located,),
+        read_failure=failure.kind,
+    )
 
 
 def check_replayed(game: Game, rep: Replay, *, file: str | None = None) -> GameReport:
@@ -144,7 +161,8 @@ def check_replayed(game: Game, rep: Replay, *, file: str | None = None) -> GameR
 def _failed(game: Game, name: str, exc: Exception) -> GameReport:
     """The report of a game whose checking failed: an ``internal.error`` diagnostic (a bug)."""
     diag = Diagnostic.make(
-        "internal.error", f"internal error while checking this game: {type(exc).__name__}: {exc}",
+        "internal.error",
+        f"internal error while checking this game: {type(exc).__name__}: {exc}",
         line=game.line,
     )
     return game_report(game, name, "error", 0, None, Outcome(), Claims(), [*game.diagnostics, diag], 0, 0)
@@ -187,9 +205,14 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
 
         diagnostics.extend(dead_diagnostics(locate, len(rep.plies), dead, end, game.line))
         diagnostics.extend(
-            result_diagnostics(game, dead if rep.stopped_at is None else None, end, rep.stopped_at is None,
-                               mark(rep.plies[-1]) if rep.plies else None,
-                               locate(dead.first) if dead.first else None)
+            result_diagnostics(
+                game,
+                dead if rep.stopped_at is None else None,
+                end,
+                rep.stopped_at is None,
+                mark(rep.plies[-1]) if rep.plies else None,
+                locate(dead.first) if dead.first else None,
+            )
         )
     worst = worst_severity(diagnostics)
     if rep.unsupported is not None and (worst is None or SEVERITY_RANK[worst] < SEVERITY_RANK["error"]):
@@ -202,7 +225,16 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
         status = "ok"
     final_fen = rep.final.fen() if rep.final is not None else None
     return game_report(
-        game, name, status, len(rep.plies), final_fen, end, claim, diagnostics, rep.variation_plies, rep.start_ply,
+        game,
+        name,
+        status,
+        len(rep.plies),
+        final_fen,
+        end,
+        claim,
+        diagnostics,
+        rep.variation_plies,
+        rep.start_ply,
         dead,
     )
 

@@ -118,8 +118,12 @@ class _Task:
 
     __slots__ = ("batch", "future", "plan", "spec")
 
-    def __init__(self, batch: list[tuple[Any, str | None]] | None = None, plan: _RangePlan | None = None,
-                 spec: _Range | None = None) -> None:
+    def __init__(
+        self,
+        batch: list[tuple[Any, str | None]] | None = None,
+        plan: _RangePlan | None = None,
+        spec: _Range | None = None,
+    ) -> None:
         self.batch = batch
         self.plan = plan
         self.spec = spec
@@ -133,8 +137,9 @@ class _Task:
             self.future = executor.submit(_work_range, self.spec, render)
 
 
-def _finish(pending: deque[_Task], executor: ProcessPoolExecutor,
-            render: Callable[[GameReport], Any] | None) -> Iterator[Any]:
+def _finish(
+    pending: deque[_Task], executor: ProcessPoolExecutor, render: Callable[[GameReport], Any] | None
+) -> Iterator[Any]:
     """The results of the first pending task, in order. A range's first game number is a guess
     until the range before it is done: if that range held another count of games, the range is
     split again from the right number (the guesses after it moved by as much)."""
@@ -338,5 +343,3 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
-
-

@@ -35,8 +35,15 @@ def test_pgn_end_of_game(tmp_path: Path) -> None:
     assert [e.get("data-square") for e in by_class(root, "check")] == ["e8"]  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("option", "value", "label"), [("--ply", "3", "after 2. Nf3"), ("--ply", "2b", "after 2... d6"),
-                                                        ("--moves", "1", "after 1... e5"), ("--ply", "0", "start")])
+@pytest.mark.parametrize(
+    ("option", "value", "label"),
+    [
+        ("--ply", "3", "after 2. Nf3"),
+        ("--ply", "2b", "after 2... d6"),
+        ("--moves", "1", "after 1... e5"),
+        ("--ply", "0", "start"),
+    ],
+)
 def test_ply_and_moves(tmp_path: Path, option: str, value: str, label: str) -> None:
     root = _board(tmp_path, CLASSICS, option, value)
     assert label in "".join(by_class(root, "caption")[0].itertext())  # type: ignore[arg-type]

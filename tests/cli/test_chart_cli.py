@@ -25,8 +25,13 @@ def clock_pgn(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(
     ("kind", "layer", "rows"),
-    [("rating", "bands", 11), ("results-eco", "outcomes", 14), ("length-eco", "lengths", 14),
-     ("results-time-control", "outcomes", 3), ("length-time-control", "lengths", 1)],
+    [
+        ("rating", "bands", 11),
+        ("results-eco", "outcomes", 14),
+        ("length-eco", "lengths", 14),
+        ("results-time-control", "outcomes", 3),
+        ("length-time-control", "lengths", 1),
+    ],
 )
 def test_game_table_kinds(tmp_path: Path, kind: str, layer: str, rows: int) -> None:
     out = tmp_path / "chart.svg"
@@ -132,8 +137,10 @@ def test_missing_extra_exits_2_with_the_install_hint(tmp_path: Path, monkeypatch
     assert stats.exit_code == 2 and "install notation[charts]" in stats.stderr
 
 
-@pytest.mark.parametrize(("by", "layer"), [([], "bands"), (["--by", "elo-band"], "bands"),
-                                           (["--by", "eco"], "outcomes"), (["--by", "length"], "lengths")])
+@pytest.mark.parametrize(
+    ("by", "layer"),
+    [([], "bands"), (["--by", "elo-band"], "bands"), (["--by", "eco"], "outcomes"), (["--by", "length"], "lengths")],
+)
 def test_stats_plot(tmp_path: Path, by: list[str], layer: str) -> None:
     out = tmp_path / "plot.svg"
     result = run_cli("stats", ROUND_ROBIN, *by, "--plot", out)

@@ -98,7 +98,8 @@ def test_counts_refuse_negative_numbers() -> None:
     """Every whole-number option has a lower bound (0 or 1): ``--min-plies -5`` is a usage error."""
     whole = [
         (command, param)
-        for command in _all_commands() if command != "scoresheet"
+        for command in _all_commands()
+        if command != "scoresheet"
         for param in _options(command)
         if param.type.name in ("int", "int range", "integer", "integer range")  # type: ignore[attr-defined]
     ]

@@ -87,7 +87,10 @@ def test_aliases_join_the_rest_in_stats_standings_and_ledger(games: Path, aliase
     import io
 
     assert sorted(row[0] for row in list(csv.reader(io.StringIO(ledger.stdout)))[1:]) == [
-        "Hou Yifan", "Kramnik, Vladimir", "Lékó, Péter"]
+        "Hou Yifan",
+        "Kramnik, Vladimir",
+        "Lékó, Péter",
+    ]
     initial = aliases.parent / "initial.csv"
     initial.write_text('"Hou,Y",500\n', encoding="utf-8")  # the points of a name the aliases rename
     started = run_cli("ledger", games, "--format", "csv", "--aliases", aliases, "--initial", initial)
@@ -112,8 +115,19 @@ def test_the_player_chart_follows_the_fide_id_and_the_matching_rule(games: Path,
     assert "Kramnik, Vladimir" in out.read_text(encoding="utf-8")
     several = run_cli("chart", games, "--kind", "player", "--player", "hou", "--out", out)
     assert several.exit_code == 2 and "matches 2 players" in several.stderr
-    exact = run_cli("chart", games, "--kind", "player", "--player", "hou yifan", "--exact", "--out", out,
-                    "--aliases", tmp_path / "none.csv")
+    exact = run_cli(
+        "chart",
+        games,
+        "--kind",
+        "player",
+        "--player",
+        "hou yifan",
+        "--exact",
+        "--out",
+        out,
+        "--aliases",
+        tmp_path / "none.csv",
+    )
     assert exact.exit_code == 2  # the aliases file is missing: a usage error before any work
     exact = run_cli("chart", games, "--kind", "player", "--player", "hou yifan", "--exact", "--out", out)
     assert exact.exit_code == 0, exact.output
@@ -139,8 +153,9 @@ def test_players_lists_look_alikes_and_its_csv_is_an_aliases_file(games: Path, t
 
 def test_events_match_a_part_any_case_accents_ignored_or_exactly(games: Path, tmp_path: Path) -> None:
     other = tmp_path / "two.pgn"
-    other.write_text(GAMES + '\n[Event "Biel Open"]\n[White "A, B"]\n[Black "C, D"]\n[Result "1-0"]\n\n1. e4 1-0\n',
-                     encoding="utf-8")
+    other.write_text(
+        GAMES + '\n[Event "Biel Open"]\n[White "A, B"]\n[Black "C, D"]\n[Result "1-0"]\n\n1. e4 1-0\n', encoding="utf-8"
+    )
     part = run_cli("standings", other, "--event", "SPARKASSEN", "--format", "json")
     assert part.exit_code == 0, part.output
     assert json.loads(part.stdout)["event"] == "Dortmund Sparkassen"
@@ -162,7 +177,8 @@ def test_standings_name_the_scored_games_that_fail_validation(tmp_path: Path) ->
         '[Event "Club"]\n[White "A, B"]\n[Black "C, D"]\n[Result "1-0"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n\n'
         '[Event "Club"]\n[White "C, D"]\n[Black "E, F"]\n[Result "0-1"]\n\n0-1\n\n'
         '[Event "Club"]\n[White "E, F"]\n[Black "A, B"]\n[Result "1/2-1/2"]\n\n1. d4 d5 1/2-1/2\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     result = run_cli("standings", path, "--format", "csv")
     assert result.exit_code == 0, result.output
     assert f"{path}:6:13: error[san.illegal] game 1" in result.stderr  # as validate locates it

@@ -188,9 +188,18 @@ def test_old_mac_line_ends_and_utf16_validate_like_lf(variant: str, tmp_path: Pa
 
 # ----------------------------------------------------------------------------- a missing path
 MISSING_FILE_COMMANDS = [
-    ["validate"], ["convert"], ["filter"], ["stats"], ["standings"], ["ledger"], ["players"], ["tree"],
-    ["import", "--out", "{tmp}/dataset"], ["chart", "--kind", "rating", "--out", "{tmp}/c.svg"],
-    ["board", "--out", "{tmp}/b.svg"], ["scoresheet"],
+    ["validate"],
+    ["convert"],
+    ["filter"],
+    ["stats"],
+    ["standings"],
+    ["ledger"],
+    ["players"],
+    ["tree"],
+    ["import", "--out", "{tmp}/dataset"],
+    ["chart", "--kind", "rating", "--out", "{tmp}/c.svg"],
+    ["board", "--out", "{tmp}/b.svg"],
+    ["scoresheet"],
 ]
 
 

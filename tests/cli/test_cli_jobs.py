@@ -88,19 +88,27 @@ print("POOLS", started, file=sys.stderr)
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="needs sched_setaffinity (Linux)")
-@pytest.mark.parametrize("args", [
-    ["validate", str(ROUND_ROBIN), "--jobs", "64"],
-    ["filter", str(ROUND_ROBIN), "--jobs", "64"],
-    ["stats", str(ROUND_ROBIN), "--jobs", "64", "--by", "result"],
-    ["import", str(ROUND_ROBIN), "--out", "OUT", "--jobs", "64"],
-    ["import", str(ROUND_ROBIN), "--out", "OUT", "--jobs", "0"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", str(ROUND_ROBIN), "--jobs", "64"],
+        ["filter", str(ROUND_ROBIN), "--jobs", "64"],
+        ["stats", str(ROUND_ROBIN), "--jobs", "64", "--by", "result"],
+        ["import", str(ROUND_ROBIN), "--out", "OUT", "--jobs", "64"],
+        ["import", str(ROUND_ROBIN), "--out", "OUT", "--jobs", "0"],
+    ],
+)
 def test_jobs_64_on_two_cpus_starts_at_most_two_workers(args: list[str], tmp_path: Path) -> None:
     if available_cpus() < 2:
         pytest.skip("needs two CPUs")
     given = [str(tmp_path / "dataset") if a == "OUT" else a for a in args]
-    run = subprocess.run([sys.executable, "-c", COUNTED.format(cpus=2, args=given)], cwd=OUTSIDE,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-c", COUNTED.format(cpus=2, args=given)],
+        cwd=OUTSIDE,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     line = next(text for text in run.stderr.splitlines() if text.startswith("POOLS "))
     pools = eval(line.removeprefix("POOLS "))  # noqa: S307 - a list of ints printed by the child
     assert pools and all(count <= 2 for count in pools), run.stderr

@@ -156,8 +156,9 @@ def _ledger_lines(path: Path) -> dict[str, int]:
         assert code in (0, 1), (args, code)
         longest[f"{label} terminal 250"] = max((len(line) for line in shown.splitlines()), default=0)
         env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-        run = subprocess.run([sys.executable, "-c", CODE, *args], cwd=OUTSIDE, capture_output=True, text=True,
-                             env=env, timeout=600)
+        run = subprocess.run(
+            [sys.executable, "-c", CODE, *args], cwd=OUTSIDE, capture_output=True, text=True, env=env, timeout=600
+        )
         assert run.returncode in (0, 1), run.stderr
         longest[f"{label} piped"] = max((len(line) for line in run.stdout.splitlines()), default=0)
     return longest
@@ -201,8 +202,15 @@ def test_the_table_writes_every_place_so_the_points_align() -> None:
     table = run_cli("ledger", ROUND_ROBIN).stdout
     points = [line.split()[-3] for line in table.splitlines() if line.strip().endswith(" 5")]
     assert "9.60" in points and "13.42" in points and all(len(p.split(".")[1]) == 2 for p in points)
-    assert len({line.index(p) + len(p) for line, p in zip(
-        [ln for ln in table.splitlines() if ln.strip().endswith(" 5")], points)}) == 1  # right-aligned
+    assert (
+        len(
+            {
+                line.index(p) + len(p)
+                for line, p in zip([ln for ln in table.splitlines() if ln.strip().endswith(" 5")], points)
+            }
+        )
+        == 1
+    )  # right-aligned
     assert "9.6," in run_cli("ledger", ROUND_ROBIN, "--format", "csv").stdout  # machine formats: the value
     three = run_cli("ledger", ROUND_ROBIN, "--places", "3").stdout
     assert "13.416" in three and "9.600" in three

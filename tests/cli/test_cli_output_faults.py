@@ -37,7 +37,11 @@ COMMANDS: dict[str, list[str]] = {
 def _notation(args: list[str], stdout: object) -> subprocess.CompletedProcess[str]:
     code = "from notation.cli.main import run; run()"
     return subprocess.run(  # type: ignore[call-overload, no-any-return]
-        [sys.executable, "-c", code, *args], cwd=OUTSIDE, text=True, stdout=stdout, stderr=subprocess.PIPE,
+        [sys.executable, "-c", code, *args],
+        cwd=OUTSIDE,
+        text=True,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
         timeout=120,
     )
 
@@ -66,7 +70,9 @@ def test_a_closed_pipe_stops_quietly(tmp_path: Path, fmt: str) -> None:
     code = "from notation.cli.main import run; run()"
     proc = subprocess.Popen(
         [sys.executable, "-c", code, "validate", "--format", fmt, str(big)],
-        cwd=OUTSIDE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=OUTSIDE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.read(10)
@@ -149,5 +155,5 @@ def test_csv_neutralises_formulas_and_escapes_controls(tmp_path: Path, command: 
     assert not _has_raw_control(result.output)
     cells = [cell for row in csv.reader(io.StringIO(result.output)) for cell in row]
     names = {cell for cell in cells if "HYPERLINK" in cell or "SUM" in cell or "cmd" in cell}
-    assert names == {"'=HYPERLINK(\"http://example.com\",\"x\")", "'@SUM(A1:A9)", "'+cmd"}
+    assert names == {'\'=HYPERLINK("http://example.com","x")', "'@SUM(A1:A9)", "'+cmd"}
     assert all(not cell.startswith(("=", "@")) for cell in cells)

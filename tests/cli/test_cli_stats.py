@@ -47,7 +47,9 @@ def test_limit() -> None:
 
 def test_dataset_gives_the_same_statistics(tmp_path: Path) -> None:
     dataset = write_dataset(pgn_frame(), tmp_path / "ds")
-    assert run_cli("stats", dataset, "--format", "json").stdout == run_cli("stats", ROUND_ROBIN, "--format", "json").stdout
+    assert (
+        run_cli("stats", dataset, "--format", "json").stdout == run_cli("stats", ROUND_ROBIN, "--format", "json").stdout
+    )
 
 
 def test_csv_and_parquet_to_directory(tmp_path: Path) -> None:

@@ -21,8 +21,7 @@ ROUND_ROBIN = SAMPLE_GAMES / "round_robin.pgn"
 
 
 def _notation(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", CODE, *args], cwd=OUTSIDE, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run([sys.executable, "-c", CODE, *args], cwd=OUTSIDE, capture_output=True, text=True, timeout=120)
 
 
 def test_version_and_short_help() -> None:
@@ -61,8 +60,7 @@ PIPED = {
 def test_a_closed_pipe_through_head_is_quiet_and_exits_0(name: str, many_games: Path) -> None:
     args = " ".join([*PIPED[name], str(many_games)])
     script = f'{sys.executable} -c "{CODE}" {args} 2>err.txt | head -1; echo "status=${{PIPESTATUS[0]}}"'
-    run = subprocess.run(["bash", "-c", script], cwd=many_games.parent, capture_output=True, text=True,
-                         timeout=120)
+    run = subprocess.run(["bash", "-c", script], cwd=many_games.parent, capture_output=True, text=True, timeout=120)
     lines = run.stdout.splitlines()
     assert len(lines) == 2 and lines[1] == "status=0", run.stdout
     assert (many_games.parent / "err.txt").read_text() == ""  # no "Broken pipe", no traceback
@@ -98,7 +96,7 @@ def _screen(raw: str) -> list[str]:
                 lines.append("")
         elif char.isprintable():
             line = lines[row].ljust(col)
-            lines[row] = line[:col] + char + line[col + 1:]
+            lines[row] = line[:col] + char + line[col + 1 :]
             col += 1
     return lines
 
@@ -111,8 +109,14 @@ def test_the_progress_line_is_cleared_before_a_piped_reader_prints(command: list
     master, slave = pty.openpty()
     env = dict(os.environ, TERM="xterm", COLUMNS="150", NO_COLOR="1")
     head = subprocess.Popen(["head", "-3"], stdin=subprocess.PIPE, stdout=slave, stderr=slave)
-    proc = subprocess.Popen([sys.executable, "-c", CODE, *command, str(big)], cwd=OUTSIDE, env=env,
-                            stdin=subprocess.DEVNULL, stdout=head.stdin, stderr=slave)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CODE, *command, str(big)],
+        cwd=OUTSIDE,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=head.stdin,
+        stderr=slave,
+    )
     assert head.stdin is not None
     head.stdin.close()
     os.close(slave)
@@ -143,22 +147,29 @@ TABLES_AND_CHARTS = ("polars", "pyarrow", "altair", "vl_convert")
 RULES = ("notation.rules.attacks", "notation.rules.position")
 
 
-@pytest.mark.parametrize(("args", "modules"), [
-    (["--help"], TABLES_AND_CHARTS + RULES + ("lark", "markdown_it")),  # plain text: no rich help renderer
-    (["-h"], TABLES_AND_CHARTS + RULES + ("lark", "markdown_it")),
-    (["--version"], TABLES_AND_CHARTS + RULES),
-    (["validate", "--help"], TABLES_AND_CHARTS + RULES),
-    (["chart", "--help"], TABLES_AND_CHARTS + RULES),
-    (["validate", "EMPTY"], TABLES_AND_CHARTS + RULES + ("lark",)),  # nothing to parse or replay
-    (["validate", str(ROUND_ROBIN)], TABLES_AND_CHARTS),
-])
-def test_start_up_imports_no_table_or_chart_library(args: list[str], modules: tuple[str, ...],
-                                                    tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("args", "modules"),
+    [
+        (["--help"], TABLES_AND_CHARTS + RULES + ("lark", "markdown_it")),  # plain text: no rich help renderer
+        (["-h"], TABLES_AND_CHARTS + RULES + ("lark", "markdown_it")),
+        (["--version"], TABLES_AND_CHARTS + RULES),
+        (["validate", "--help"], TABLES_AND_CHARTS + RULES),
+        (["chart", "--help"], TABLES_AND_CHARTS + RULES),
+        (["validate", "EMPTY"], TABLES_AND_CHARTS + RULES + ("lark",)),  # nothing to parse or replay
+        (["validate", str(ROUND_ROBIN)], TABLES_AND_CHARTS),
+    ],
+)
+def test_start_up_imports_no_table_or_chart_library(args: list[str], modules: tuple[str, ...], tmp_path: Path) -> None:
     empty = tmp_path / "empty.pgn"
     empty.write_text("")
     given = [str(empty) if a == "EMPTY" else a for a in args]
-    run = subprocess.run([sys.executable, "-c", LIGHT.format(args=given, modules=modules)], cwd=OUTSIDE,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", LIGHT.format(args=given, modules=modules)],
+        cwd=OUTSIDE,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     line = next(text for text in run.stderr.splitlines() if text.startswith("IMPORTED "))
     assert json.loads(line.removeprefix("IMPORTED ")) == [], run.stderr
 
@@ -167,7 +178,19 @@ def test_the_docs_say_what_pipes_jobs_identity_and_matching_do() -> None:
     from conftest import ROOT
 
     section = (ROOT / "docs" / "every-command.md").read_text(encoding="utf-8")
-    for words in ("A closed pipe", "exit code 0", "progress line is cleared", "`--jobs N`", "never more than the CPUs",
-                  "identical to `--jobs 1`", "Names and events match one way everywhere", "accents ignored",
-                  "`--exact`", "Player identity", "FIDE id", "`--aliases FILE`", "`notation players"):
+    for words in (
+        "A closed pipe",
+        "exit code 0",
+        "progress line is cleared",
+        "`--jobs N`",
+        "never more than the CPUs",
+        "identical to `--jobs 1`",
+        "Names and events match one way everywhere",
+        "accents ignored",
+        "`--exact`",
+        "Player identity",
+        "FIDE id",
+        "`--aliases FILE`",
+        "`notation players",
+    ):
         assert words in section, words

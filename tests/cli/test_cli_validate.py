@@ -19,10 +19,21 @@ from typer.testing import CliRunner
 
 from notation.cli.main import app
 
-OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn",
-               "variant_crazyhouse.pgn")
-CONTRACT_KEYS = ["file", "game", "line", "white", "black", "result", "status", "plies", "final_fen",
-                 "outcome", "claims", "diagnostics"]
+OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn", "variant_crazyhouse.pgn")
+CONTRACT_KEYS = [
+    "file",
+    "game",
+    "line",
+    "white",
+    "black",
+    "result",
+    "status",
+    "plies",
+    "final_fen",
+    "outcome",
+    "claims",
+    "diagnostics",
+]
 
 runner = CliRunner()
 
@@ -80,10 +91,14 @@ def test_json_is_the_same_objects_plus_a_summary() -> None:
 
 def test_text_lines_look_like_a_compiler() -> None:
     _, out, _ = invoke("sample_games/broken.pgn")
-    assert ("sample_games/broken.pgn:11:25: error[san.illegal] game 1 (Illegal, Move\u2013Sample, Black), "
-            "10. Nxb6: illegal move 'Nxb6': no knight can go to b6") in out.splitlines()
+    assert (
+        "sample_games/broken.pgn:11:25: error[san.illegal] game 1 (Illegal, Move\u2013Sample, Black), "
+        "10. Nxb6: illegal move 'Nxb6': no knight can go to b6"
+    ) in out.splitlines()
     assert "sample_games/broken.pgn:96:24: error[game.move-after-end] game 9" in out
-    assert re.search(r"^games read: 17 in 1 file \(ok 0, with warnings 4, with errors 13, unsupported 0\)$", out, re.MULTILINE)
+    assert re.search(
+        r"^games read: 17 in 1 file \(ok 0, with warnings 4, with errors 13, unsupported 0\)$", out, re.MULTILINE
+    )
     assert re.search(r"^plies replayed: \d+ mainline, \d+ in variations$", out, re.MULTILINE)
     assert re.search(r"^elapsed: \d+\.\d\d s", out, re.MULTILINE)
 
@@ -108,8 +123,11 @@ def test_exit_0_on_clean_files() -> None:
 
 def test_strict_turns_warnings_into_exit_1(tmp_path: Path) -> None:
     warn = tmp_path / "warn.pgn"
-    warn.write_text('[Event "x"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n'
-                    '[Result "*"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *\n', encoding="utf-8")
+    warn.write_text(
+        '[Event "x"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n'
+        '[Result "*"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *\n',
+        encoding="utf-8",
+    )
     assert invoke(str(warn))[0] == 0
     code, out, _ = invoke(str(warn), "--strict")
     assert code == 1 and "warning[san.check-suffix]" in out
@@ -249,7 +267,9 @@ def test_json_and_jsonl_carry_every_information_finding(tmp_path: Path, output: 
 
 
 def test_a_path_given_twice_is_read_once_and_the_note_says_so() -> None:
-    code, out, err = invoke("-q", "sample_games/classics.pgn", "sample_games/classics.pgn", "./sample_games/classics.pgn")
+    code, out, err = invoke(
+        "-q", "sample_games/classics.pgn", "sample_games/classics.pgn", "./sample_games/classics.pgn"
+    )
     assert code == 0 and "games read: 3 in 1 file " in out
     assert err.splitlines() == [
         "sample_games/classics.pgn: note: given more than once, read once",

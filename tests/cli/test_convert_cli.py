@@ -65,13 +65,25 @@ def test_strip_clocks_and_comments(tmp_path: Path) -> None:
 def test_the_docs_example_is_the_real_output() -> None:
     from conftest import ROOT
 
-    command = ("$ notation convert sample_games/special_moves.pgn --strip comments,variations "
-               "--add-tags plycount,hashcode --to lan --columns 70\n")
+    command = (
+        "$ notation convert sample_games/special_moves.pgn --strip comments,variations "
+        "--add-tags plycount,hashcode --to lan --columns 70\n"
+    )
     page = (ROOT / "docs" / "convert.md").read_text(encoding="utf-8")
     shown = page.split(command, 1)[1].split("```", 1)[0]
     assert shown.endswith("...\n")
-    result = run_cli("convert", SAMPLE_GAMES / "special_moves.pgn", "--strip", "comments,variations",
-                     "--add-tags", "plycount,hashcode", "--to", "lan", "--columns", "70")
+    result = run_cli(
+        "convert",
+        SAMPLE_GAMES / "special_moves.pgn",
+        "--strip",
+        "comments,variations",
+        "--add-tags",
+        "plycount,hashcode",
+        "--to",
+        "lan",
+        "--columns",
+        "70",
+    )
     assert result.exit_code == 0
     assert result.stdout.startswith(shown.removesuffix("...\n"))
 
@@ -95,9 +107,12 @@ def test_fen_and_epd_separate_the_games_and_name_each_line() -> None:
 
 def test_add_tags_keeps_the_games_own_tags_unless_replace_tags(tmp_path: Path) -> None:
     lichess = tmp_path / "lichess.pgn"
-    lichess.write_text('[Event "Rated blitz game"]\n[Site "https://lichess.org/abc"]\n[White "a"]\n'
-                       '[Black "b"]\n[Result "1-0"]\n[ECO "C20"]\n[Opening "King\'s Pawn Game: Lichess name"]\n'
-                       '[PlyCount "99"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n', encoding="utf-8")
+    lichess.write_text(
+        '[Event "Rated blitz game"]\n[Site "https://lichess.org/abc"]\n[White "a"]\n'
+        '[Black "b"]\n[Result "1-0"]\n[ECO "C20"]\n[Opening "King\'s Pawn Game: Lichess name"]\n'
+        '[PlyCount "99"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n',
+        encoding="utf-8",
+    )
     kept = run_cli("convert", lichess, "--add-tags", "eco,plycount,final-fen")
     assert kept.exit_code == 0, kept.output
     (game,) = read_games_text(kept.stdout)

@@ -57,12 +57,16 @@ def invocations(source: str) -> list[set[str]]:
 
 
 def _passed(command: str, flags: list[str], calls: list[set[str]]) -> bool:
-    return any(command in words and any(w == f or w.startswith(f + "=") for w in words for f in flags) for words in calls)
+    return any(
+        command in words and any(w == f or w.startswith(f + "=") for w in words for f in flags) for words in calls
+    )
 
 
 def test_every_option_of_every_command_is_passed_by_a_test() -> None:
     command = typer.main.get_command(app)
-    calls = [words for path in sorted(TESTS.rglob("test_*.py")) for words in invocations(path.read_text(encoding="utf-8"))]
+    calls = [
+        words for path in sorted(TESTS.rglob("test_*.py")) for words in invocations(path.read_text(encoding="utf-8"))
+    ]
     untested = []
     for name, sub in sorted(getattr(command, "commands").items()):
         assert any(name in words for words in calls), f"no test passes the command {name!r}"
@@ -77,7 +81,7 @@ def test_every_option_of_every_command_is_passed_by_a_test() -> None:
 
 def test_a_flag_named_only_in_prose_is_not_tested() -> None:
     prose = (
-        'def test_board():\n'
+        "def test_board():\n"
         '    """Draws with --flip."""\n'
         '    result = run_cli("board", "game.pgn")  # try --flip too\n'
         '    assert "--flip" in result.stdout\n'

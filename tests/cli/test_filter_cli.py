@@ -35,8 +35,16 @@ def test_stdout_by_default_and_no_match_exits_1() -> None:
 
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
-    for args in (["--eco", "Z99"], ["--material", "KQ"], ["--date-from", "soon"], ["--tag", "White"],
-                 ["--tag", "White=("], ["--fen", "not a fen"], ["--result", "2-0"], ["--status", "fine"]):
+    for args in (
+        ["--eco", "Z99"],
+        ["--material", "KQ"],
+        ["--date-from", "soon"],
+        ["--tag", "White"],
+        ["--tag", "White=("],
+        ["--fen", "not a fen"],
+        ["--result", "2-0"],
+        ["--status", "fine"],
+    ):
         result = run_cli("filter", ROUND_ROBIN, *args)
         assert result.exit_code == 2, args
     assert run_cli("filter", tmp_path / "missing.pgn").exit_code == 2
@@ -54,7 +62,9 @@ def test_unique_and_duplicates(tmp_path: Path) -> None:
 
 def test_verbatim_copies_the_text(tmp_path: Path) -> None:
     out = tmp_path / "v.pgn"
-    assert run_cli("filter", SAMPLE_GAMES / "broken.pgn", "--verbatim", "--white", "Illegal", "--out", out).exit_code == 0
+    assert (
+        run_cli("filter", SAMPLE_GAMES / "broken.pgn", "--verbatim", "--white", "Illegal", "--out", out).exit_code == 0
+    )
     original = (SAMPLE_GAMES / "broken.pgn").read_text(encoding="utf-8")
     assert out.read_text(encoding="utf-8").strip() in original
 

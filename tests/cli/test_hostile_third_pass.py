@@ -36,8 +36,7 @@ def _page_is_inert(page: str) -> None:
     assert "alert(1)" in last  # the text is there, as data
 
 
-@pytest.mark.parametrize("kind", ["results-eco", "length-eco", "results-time-control", "length-time-control",
-                                  "player"])
+@pytest.mark.parametrize("kind", ["results-eco", "length-eco", "results-time-control", "length-time-control", "player"])
 def test_html_chart_escapes_every_tag_it_shows(tmp_path: Path, kind: str) -> None:
     pytest.importorskip("altair")
     pytest.importorskip("vl_convert")
@@ -157,15 +156,24 @@ def test_tree_names_a_damaged_dataset_part(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["stats", "--limit", "99999999999999999999"], ["tree", "--depth", "99999999999999999999"],
-     ["tree", "--min-games", "99999999999999999999"], ["chart", "--limit", "99999999999999999999"],
-     ["filter", "--min-elo", "-99999999999999999999"], ["convert", "--columns", "99999999999999999999"]],
+    [
+        ["stats", "--limit", "99999999999999999999"],
+        ["tree", "--depth", "99999999999999999999"],
+        ["tree", "--min-games", "99999999999999999999"],
+        ["chart", "--limit", "99999999999999999999"],
+        ["filter", "--min-elo", "-99999999999999999999"],
+        ["convert", "--columns", "99999999999999999999"],
+    ],
 )
 def test_a_huge_number_is_a_usage_error(tmp_path: Path, args: list[str]) -> None:
     games = tmp_path / "g.pgn"
     games.write_text(_dated("2024.01.02"), encoding="utf-8")
-    result = run_cli(args[0], games, *args[1:], *(["--kind", "results-eco", "--out", tmp_path / "c.svg"]
-                                                   if args[0] == "chart" else []))
+    result = run_cli(
+        args[0],
+        games,
+        *args[1:],
+        *(["--kind", "results-eco", "--out", tmp_path / "c.svg"] if args[0] == "chart" else []),
+    )
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert result.exit_code == 2 and "2147483647" in result.output, result.output
 
@@ -182,11 +190,17 @@ def test_tree_depth_beyond_any_game_is_every_ply(tmp_path: Path) -> None:
 # ------------------------------------------------------------------- an output that is an input
 @pytest.mark.parametrize(
     "args",
-    [["filter", "{in}", "--unique", "--duplicates", "{in}"], ["filter", "{in}", "--out", "{in}"],
-     ["filter", "{dir}", "--out", "{dir}/picked.pgn"], ["convert", "{in}", "--out", "{in}"],
-     ["convert", "{in}", "--split", "1", "--out", "{dir}"], ["stats", "{in}", "--out", "{in}"],
-     ["stats", "{in}", "--by", "eco", "--plot", "{in}"], ["board", "{in}", "--out", "{in}"],
-     ["chart", "{in}", "--kind", "results-eco", "--out", "{in}"]],
+    [
+        ["filter", "{in}", "--unique", "--duplicates", "{in}"],
+        ["filter", "{in}", "--out", "{in}"],
+        ["filter", "{dir}", "--out", "{dir}/picked.pgn"],
+        ["convert", "{in}", "--out", "{in}"],
+        ["convert", "{in}", "--split", "1", "--out", "{dir}"],
+        ["stats", "{in}", "--out", "{in}"],
+        ["stats", "{in}", "--by", "eco", "--plot", "{in}"],
+        ["board", "{in}", "--out", "{in}"],
+        ["chart", "{in}", "--kind", "results-eco", "--out", "{in}"],
+    ],
 )
 def test_an_output_that_is_an_input_is_refused(tmp_path: Path, args: list[str]) -> None:
     folder = tmp_path / "games"
@@ -218,8 +232,9 @@ def _compressed(kind: str, data: bytes) -> bytes:
 
     import zstandard
 
-    return {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress,
-            "zst": zstandard.ZstdCompressor().compress}[kind](data)
+    return {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress, "zst": zstandard.ZstdCompressor().compress}[
+        kind
+    ](data)
 
 
 @pytest.mark.parametrize("kind", ["gz", "bz2", "xz", "zst"])
@@ -268,8 +283,10 @@ def test_a_byte_order_mark_between_games_is_blank(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------- a standard FEN stays standard
-FEN_GAME = ('[Event "e"]\n[Site "s"]\n[Date "2024.01.01"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n'
-            '{variant}[SetUp "1"]\n[FEN "r3k2r/8/8/8/8/8/8/R2K3R w KQkq - 0 1"]\n\n1. O-O *\n')
+FEN_GAME = (
+    '[Event "e"]\n[Site "s"]\n[Date "2024.01.01"]\n[Round "1"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n'
+    '{variant}[SetUp "1"]\n[FEN "r3k2r/8/8/8/8/8/8/R2K3R w KQkq - 0 1"]\n\n1. O-O *\n'
+)
 
 
 def test_a_standard_fen_with_chess960_rights_is_not_chess960(tmp_path: Path) -> None:
@@ -315,8 +332,13 @@ def _fifo_with(tmp_path: Path, data: bytes) -> tuple[Path, object]:
 
 @pytest.mark.parametrize(
     "args",
-    [["import", "{p}", "--out", "{t}/ds"], ["tree", "{p}"], ["board", "{p}", "--out", "{t}/b.svg"],
-     ["stats", "{p}"], ["validate", "{p}"]],
+    [
+        ["import", "{p}", "--out", "{t}/ds"],
+        ["tree", "{p}"],
+        ["board", "{p}", "--out", "{t}/b.svg"],
+        ["stats", "{p}"],
+        ["validate", "{p}"],
+    ],
 )
 def test_a_named_pipe_is_an_input(tmp_path: Path, args: list[str]) -> None:
     import os
@@ -330,8 +352,14 @@ def test_a_named_pipe_is_an_input(tmp_path: Path, args: list[str]) -> None:
     assert "no such file" not in result.output
 
 
-@pytest.mark.parametrize("args", [["import", "/dev/stdin", "--out", "{t}/ds"], ["tree", "/dev/stdin"],
-                                  ["board", "/dev/stdin", "--out", "{t}/b.svg"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["import", "/dev/stdin", "--out", "{t}/ds"],
+        ["tree", "/dev/stdin"],
+        ["board", "/dev/stdin", "--out", "{t}/b.svg"],
+    ],
+)
 def test_dev_stdin_from_a_pipe_is_an_input(tmp_path: Path, args: list[str]) -> None:
     import os
     import shutil
@@ -341,8 +369,9 @@ def test_dev_stdin_from_a_pipe_is_an_input(tmp_path: Path, args: list[str]) -> N
     if program is None or not os.path.exists("/dev/stdin"):
         pytest.skip("needs the installed notation command and /dev/stdin")
     data = (_dated("2024.01.02") + _dated("2024.01.03")).encode()
-    done = subprocess.run([program, *[a.format(t=tmp_path) for a in args]], input=data, capture_output=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [program, *[a.format(t=tmp_path) for a in args]], input=data, capture_output=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr.decode(errors="replace")
 
 
@@ -380,8 +409,15 @@ def test_the_direct_layout_is_rich_s_layout(monkeypatch: pytest.MonkeyPatch) -> 
         n = rng.randint(1, 6)
         columns = [rng.choice(["a", "bb", "score_pct", "line", "名前"]) + str(i) for i in range(n)]
         rows = [[rng.choice(words) for _ in range(n)] for _ in range(rng.randint(0, 6))]
-        cases.append((columns, rows, rng.choice([None, "T", "x" * rng.randint(1, 80)]),
-                      rng.choice([None, "cap", "y" * rng.randint(1, 80)]), [c for c in columns if rng.random() < 0.5]))
+        cases.append(
+            (
+                columns,
+                rows,
+                rng.choice([None, "T", "x" * rng.randint(1, 80)]),
+                rng.choice([None, "cap", "y" * rng.randint(1, 80)]),
+                [c for c in columns if rng.random() < 0.5],
+            )
+        )
     direct = [table_output.rich_table(c, r, title=t, caption=k, right=g) for c, r, t, k, g in cases]
     monkeypatch.setattr(table_output, "_plain", lambda *args: None)
     assert direct == [table_output.rich_table(c, r, title=t, caption=k, right=g) for c, r, t, k, g in cases]

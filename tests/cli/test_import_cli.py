@@ -129,8 +129,18 @@ def test_unreachable_scheduler_exit_2(clean_pgn: Path, tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     result = runner.invoke(
         app,
-        ["import", str(clean_pgn), "--out", str(tmp_path / "ds"), "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9",
-         "--scheduler-timeout", "1"],
+        [
+            "import",
+            str(clean_pgn),
+            "--out",
+            str(tmp_path / "ds"),
+            "--engine",
+            "dask",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+            "--scheduler-timeout",
+            "1",
+        ],
     )
     assert result.exit_code == 2
     assert "scheduler" in result.output

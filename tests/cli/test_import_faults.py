@@ -43,7 +43,8 @@ def _pgn(tmp_path: Path) -> Path:
         text = GAME.format(n=i, tags=tags)
         if moves_from_fen:
             text = text.replace("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0", "2147483648. Kd2 Kd7 *").replace(
-                '[Result "1-0"]', '[Result "*"]')
+                '[Result "1-0"]', '[Result "*"]'
+            )
         games.append(text)
     games.append(GAME.format(n=6, tags=""))
     path = tmp_path / "mixed.pgn"

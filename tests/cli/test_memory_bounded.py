@@ -36,9 +36,11 @@ def _games(path: Path, count: int) -> Path:
     with path.open("w", encoding="utf-8") as handle:
         for i in range(count):
             result = ("1-0", "0-1", "1/2-1/2")[i % 3]
-            handle.write(f'[Event "Club {i % 7}"]\n[Site "?"]\n[Date "2024.01.{i % 28 + 1:02d}"]\n'
-                         f'[Round "{i}"]\n[White "Player {i % 40}"]\n[Black "Player {(i * 7 + 1) % 40}"]\n'
-                         f'[Result "{result}"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {result}\n\n')
+            handle.write(
+                f'[Event "Club {i % 7}"]\n[Site "?"]\n[Date "2024.01.{i % 28 + 1:02d}"]\n'
+                f'[Round "{i}"]\n[White "Player {i % 40}"]\n[Black "Player {(i * 7 + 1) % 40}"]\n'
+                f'[Result "{result}"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {result}\n\n'
+            )
     return path
 
 
@@ -49,8 +51,9 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
 
 
 def _peak_kib(args: list[str]) -> int:
-    done = subprocess.run([sys.executable, "-c", _MEASURE, *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     return int(done.stdout.split()[-1])
 
@@ -66,20 +69,47 @@ def _check(verb: list[str], inputs: dict[int, Path], tail: list[str], tmp_path: 
 SCORESHEET_OUTS = ["-q", "-o", "{out}.pgn", "-o", "{out}.txt", "-o", "{out}.html", "-o", "{out}.json"]
 
 
-@pytest.mark.parametrize(("verb", "tail"), [(["scoresheet"], SCORESHEET_OUTS), (["validate"], []), (["stats"], [])],
-                         ids=["scoresheet", "validate", "stats"])
-def test_peak_memory_is_flat_in_the_number_of_games(verb: list[str], tail: list[str], inputs: dict[int, Path],
-                                                    tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("verb", "tail"),
+    [(["scoresheet"], SCORESHEET_OUTS), (["validate"], []), (["stats"], [])],
+    ids=["scoresheet", "validate", "stats"],
+)
+def test_peak_memory_is_flat_in_the_number_of_games(
+    verb: list[str], tail: list[str], inputs: dict[int, Path], tmp_path: Path
+) -> None:
     _check(verb, inputs, tail, tmp_path)
 
 
-SLOW = [(["scoresheet"], ["-q"]), (["scoresheet", "--jobs", "2"], SCORESHEET_OUTS), (["scoresheet"], ["--format", "json"]),
-        (["standings"], []), (["ledger"], []), (["players"], []), (["convert"], []), (["filter"], []), (["tree"], [])]
+SLOW = [
+    (["scoresheet"], ["-q"]),
+    (["scoresheet", "--jobs", "2"], SCORESHEET_OUTS),
+    (["scoresheet"], ["--format", "json"]),
+    (["standings"], []),
+    (["ledger"], []),
+    (["players"], []),
+    (["convert"], []),
+    (["filter"], []),
+    (["tree"], []),
+]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("verb", "tail"), SLOW, ids=["scoresheet-stdout", "scoresheet-jobs", "scoresheet-json",
-                                                       "standings", "ledger", "players", "convert", "filter", "tree"])
-def test_peak_memory_is_flat_for_every_reading_command(verb: list[str], tail: list[str], inputs: dict[int, Path],
-                                                       tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("verb", "tail"),
+    SLOW,
+    ids=[
+        "scoresheet-stdout",
+        "scoresheet-jobs",
+        "scoresheet-json",
+        "standings",
+        "ledger",
+        "players",
+        "convert",
+        "filter",
+        "tree",
+    ],
+)
+def test_peak_memory_is_flat_for_every_reading_command(
+    verb: list[str], tail: list[str], inputs: dict[int, Path], tmp_path: Path
+) -> None:
     _check(verb, inputs, tail, tmp_path)

@@ -29,12 +29,16 @@ from notation.cli.main import app
 
 ROUND_ROBIN = SAMPLE_GAMES / "round_robin.pgn"
 SHEET = "1. e4 e5\n2. Nf3 Nc6\n"
-FENS = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
-        "8/8/8/4k3/8/8/8/4K2R w K - 0 1"]
+FENS = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "8/8/8/4k3/8/8/8/4K2R w K - 0 1",
+]
 #: (a command line holds no NUL character: none is drawn)
 ARGUMENT = st.text(alphabet=st.characters(blacklist_characters="\x00"), max_size=12)
-FEN_TEXT = st.text(alphabet=st.sampled_from("rnbqkpRNBQKP12345678/ -wKQkqa-h0123456789¹١\u3000\x0b"), max_size=12) | ARGUMENT
+FEN_TEXT = (
+    st.text(alphabet=st.sampled_from("rnbqkpRNBQKP12345678/ -wKQkqa-h0123456789¹١\u3000\x0b"), max_size=12) | ARGUMENT
+)
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.function_scoped_fixture]}
 
 
@@ -117,7 +121,7 @@ def _damaged(dataset: Path, tmp_path: Path, which: int, harm: tuple[str, int, by
     content = target.read_bytes()
     at = where % max(1, len(content))
     if what == "flip":
-        target.write_bytes(content[:at] + data + content[at + len(data):])
+        target.write_bytes(content[:at] + data + content[at + len(data) :])
     elif what == "cut":
         target.write_bytes(content[:at])
     elif what == "remove":
@@ -130,8 +134,9 @@ def _damaged(dataset: Path, tmp_path: Path, which: int, harm: tuple[str, int, by
 @pytest.mark.parametrize("verb", DATASET_VERBS, ids=[v[0] for v in DATASET_VERBS])
 @settings(max_examples=4, **SETTINGS)  # type: ignore[arg-type]
 @given(which=st.integers(0, 10), harm=damage())
-def test_every_dataset_reader_survives_a_damaged_dataset(verb: list[str], which: int, harm: tuple[str, int, bytes],
-                                                         dataset: Path, tmp_path: Path) -> None:
+def test_every_dataset_reader_survives_a_damaged_dataset(
+    verb: list[str], which: int, harm: tuple[str, int, bytes], dataset: Path, tmp_path: Path
+) -> None:
     copy = _damaged(dataset, tmp_path, which, harm)
     _survives([verb[0], str(copy), *[a.replace("{tmp}", str(tmp_path)) for a in verb[1:]]])
 
@@ -140,9 +145,9 @@ def test_every_dataset_reader_survives_a_damaged_dataset(verb: list[str], which:
 @pytest.mark.parametrize("verb", DATASET_VERBS, ids=[v[0] for v in DATASET_VERBS])
 @settings(max_examples=100, **SETTINGS)  # type: ignore[arg-type]
 @given(which=st.integers(0, 10), harm=damage())
-def test_every_dataset_reader_survives_a_damaged_dataset_long(verb: list[str], which: int,
-                                                              harm: tuple[str, int, bytes], dataset: Path,
-                                                              tmp_path: Path) -> None:
+def test_every_dataset_reader_survives_a_damaged_dataset_long(
+    verb: list[str], which: int, harm: tuple[str, int, bytes], dataset: Path, tmp_path: Path
+) -> None:
     copy = _damaged(dataset, tmp_path, which, harm)
     _survives([verb[0], str(copy), *[a.replace("{tmp}", str(tmp_path)) for a in verb[1:]]])
 
@@ -152,25 +157,82 @@ def test_every_dataset_reader_survives_a_damaged_dataset_long(verb: list[str], w
 #: --aliases, --initial, --duplicates, nor --jobs and --scheduler, which start processes)
 OPTIONS: dict[str, tuple[list[str], list[str]]] = {
     "validate": (["validate", str(ROUND_ROBIN)], ["--format", "--max-errors"]),
-    "stats": (["stats", str(ROUND_ROBIN)], ["--by", "--format", "--limit", "--player", "--color", "--since", "--until",
-                                            "--event", "--time-control"]),
+    "stats": (
+        ["stats", str(ROUND_ROBIN)],
+        ["--by", "--format", "--limit", "--player", "--color", "--since", "--until", "--event", "--time-control"],
+    ),
     "standings": (["standings", str(ROUND_ROBIN)], ["--event", "--format", "--tiebreak"]),
     "ledger": (["ledger", str(ROUND_ROBIN)], ["--format", "--places"]),
     "players": (["players", str(ROUND_ROBIN)], ["--format"]),
-    "filter": (["filter", str(ROUND_ROBIN)], ["--white", "--black", "--player", "--event", "--site", "--eco", "--result",
-                                              "--date-from", "--date-to", "--min-elo", "--max-elo", "--elo-diff",
-                                              "--min-plies", "--max-plies", "--tag", "--status", "--variant", "--moves",
-                                              "--fen", "--material"]),
+    "filter": (
+        ["filter", str(ROUND_ROBIN)],
+        [
+            "--white",
+            "--black",
+            "--player",
+            "--event",
+            "--site",
+            "--eco",
+            "--result",
+            "--date-from",
+            "--date-to",
+            "--min-elo",
+            "--max-elo",
+            "--elo-diff",
+            "--min-plies",
+            "--max-plies",
+            "--tag",
+            "--status",
+            "--variant",
+            "--moves",
+            "--fen",
+            "--material",
+        ],
+    ),
     "convert": (["convert", str(ROUND_ROBIN)], ["--to", "--strip", "--add-tags", "--columns"]),
     "tree": (["tree", str(ROUND_ROBIN)], ["--moves", "--depth", "--min-games", "--format"]),
-    "chart": (["chart", str(ROUND_ROBIN), "--out", "{tmp}/c.svg"], ["--kind", "--player", "--game", "--limit", "--title"]),
+    "chart": (
+        ["chart", str(ROUND_ROBIN), "--out", "{tmp}/c.svg"],
+        ["--kind", "--player", "--game", "--limit", "--title"],
+    ),
     "board": (["board", str(ROUND_ROBIN), "--out", "{tmp}/b.svg"], ["--game", "--ply", "--moves", "--size"]),
-    "scoresheet": (["scoresheet", "{tmp}/sheet.txt", "-q"], ["--lang", "--tags", "--max-cost", "--pin", "--diagram",
-                                                            "--format", "--game"]),
+    "scoresheet": (
+        ["scoresheet", "{tmp}/sheet.txt", "-q"],
+        ["--lang", "--tags", "--max-cost", "--pin", "--diagram", "--format", "--game"],
+    ),
 }
-VALUE = (st.sampled_from(["", "0", "-1", "1", "3", "99999999999999999999", "nan", "inf", "-inf", "1e309", "¹", "١٢",
-                          "\u3000", "12w", "24b", "e4", "a=b", "=", ",", "1-0", "2024.01.01", "json", "csv", "\x7f"])
-         | ARGUMENT | st.integers(-(2 ** 70), 2 ** 70).map(str))
+VALUE = (
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "-1",
+            "1",
+            "3",
+            "99999999999999999999",
+            "nan",
+            "inf",
+            "-inf",
+            "1e309",
+            "¹",
+            "١٢",
+            "\u3000",
+            "12w",
+            "24b",
+            "e4",
+            "a=b",
+            "=",
+            ",",
+            "1-0",
+            "2024.01.01",
+            "json",
+            "csv",
+            "\x7f",
+        ]
+    )
+    | ARGUMENT
+    | st.integers(-(2**70), 2**70).map(str)
+)
 
 
 def _option_command(verb: str, option: str, value: str, tmp_path: Path) -> list[str]:
@@ -198,9 +260,11 @@ def test_every_option_value_is_used_or_refused_long(verb: str, data: st.DataObje
 
 # ------------------------------------------------- mutated PGN for the commands that draw or read sheets
 SEED = ROUND_ROBIN.read_text(encoding="utf-8")[:3000]
-DRAWING = {"board": ["board", "{in}", "--out", "{tmp}/b.svg", "--game", "2", "--ply", "12w"],
-           "chart": ["chart", "{in}", "--kind", "rating", "--out", "{tmp}/c.svg"],
-           "scoresheet": ["scoresheet", "{in}", "-q", "-o", "{tmp}/s.html", "-o", "{tmp}/s.json"]}
+DRAWING = {
+    "board": ["board", "{in}", "--out", "{tmp}/b.svg", "--game", "2", "--ply", "12w"],
+    "chart": ["chart", "{in}", "--kind", "rating", "--out", "{tmp}/c.svg"],
+    "scoresheet": ["scoresheet", "{in}", "-q", "-o", "{tmp}/s.html", "-o", "{tmp}/s.json"],
+}
 
 
 @st.composite

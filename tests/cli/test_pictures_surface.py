@@ -40,7 +40,8 @@ def test_a_long_caption_is_wrapped_to_fit(tmp_path: Path) -> None:
         '[Event "The Extraordinarily Long Named International Invitational Memorial Tournament"]\n'
         '[White "Wolfeschlegelsteinhausenbergerdorff, Hubert Blaine Maximilian"]\n'
         '[Black "Featherstonehaugh-Cholmondeley, Aloysius Bartholomew"]\n[Result "*"]\n\n1. e4 e5 *\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     out = tmp_path / "b.svg"
     result = run_cli("board", long_names, "--size", "200", "--out", out)
     assert result.exit_code == 0, result.output
@@ -65,8 +66,10 @@ def _games(count: int, player: str) -> str:
         white, black = (player, f"Opponent {i % 7}") if i % 2 else (f"Opponent {i % 7}", player)
         day = f"20{10 + i // 3000:02d}.{1 + (i // 250) % 12:02d}.{1 + (i // 9) % 28:02d}"
         result = ("1-0", "0-1", "1/2-1/2")[i % 3]
-        out.append(f'[Event "E"]\n[Date "{day}"]\n[White "{white}"]\n[Black "{black}"]\n'
-                   f'[WhiteElo "{1500 + i % 300}"]\n[BlackElo "1600"]\n[Result "{result}"]\n\n1. e4 e5 {result}\n')
+        out.append(
+            f'[Event "E"]\n[Date "{day}"]\n[White "{white}"]\n[Black "{black}"]\n'
+            f'[WhiteElo "{1500 + i % 300}"]\n[BlackElo "1600"]\n[Result "{result}"]\n\n1. e4 e5 {result}\n'
+        )
     return "\n".join(out)
 
 
@@ -76,8 +79,25 @@ def test_the_player_chart_of_6000_games_is_drawn_thinned_and_says_so(tmp_path: P
     many = tmp_path / "many.pgn"
     many.write_text(_games(6000, "Hou, Yifan"), encoding="utf-8")
     out = tmp_path / "player.svg"
-    run = subprocess.run([sys.executable, "-c", CODE, "chart", str(many), "--kind", "player", "--player",
-                          "Hou, Yifan", "--out", str(out)], cwd=OUTSIDE, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            CODE,
+            "chart",
+            str(many),
+            "--kind",
+            "player",
+            "--player",
+            "Hou, Yifan",
+            "--out",
+            str(out),
+        ],
+        cwd=OUTSIDE,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr and "MaxRows" not in run.stderr
     svg = out.read_text(encoding="utf-8")
@@ -91,8 +111,13 @@ def test_time_control_classes_in_speed_order_with_counts(tmp_path: Path) -> None
     pytest.importorskip("altair")
     pytest.importorskip("vl_convert")
     games = tmp_path / "tc.pgn"
-    games.write_text("\n".join(f'[Event "E"]\n[White "a"]\n[Black "b"]\n[TimeControl "{tc}"]\n[Result "1-0"]\n\n'
-                               "1. e4 e5 1-0\n" for tc in TIME_CONTROLS), encoding="utf-8")
+    games.write_text(
+        "\n".join(
+            f'[Event "E"]\n[White "a"]\n[Black "b"]\n[TimeControl "{tc}"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'
+            for tc in TIME_CONTROLS
+        ),
+        encoding="utf-8",
+    )
     out = tmp_path / "tc.svg"
     result = run_cli("chart", games, "--kind", "results-time-control", "--out", out)
     assert result.exit_code == 0, result.output

@@ -53,16 +53,16 @@ def test_a_terminal_sees_bytes_of_the_total_games_and_rate(description: str, tmp
 @pytest.mark.parametrize("description", ["validating", "computing statistics"])
 def test_silent_when_standard_error_is_not_a_terminal(description: str, tmp_path: Path) -> None:
     args = _commands(tmp_path)[description]
-    run = subprocess.run([sys.executable, "-c", CODE, *args], cwd=OUTSIDE, capture_output=True, text=True,
-                         timeout=120)
+    run = subprocess.run([sys.executable, "-c", CODE, *args], cwd=OUTSIDE, capture_output=True, text=True, timeout=120)
     assert run.returncode in (0, 1)
     assert description not in run.stderr
     assert "games/s" not in run.stderr
 
 
 def test_import_quiet_shows_nothing(tmp_path: Path) -> None:
-    shown, _, code = through_terminal(["import", str(CLASSICS), "--out", str(tmp_path / "d"), "-q"], 120,
-                                      terminal="stderr", term="xterm")
+    shown, _, code = through_terminal(
+        ["import", str(CLASSICS), "--out", str(tmp_path / "d"), "-q"], 120, terminal="stderr", term="xterm"
+    )
     assert code == 0, shown
     assert "importing" not in shown
 

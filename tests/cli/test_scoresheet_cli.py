@@ -84,15 +84,18 @@ def test_max_cost_zero_makes_a_damaged_sheet_need_a_human() -> None:
     assert result.exit_code == 1
 
 
-@pytest.mark.parametrize("args", [
-    ["/no/such/sheet.txt"],
-    ["{sheet}", "--lang", "xx"],
-    ["{sheet}", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
-    ["{sheet}", "--out", "game.docx"],
-    ["{sheet}", "--diagram", "99w"],
-    ["{sheet}", "--diagram", "abc"],
-    ["{sheet}", "--max-cost", "-1"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["/no/such/sheet.txt"],
+        ["{sheet}", "--lang", "xx"],
+        ["{sheet}", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        ["{sheet}", "--out", "game.docx"],
+        ["{sheet}", "--diagram", "99w"],
+        ["{sheet}", "--diagram", "abc"],
+        ["{sheet}", "--max-cost", "-1"],
+    ],
+)
 def test_usage_errors_exit_2(args: list[str]) -> None:
     sheet = str(SHEETS / "opera-game-chinese.txt")
     result = run(*[a.replace("{sheet}", sheet) for a in args])
@@ -135,7 +138,10 @@ def test_pgn_file_outputs_one_sheet_per_game(tmp_path: Path) -> None:
     assert_valid_html(html)
     data = json.loads(outs[".json"].read_text(encoding="utf-8"))
     assert [(d["game"], d["line"], d["status"], d["layout"]) for d in data] == [
-        (1, 1, "ok", "pgn"), (2, 16, "ok", "pgn"), (3, 30, "ok", "pgn")]
+        (1, 1, "ok", "pgn"),
+        (2, 16, "ok", "pgn"),
+        (3, 30, "ok", "pgn"),
+    ]
     assert data[0]["tags"]["White"] == "Morphy, Paul"
 
 

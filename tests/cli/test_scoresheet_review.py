@@ -80,8 +80,7 @@ def test_review_without_a_terminal_is_a_usage_error(tmp_path: Path) -> None:
 def test_review_loop_takes_numbers_moves_and_enter() -> None:
     answers = iter(["9", "Qxe8", "", None])
     said: list[str] = []
-    rec, pins = review(lambda given: read_sheets([SLIP], pins=given), [], lambda prompt: next(answers),
-                       said.append)
+    rec, pins = review(lambda given: read_sheets([SLIP], pins=given), [], lambda prompt: next(answers), said.append)
     assert pins == ["5...Be7"] and rec.sans == GAME and not rec.flagged
     assert any("no choice 9" in s for s in said) and any("'Qxe8' is no legal move" in s for s in said)
     assert any("written: 'Be8'" in s for s in said)
@@ -92,9 +91,23 @@ def test_review_through_a_terminal(tmp_path: Path) -> None:
     sheet.write_text(SLIP, encoding="utf-8")
     out = tmp_path / "finished.pgn"
     master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-c", "from notation.cli.main import run; run()", "scoresheet",
-                             str(sheet), "--review", "--out", str(out)], cwd=ROOT, stdin=slave, stdout=slave,
-                            stderr=slave, env=dict(os.environ, TERM="dumb", NO_COLOR="1"))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from notation.cli.main import run; run()",
+            "scoresheet",
+            str(sheet),
+            "--review",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=dict(os.environ, TERM="dumb", NO_COLOR="1"),
+    )
     os.close(slave)
     seen = _until(master, b"move at 5...")
     assert b"written: 'Be8'" in seen and b"1. Be7" in seen

@@ -22,15 +22,19 @@ CLASSICS = SAMPLE_GAMES / "classics.pgn"
 
 
 def _game(i: int) -> str:
-    return (f'[Event "Stream {i}"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n'
-            f'1. e4 e5 2. Nf3 Nc6 *\n\n')
+    return f'[Event "Stream {i}"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n'
 
 
 def test_the_first_sheet_comes_out_before_the_input_ends() -> None:
     """Games written one at a time into a pipe (the reader looks one block ahead): the first
     game's report comes while the pipe is still open."""
-    child = subprocess.Popen([sys.executable, "-m", "notation.cli.main", "scoresheet", "-"], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "notation.cli.main", "scoresheet", "-"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     assert child.stdin is not None and child.stderr is not None
     try:
         seen, written = b"", 0
@@ -60,8 +64,9 @@ def test_jobs_keep_the_input_order_and_the_outputs(tmp_path: Path) -> None:
     outputs = {}
     for jobs in ("1", "2"):
         outs = [str(tmp_path / f"j{jobs}{suffix}") for suffix in (".pgn", ".txt", ".html", ".json")]
-        result = CliRunner().invoke(app, ["scoresheet", str(source), "-q", "--jobs", jobs,
-                                          *[a for out in outs for a in ("-o", out)]])
+        result = CliRunner().invoke(
+            app, ["scoresheet", str(source), "-q", "--jobs", jobs, *[a for out in outs for a in ("-o", out)]]
+        )
         assert result.exit_code == 0, result.output
         outputs[jobs] = [Path(out).read_text(encoding="utf-8") for out in outs]
     assert outputs["1"] == outputs["2"]

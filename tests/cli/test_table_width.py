@@ -37,8 +37,9 @@ def _cells(text: str) -> set[str]:
 def unlimited() -> dict[str, str]:
     out = {}
     for name, args in COMMANDS.items():
-        run = subprocess.run([sys.executable, "-c", CODE, *args], cwd=OUTSIDE, capture_output=True, text=True,
-                             timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-c", CODE, *args], cwd=OUTSIDE, capture_output=True, text=True, timeout=120
+        )
         assert run.returncode in (0, 1), run.stderr
         out[name] = run.stdout
     return out

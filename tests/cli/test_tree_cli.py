@@ -26,7 +26,9 @@ def test_json_and_csv_carry_every_column() -> None:
     assert [row["line"] for row in data["rows"]] == ["", "1... e5", "1... c5", "1... c6"]
     assert list(data["rows"][0]) == list(COLUMNS) and data["rows"][0]["games"] == 10
     assert data["rows"][1]["last_date"] == "2024-03-04"
-    table = list(csv.DictReader(io.StringIO(run_cli("tree", ROUND_ROBIN, "--moves", "1. e4", "--format", "csv").stdout)))
+    table = list(
+        csv.DictReader(io.StringIO(run_cli("tree", ROUND_ROBIN, "--moves", "1. e4", "--format", "csv").stdout))
+    )
     assert [row["line"] for row in table] == ["", "1... e5", "1... c5", "1... c6"]
     assert table[1]["games"] == "8" and table[1]["eco"] == "C20" and table[0]["move"] == ""
 

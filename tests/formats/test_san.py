@@ -69,7 +69,9 @@ TABLE = [
 ]
 
 
-@pytest.mark.parametrize(("pos", "text", "lenient", "strict"), TABLE, ids=[f"{i}-{row[1]}" for i, row in enumerate(TABLE)])
+@pytest.mark.parametrize(
+    ("pos", "text", "lenient", "strict"), TABLE, ids=[f"{i}-{row[1]}" for i, row in enumerate(TABLE)]
+)
 def test_san_table(pos: Position, text: str, lenient: object, strict: object) -> None:
     for expected, is_strict in ((lenient, False), (strict, True)):
         if isinstance(expected, str):
@@ -131,7 +133,13 @@ def test_lenient_notes_from_detailed() -> None:
 def test_syntax_fields() -> None:
     s = parse_san_syntax("Nbxd7+")
     assert (s.piece, s.from_file, s.from_rank, s.capture, s.to_square, s.promotion) == (
-        KNIGHT, 1, None, True, parse_square("d7"), None)
+        KNIGHT,
+        1,
+        None,
+        True,
+        parse_square("d7"),
+        None,
+    )
     assert (s.castle, s.null, s.suffix, s.lenient, s.canonical) == (None, False, "+", (), "Nbxd7+")
     s = parse_san_syntax("exd8=Q#")
     assert (s.piece, s.from_file, s.capture, s.promotion, s.suffix) == (PAWN, 4, True, QUEEN, "#")
@@ -187,9 +195,39 @@ def test_chess960_castling_san() -> None:
 
 
 SYNTAX_SAMPLES = [
-    "e4", "exd5", "e8=Q", "exd8=N+", "Nf3", "Nbd7", "R1e2", "Qh4xe1#", "O-O", "O-O-O+", "--",
-    "0-0", "o-o-o", "ed5", "e8Q", "e8(Q)", "e8/Q", "e8=q", "Ng1-f3", "e2-e4", "e2e4", "Pe4",
-    "\u2658f3", "exd6e.p.", "Z0", "Nf3!?", "Sf3", "nf3", "bc4", "e8=K", "Ne8=Q", "e9", "",
+    "e4",
+    "exd5",
+    "e8=Q",
+    "exd8=N+",
+    "Nf3",
+    "Nbd7",
+    "R1e2",
+    "Qh4xe1#",
+    "O-O",
+    "O-O-O+",
+    "--",
+    "0-0",
+    "o-o-o",
+    "ed5",
+    "e8Q",
+    "e8(Q)",
+    "e8/Q",
+    "e8=q",
+    "Ng1-f3",
+    "e2-e4",
+    "e2e4",
+    "Pe4",
+    "\u2658f3",
+    "exd6e.p.",
+    "Z0",
+    "Nf3!?",
+    "Sf3",
+    "nf3",
+    "bc4",
+    "e8=K",
+    "Ne8=Q",
+    "e9",
+    "",
 ]
 
 

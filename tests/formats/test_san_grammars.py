@@ -27,7 +27,7 @@ def san_grammar_accepts(text: str) -> bool:
 
 def pgn_reading(text: str) -> tuple[bool, list[str]]:
     """(whether ``1. TEXT *`` holds exactly one move written ``TEXT``, the reader's codes)."""
-    game = parse_game_text(f"[Event \"x\"]\n\n1. {text} *\n")
+    game = parse_game_text(f'[Event "x"]\n\n1. {text} *\n')
     one = len(game.moves) == 1 and game.moves[0].san == text and not game.moves[0].variations
     return one, [d.code for d in game.diagnostics]
 
@@ -49,15 +49,48 @@ def check_same(text: str) -> None:
     assert standard_spelling(text) == expected, text
     assert ("pgn.lenient-token" in codes) == bool(syntax.lenient), (text, codes)
     if expected is not None:
-        game = parse_game_text(f"[Event \"x\"]\n\n1. {text} *\n")
+        game = parse_game_text(f'[Event "x"]\n\n1. {text} *\n')
         (warning,) = [d for d in game.diagnostics if d.code == "pgn.lenient-token"]
         assert repr(expected) in warning.message and game.moves[0].lenient == expected
 
 
 def test_the_spellings_named_in_the_grammar_read_the_same() -> None:
-    for text in ("e4", "exd5", "e8=Q", "exd8=Q+", "Nf3", "Nbd7", "R1e2", "Qh4xe1", "O-O", "O-O-O#", "--",
-                 "0-0", "o-o", "ed5", "e5:d6", "e8Q", "e8(Q)", "e8/Q", "e8=q", "Ng1-f3", "e2-e4", "e2e4",
-                 "Pe4", "♘f3", "exd6e.p.", "Qxf7++", "Z0", "0000", "@@@@", "N@f3", "Sf3", "nf3", "e9", "Qf7#+"):
+    for text in (
+        "e4",
+        "exd5",
+        "e8=Q",
+        "exd8=Q+",
+        "Nf3",
+        "Nbd7",
+        "R1e2",
+        "Qh4xe1",
+        "O-O",
+        "O-O-O#",
+        "--",
+        "0-0",
+        "o-o",
+        "ed5",
+        "e5:d6",
+        "e8Q",
+        "e8(Q)",
+        "e8/Q",
+        "e8=q",
+        "Ng1-f3",
+        "e2-e4",
+        "e2e4",
+        "Pe4",
+        "♘f3",
+        "exd6e.p.",
+        "Qxf7++",
+        "Z0",
+        "0000",
+        "@@@@",
+        "N@f3",
+        "Sf3",
+        "nf3",
+        "e9",
+        "Qf7#+",
+    ):
         check_same(text)
 
 
@@ -89,9 +122,31 @@ def test_every_corpus_spelling_reads_the_same_both_ways() -> None:
 
 
 _PIECES = ["K", "Q", "R", "B", "N", "P", "♘", "♞", "♙", "q", "r", "n", "k", "b", "S"]
-_CHUNKS = _PIECES + list("abcdefgh") + list("12345678") + [
-    "x", ":", "-", "=", "(", ")", "/", "+", "#", "++", "O", "0", "o", "Z", "@", "e.p.", " e.p.", "9",
-]
+_CHUNKS = (
+    _PIECES
+    + list("abcdefgh")
+    + list("12345678")
+    + [
+        "x",
+        ":",
+        "-",
+        "=",
+        "(",
+        ")",
+        "/",
+        "+",
+        "#",
+        "++",
+        "O",
+        "0",
+        "o",
+        "Z",
+        "@",
+        "e.p.",
+        " e.p.",
+        "9",
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None)
@@ -104,9 +159,14 @@ def test_random_spellings_read_the_same_both_ways(chunks: list[str]) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.sampled_from(["", *_PIECES[:7]]), st.sampled_from(["", "a", "e", "h"]), st.sampled_from(["", "1", "7"]),
-    st.sampled_from(["", "x", ":", "-"]), st.sampled_from("abcdefgh"), st.sampled_from("12345678"),
-    st.sampled_from(["", "=Q", "Q", "=q", "(Q)", "/N", "=b", "e.p."]), st.sampled_from(["", "+", "#", "++"]),
+    st.sampled_from(["", *_PIECES[:7]]),
+    st.sampled_from(["", "a", "e", "h"]),
+    st.sampled_from(["", "1", "7"]),
+    st.sampled_from(["", "x", ":", "-"]),
+    st.sampled_from("abcdefgh"),
+    st.sampled_from("12345678"),
+    st.sampled_from(["", "=Q", "Q", "=q", "(Q)", "/N", "=b", "e.p."]),
+    st.sampled_from(["", "+", "#", "++"]),
 )
 def test_move_shaped_spellings_read_the_same_both_ways(
     piece: str, file: str, rank: str, sep: str, to_file: str, to_rank: str, promo: str, suffix: str

@@ -63,8 +63,13 @@ def test_lan_both_directions() -> None:
     castle = Position.from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     assert castle.lan(Move.from_uci("e1g1")) == "O-O"
     assert castle.parse_lan("O-O-O") == Move.from_uci("e1c1")
-    for bad, err in (("Ng1-g3", IllegalSan), ("Bg1-f3", IllegalSan), ("e2e4", InvalidSan),
-                     ("e2xe4", InvalidSan), ("Zg1-f3", InvalidSan)):
+    for bad, err in (
+        ("Ng1-g3", IllegalSan),
+        ("Bg1-f3", IllegalSan),
+        ("e2e4", InvalidSan),
+        ("e2xe4", InvalidSan),
+        ("Zg1-f3", InvalidSan),
+    ):
         with pytest.raises(err):
             START.parse_lan(bad)
     with pytest.raises(SanError):

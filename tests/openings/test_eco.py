@@ -43,7 +43,9 @@ def packaged_text() -> str:
 def test_the_packaged_table_is_the_build_of_the_corpus() -> None:
     text, problems = build(corpus_path("openings"))
     assert problems == []
-    assert text == packaged_text(), "rebuild: python -m notation.cli.build_eco ../shared/corpus/openings/ -o notation/openings/eco.tsv"
+    assert text == packaged_text(), (
+        "rebuild: python -m notation.cli.build_eco ../shared/corpus/openings/ -o notation/openings/eco.tsv"
+    )
 
 
 def test_the_build_command_writes_the_packaged_table(tmp_path: Path) -> None:
@@ -104,8 +106,16 @@ def test_a_transposition_gets_the_name_of_the_position() -> None:
     english_order = classify(game("1. c4 e6 2. Nc3 d5 3. d4 Nf6"))
     queens_gambit_order = classify(game("1. d4 d5 2. c4 e6 3. Nc3 Nf6"))
     assert english_order == queens_gambit_order == Opening("D35", "Queen's Gambit Declined: Normal Defense", 6)
-    row = lookup(Position.initial().play_san("d4")[1].play_san("d5")[1].play_san("c4")[1]
-                 .play_san("e6")[1].play_san("Nc3")[1].play_san("Nf6")[1].key())
+    row = lookup(
+        Position.initial()
+        .play_san("d4")[1]
+        .play_san("d5")[1]
+        .play_san("c4")[1]
+        .play_san("e6")[1]
+        .play_san("Nc3")[1]
+        .play_san("Nf6")[1]
+        .key()
+    )
     assert row is not None and not row.pgn.startswith("1. c4")  # the table has only the other order
 
 
@@ -143,7 +153,8 @@ LICHESS = ("games", "lichess", "lichess-jishanshaikh4.pgn.gz")
 
 def _standard_games(limit: int | None) -> Iterator[Game]:
     standard = (
-        g for g in read_games(corpus_path(*LICHESS))
+        g
+        for g in read_games(corpus_path(*LICHESS))
         if g.tags.get("Variant", "Standard") == "Standard" and "FEN" not in g.tags
     )
     return islice(standard, limit)
@@ -229,7 +240,9 @@ def _differential(limit: int | None) -> int:
     with gzip.open(corpus_path(*LICHESS), "rt", encoding="utf-8") as handle:
         for ours in _standard_games(limit):
             theirs = chess.pgn.read_game(handle)
-            while theirs is not None and (theirs.headers.get("Variant", "Standard") != "Standard" or "FEN" in theirs.headers):
+            while theirs is not None and (
+                theirs.headers.get("Variant", "Standard") != "Standard" or "FEN" in theirs.headers
+            ):
                 theirs = chess.pgn.read_game(handle)
             assert theirs is not None and theirs.headers["Site"] == ours.tags["Site"]
             assert classify(ours) == reference(theirs), ours.tags["Site"]

@@ -25,7 +25,14 @@ from notation.pgn.reader import read_games
 
 @pytest.mark.parametrize(
     "comment, seconds",
-    [("[%clk 0:03:00]", 180.0), ("[%clk 1:05:23.5]", 3923.5), ("x [%clk 12:00:01] y", 43201.0), ("[%clk 0:01]", 60.0), ("[%clk x]", None), ("none", None)],
+    [
+        ("[%clk 0:03:00]", 180.0),
+        ("[%clk 1:05:23.5]", 3923.5),
+        ("x [%clk 12:00:01] y", 43201.0),
+        ("[%clk 0:01]", 60.0),
+        ("[%clk x]", None),
+        ("none", None),
+    ],
 )
 def test_clock(comment: str, seconds: float | None) -> None:
     assert clock_seconds([comment]) == seconds

@@ -40,8 +40,11 @@ def test_the_bound_is_generous() -> None:
     assert MAX_STRUCTURELESS_BYTES >= 2 * DEFAULT_MAX_GAME_BYTES
 
 
-@pytest.mark.parametrize("junk", [b"\x00" * (4 * BOUND), b"x\n" * (2 * BOUND), b"\n" * (4 * BOUND), b"x" * (4 * BOUND)],
-                         ids=["zeros", "yes-x", "blank-lines", "one-line"])
+@pytest.mark.parametrize(
+    "junk",
+    [b"\x00" * (4 * BOUND), b"x\n" * (2 * BOUND), b"\n" * (4 * BOUND), b"x" * (4 * BOUND)],
+    ids=["zeros", "yes-x", "blank-lines", "one-line"],
+)
 def test_structureless_input_stops_with_one_not_pgn(junk: bytes) -> None:
     chunks = split(junk + GAME.format(n=1).encode())
     (failure,) = chunks
@@ -93,8 +96,13 @@ def test_validate_dev_zero_ends_fast_with_one_diagnostic() -> None:
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
     started = time.monotonic()
-    result = subprocess.run([sys.executable, "-m", "notation.cli.main", "validate", "/dev/zero"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "notation.cli.main", "validate", "/dev/zero"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 1, result.stderr
     output = result.stdout + result.stderr
     errors = [line for line in output.splitlines() if "error[" in line]
@@ -108,7 +116,12 @@ def test_validate_reads_the_games_around_a_long_comment(tmp_path: os.PathLike[st
     comment = "{" + "words, no moves here " * 100_000 + "}"  # 2 MB
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(GAME.format(n=1).replace("1. e4", comment + " 1. e4") + GAME.format(n=2))
-    result = subprocess.run([sys.executable, "-m", "notation.cli.main", "validate", path],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "notation.cli.main", "validate", path],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert "games read: 2" in result.stdout + result.stderr

@@ -44,7 +44,11 @@ def test_grammar_is_package_data() -> None:
         ("1… e5 2 d4 *", ["e5", "d4"], [1, 2]),
         ("e4 e5 Nf3 *", ["e4", "e5", "Nf3"], [None, None, None]),
         ("1. e4 -- 2. -- Nf6 *", ["e4", "--", "--", "Nf6"], [1, None, 2, None]),
-        ("1. exd6 Rxe8=Q+ b1=N R1a3 Nbd7 Qh4xe1 *", ["exd6", "Rxe8=Q+", "b1=N", "R1a3", "Nbd7", "Qh4xe1"], [1] + [None] * 5),
+        (
+            "1. exd6 Rxe8=Q+ b1=N R1a3 Nbd7 Qh4xe1 *",
+            ["exd6", "Rxe8=Q+", "b1=N", "R1a3", "Nbd7", "Qh4xe1"],
+            [1] + [None] * 5,
+        ),
         ("1. N@f3 P@e4 *", ["N@f3", "P@e4"], [1, None]),
         ("1.\ne4\ne5\n2.\nNf3\n*", ["e4", "e5", "Nf3"], [1, None, 2]),
     ],
@@ -101,7 +105,18 @@ def test_lenient_forms(token: str, canonical: str | None) -> None:
 
 @pytest.mark.parametrize(
     "suffix, nags",
-    [("!", [1]), ("?", [2]), ("!!", [3]), ("??", [4]), ("!?", [5]), ("?!", [6]), (" $19", [19]), (" ±", [16]), (" +-", [18]), ("! $14 =", [1, 14, 10])],
+    [
+        ("!", [1]),
+        ("?", [2]),
+        ("!!", [3]),
+        ("??", [4]),
+        ("!?", [5]),
+        ("?!", [6]),
+        (" $19", [19]),
+        (" ±", [16]),
+        (" +-", [18]),
+        ("! $14 =", [1, 14, 10]),
+    ],
 )
 def test_glyphs_and_nags(suffix: str, nags: list[int]) -> None:
     game = parse(f"1. e4{suffix} e5 *")
@@ -214,7 +229,11 @@ def test_lark_cython_and_pure_lark_agree() -> None:
         for pure in ("0", "1"):
             env = {**os.environ, "NOTATION_PURE_LARK": pure}
             run = subprocess.run(
-                [sys.executable, "-c", _pure_vs_cython_script(path)], capture_output=True, cwd=OUTSIDE, env=env, check=True
+                [sys.executable, "-c", _pure_vs_cython_script(path)],
+                capture_output=True,
+                cwd=OUTSIDE,
+                env=env,
+                check=True,
             )
             outputs.append(pickle.loads(run.stdout))
         assert outputs[0] == outputs[1], path
@@ -242,9 +261,46 @@ def _moves_regex() -> re.Pattern[str]:
 
 
 _RUN_PIECES = [
-    "1.", "12...", "3…", " ", "\n", "\r\n", "e4", "exd5", "Nbd7", "O-O-O", "0-0", "e8=Q", "e8Q", "♘f3",
-    "--", "Z0", "0000", "N@f3", "e8(Q)", "e8/Q", "exd6e.p.", "e4:d5", "Qxf7++", "+", "#", "!", "?!", "$14", "±", "{a comment}", "{multi\nline}", "; rest\n",
-    "=", "+-", "x", "junk", "(", ")", "*", "1-0",
+    "1.",
+    "12...",
+    "3…",
+    " ",
+    "\n",
+    "\r\n",
+    "e4",
+    "exd5",
+    "Nbd7",
+    "O-O-O",
+    "0-0",
+    "e8=Q",
+    "e8Q",
+    "♘f3",
+    "--",
+    "Z0",
+    "0000",
+    "N@f3",
+    "e8(Q)",
+    "e8/Q",
+    "exd6e.p.",
+    "e4:d5",
+    "Qxf7++",
+    "+",
+    "#",
+    "!",
+    "?!",
+    "$14",
+    "±",
+    "{a comment}",
+    "{multi\nline}",
+    "; rest\n",
+    "=",
+    "+-",
+    "x",
+    "junk",
+    "(",
+    ")",
+    "*",
+    "1-0",
 ]
 
 

@@ -86,12 +86,16 @@ MOVETEXTS = {
     "closing-flood": lambda n: "1. e4 " + ") " * n + " e5 *",
 }
 #: The default run parses 100,000 levels once; the slow run every shape, with both parsers.
-LEVELS = [("nested", 100_000, "full")] + [
-    pytest.param(shape, 100_000, parser, marks=pytest.mark.slow)
-    for shape in MOVETEXTS
-    for parser in ("full", "outline")
-    if (shape, parser) != ("nested", "full")
-] + [(shape, 10_000, parser) for shape in MOVETEXTS for parser in ("full", "outline")]
+LEVELS = (
+    [("nested", 100_000, "full")]
+    + [
+        pytest.param(shape, 100_000, parser, marks=pytest.mark.slow)
+        for shape in MOVETEXTS
+        for parser in ("full", "outline")
+        if (shape, parser) != ("nested", "full")
+    ]
+    + [(shape, 10_000, parser) for shape in MOVETEXTS for parser in ("full", "outline")]
+)
 
 
 @pytest.mark.parametrize(("shape", "levels", "parser"), LEVELS)

@@ -117,8 +117,22 @@ def test_a_document_of_another_format_is_one_not_pgn_even_with_pgn_inside(start:
     assert chunks[0].diagnostic.message.startswith(f"{kind} file, not PGN")
 
 
-@pytest.mark.parametrize("start", ['{"Annotated by a club member"}\n', "{ comment }\n", '[Event "x"]\n', "1. e4 ", "% escape\n",
-                                   "From: someone@example.org\n", "[tool.poetry]\n", "* item\n", "[[", '["a"]', "{}"])
+@pytest.mark.parametrize(
+    "start",
+    [
+        '{"Annotated by a club member"}\n',
+        "{ comment }\n",
+        '[Event "x"]\n',
+        "1. e4 ",
+        "% escape\n",
+        "From: someone@example.org\n",
+        "[tool.poetry]\n",
+        "* item\n",
+        "[[",
+        '["a"]',
+        "{}",
+    ],
+)
 def test_what_is_not_another_format(start: str) -> None:
     assert other_format(start) is None
 
@@ -208,5 +222,7 @@ def test_any_input_gives_chunks_or_one_not_pgn_never_a_crash(data: bytes | str, 
     if problems:
         assert chunks[0] is problems[0] and problems[0].diagnostic.code == "pgn.not-pgn"
     if games_after and other_format(blob) is None:  # (a document of another format is not read on)
-        assert sum(1 for r in chunks if isinstance(r, RawGame) and r.size > 0 and '[Event "' in r.text) >= GAMES.count('[Event "')
+        assert sum(1 for r in chunks if isinstance(r, RawGame) and r.size > 0 and '[Event "' in r.text) >= GAMES.count(
+            '[Event "'
+        )
     list(read_headers(io.BytesIO(blob)))

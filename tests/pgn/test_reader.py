@@ -68,7 +68,11 @@ def test_handles_text_and_binary() -> None:
 def test_stdin() -> None:
     code = "import notation,sys; print([len(g.moves) for g in notation.read_games('-')])"
     out = subprocess.run(
-        [sys.executable, "-c", code], input=gzip.compress(TWO_GAMES.encode()), capture_output=True, cwd=OUTSIDE, check=True
+        [sys.executable, "-c", code],
+        input=gzip.compress(TWO_GAMES.encode()),
+        capture_output=True,
+        cwd=OUTSIDE,
+        check=True,
     )
     assert out.stdout.strip() == b"[7, 2]"
 

@@ -191,7 +191,9 @@ def test_bad_magic_is_an_error_not_games(tmp_path: Path, suffix: str) -> None:
     (raw,) = chunks(path)
     assert isinstance(raw, ReadFailure) and "not " in raw.reason and "50 4b 03 04" in raw.reason
     (failed,) = read_games(path)
-    assert isinstance(failed, ReadFailure) and failed.diagnostic.code == "pgn.io" and failed.diagnostic.file == str(path)
+    assert (
+        isinstance(failed, ReadFailure) and failed.diagnostic.code == "pgn.io" and failed.diagnostic.file == str(path)
+    )
     with path.open("rb") as handle:  # a handle with that name too
         assert isinstance(chunks(handle)[0], ReadFailure)
 
@@ -266,7 +268,11 @@ def test_an_unreadable_subfolder_is_reported_in_place(tmp_path: Path, monkeypatc
     assert found[0] == root / "a" / "one.pgn"
     assert isinstance(found[1], Unreadable) and found[1].path == root / "b"
     (folder,) = expand_paths([root])
-    assert folder.kind == "folder" and [str(f) for f in folder.files] == [str(f) for f in found] and folder.readable == [root / "a" / "one.pgn"]
+    assert (
+        folder.kind == "folder"
+        and [str(f) for f in folder.files] == [str(f) for f in found]
+        and folder.readable == [root / "a" / "one.pgn"]
+    )
     (diag,) = folder.unreadable()
     assert diag.code == "pgn.io" and diag.file == str(root / "b") and "Permission denied" in diag.message
     (raw,) = chunks(found[1])  # read as a source, it reports its error
@@ -286,8 +292,10 @@ def test_the_walk_matches_the_old_search(tmp_path: Path) -> None:
     (root / "c" / "d").mkdir(parents=True)
     (root / "c" / "d" / "x.PGN.GZ").write_bytes(gzip.compress(TEXT[:1000]))
     (root / "link").symlink_to(root / "a")  # a symlinked folder is not entered (as rglob did)
-    expected = sorted((p for p in root.rglob("*") if p.is_file() and p.name.lower().endswith(sources.PGN_SUFFIXES)),
-                      key=lambda p: p.as_posix())
+    expected = sorted(
+        (p for p in root.rglob("*") if p.is_file() and p.name.lower().endswith(sources.PGN_SUFFIXES)),
+        key=lambda p: p.as_posix(),
+    )
     assert walk_pgn_files(root) == expected
 
 
@@ -305,7 +313,9 @@ LINE_ENDS: dict[str, Callable[[str], str]] = {
     "lf": lambda t: t,
     "cr": lambda t: t.replace("\n", "\r"),
     "crlf": lambda t: t.replace("\n", "\r\n"),
-    "mixed": lambda t: "".join(["\n", "\r", "\r\n"][i % 3] + part if i else part for i, part in enumerate(t.split("\n"))),
+    "mixed": lambda t: "".join(
+        ["\n", "\r", "\r\n"][i % 3] + part if i else part for i, part in enumerate(t.split("\n"))
+    ),
 }
 
 
@@ -317,7 +327,11 @@ def signature(games: Any) -> list[tuple[Any, ...]]:
         rep = replay(g)
         out.append(
             (
-                g.number, g.line, dict(g.tags), g.mainline(), g.result,
+                g.number,
+                g.line,
+                dict(g.tags),
+                g.mainline(),
+                g.result,
                 [(d.code, d.line) for d in g.diagnostics],
                 [(d.code, d.line, d.ply) for d in rep.diagnostics],
             )
@@ -350,8 +364,12 @@ def _stdin(data: bytes) -> list[tuple[Any, ...]]:
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
 def test_line_ends_and_encodings_give_the_same_games(tmp_path: Path, ends: str, encoding: str) -> None:
     text = LINE_ENDS[ends](SMALL)
-    bom = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
-           "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE}.get(encoding, b"")
+    bom = {
+        "utf-16-le": codecs.BOM_UTF16_LE,
+        "utf-16-be": codecs.BOM_UTF16_BE,
+        "utf-32-le": codecs.BOM_UTF32_LE,
+        "utf-32-be": codecs.BOM_UTF32_BE,
+    }.get(encoding, b"")
     data = bom + text.encode(encoding)
     path = tmp_path / "games.pgn"
     path.write_bytes(data)
@@ -428,7 +446,9 @@ def test_wide_encodings_are_not_plain_files(tmp_path: Path) -> None:
     assert sources.is_plain_file(plain)
 
 
-@pytest.mark.parametrize("text", [b"%\n\n[", b"% escape\n  \n\t%x\n[Event \"A\"]\n\n1. e4 *\n", b"%a\r%b\r\rjunk\r[Event \"B\"]\r"])
+@pytest.mark.parametrize(
+    "text", [b"%\n\n[", b'% escape\n  \n\t%x\n[Event "A"]\n\n1. e4 *\n', b'%a\r%b\r\rjunk\r[Event "B"]\r']
+)
 def test_escape_lines_before_the_first_game_whatever_the_blocks(monkeypatch: pytest.MonkeyPatch, text: bytes) -> None:
     """Blank and ``%`` lines before the first game are skipped line by line: the same game
     (text, line, offset) however the blocks fall (before, one block kept the ``%`` line)."""
@@ -437,7 +457,9 @@ def test_escape_lines_before_the_first_game_whatever_the_blocks(monkeypatch: pyt
         return [(r.data, r.number, r.line, r.offset, r.size) if isinstance(r, RawGame) else r for r in raws]
 
     expected = located(chunks(io.BytesIO(text)))
-    assert expected and (isinstance(expected[0], ReadFailure) or expected[0][0][:1] not in (b"%", "%"))  # a lone '[' is no PGN
+    assert expected and (
+        isinstance(expected[0], ReadFailure) or expected[0][0][:1] not in (b"%", "%")
+    )  # a lone '[' is no PGN
     for block in (1, 2, 3, 5):
         monkeypatch.setattr(reader, "BLOCK", block)
         assert located(chunks(io.BytesIO(text))) == expected

@@ -16,7 +16,7 @@ from notation.pgn.reader import parse_raw_game, read_games, read_headers, split_
 from notation.pgn.structure import other_format
 from notation.pgn.writer import write_games
 
-_PIECES = list("[]{}()\"\\;%$!?*.-+=#/ \t\n\r0123456789abcdefghKQRBNOxo@½…♘é") + [
+_PIECES = list('[]{}()"\\;%$!?*.-+=#/ \t\n\r0123456789abcdefghKQRBNOxo@½…♘é') + [
     '[Event "',
     '"]\n',
     "1-0",
@@ -111,6 +111,7 @@ def test_read_sizes_do_not_change_the_split(text: str, sizes: list[int]) -> None
     from notation.pgn.reader import DEFAULT_MAX_GAME_BYTES, _structured
 
     data = text.encode()
+
     def located(r: Chunk) -> Any:
         return (r.data, r.number, r.line, r.offset, r.size) if isinstance(r, RawGame) else r
 

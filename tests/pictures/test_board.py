@@ -63,8 +63,10 @@ def test_black_king_in_check_is_highlighted() -> None:
 
 
 def test_last_move_arrows_and_marks_are_drawn() -> None:
-    svg = board_svg({4: (True, 6), 60: (False, 6)}, overlay=Overlay(
-        last_move=(12, 28), marks=((28, "yellow"),), arrows=((12, 28, "green"), (6, 21, "red"))))
+    svg = board_svg(
+        {4: (True, 6), 60: (False, 6)},
+        overlay=Overlay(last_move=(12, 28), marks=((28, "yellow"),), arrows=((12, 28, "green"), (6, 21, "red"))),
+    )
     root = parse(svg)
     assert sorted(e.get("data-square") or "" for e in by_class(root, "last-move")) == ["e2", "e4"]
     assert [(e.get("data-from"), e.get("data-to")) for e in by_class(root, "arrow")] == [("e2", "e4"), ("g1", "f3")]

@@ -42,7 +42,7 @@ def _svg(kind: str, data: pl.DataFrame) -> str:
 def test_expectation_is_the_elo_formula() -> None:
     assert chart_data.expectation(0) == 0.5
     assert chart_data.expectation(400) == pytest.approx(10 / 11)
-    assert chart_data.expectation(-200) == pytest.approx(1 / (1 + 10 ** 0.5))
+    assert chart_data.expectation(-200) == pytest.approx(1 / (1 + 10**0.5))
     curve = chart_data.expectation_curve()
     assert curve.height == 2 * chart_data.RATING_SPAN // 10 + 1
     assert curve.filter(pl.col("rating_diff") == 0)["expected"].item() == 0.5
@@ -59,8 +59,9 @@ def test_score_by_rating(round_robin: pl.DataFrame) -> None:
 
 
 def test_rating_bands_clip_large_differences() -> None:
-    games = pl.DataFrame({"white_elo": [2800, 1000, 2000], "black_elo": [1000, 2800, 2000],
-                          "result": ["1-0", "0-1", "1/2-1/2"]})
+    games = pl.DataFrame(
+        {"white_elo": [2800, 1000, 2000], "black_elo": [1000, 2800, 2000], "result": ["1-0", "0-1", "1/2-1/2"]}
+    )
     data = chart_data.score_by_rating(games)
     assert data["rating_diff"].to_list() == [-575, 25, 575]
     assert data["white_score"].to_list() == [0.0, 0.5, 1.0]
@@ -103,14 +104,29 @@ def test_player_history(round_robin: pl.DataFrame) -> None:
 
 def _pooled_games() -> pl.DataFrame:
     """Games of Ann in four rating pools: blitz, bullet, Chess960 (blitz speed) and no clock."""
+
     def game(date: str, tc: str | None, elo: int, result: str, variant: str | None = None) -> str:
-        tags = {"Event": "Online", "Date": date, "White": "Ann", "Black": "Bob", "Result": result,
-                "WhiteElo": str(elo), "TimeControl": tc, "Variant": variant}
+        tags = {
+            "Event": "Online",
+            "Date": date,
+            "White": "Ann",
+            "Black": "Bob",
+            "Result": result,
+            "WhiteElo": str(elo),
+            "TimeControl": tc,
+            "Variant": variant,
+        }
         head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items() if v is not None)
         return f"{head}\n1. e4 e5 {result}\n\n"
-    text = (game("2024.01.01", "180+2", 2000, "1-0") + game("2024.01.02", "60+0", 2300, "0-1")
-            + game("2024.01.03", "180+2", 2010, "1/2-1/2") + game("2024.01.04", "180+2", 1700, "1-0", "Chess960")
-            + game("2024.01.05", "60+0", 2290, "1-0") + game("2024.01.06", None, 1900, "1-0"))
+
+    text = (
+        game("2024.01.01", "180+2", 2000, "1-0")
+        + game("2024.01.02", "60+0", 2300, "0-1")
+        + game("2024.01.03", "180+2", 2010, "1/2-1/2")
+        + game("2024.01.04", "180+2", 1700, "1-0", "Chess960")
+        + game("2024.01.05", "60+0", 2290, "1-0")
+        + game("2024.01.06", None, 1900, "1-0")
+    )
     games, _ = to_frames(io.StringIO(text))
     return games
 
@@ -120,7 +136,10 @@ def test_player_history_is_one_series_per_time_control_class_with_chess960_apart
     by_series = {s: data.filter(pl.col("series") == s) for s in data.get_column("series").unique()}
     assert set(by_series) == {"blitz", "bullet", "Chess960", "no time control"}
     assert by_series["blitz"]["rating"].to_list() == [2000, 2010]
-    assert by_series["blitz"]["games"].to_list() == [1, 2] and by_series["blitz"]["score_pct"].to_list() == [100.0, 75.0]
+    assert by_series["blitz"]["games"].to_list() == [1, 2] and by_series["blitz"]["score_pct"].to_list() == [
+        100.0,
+        75.0,
+    ]
     assert by_series["bullet"]["rating"].to_list() == [2300, 2290]
     assert by_series["bullet"]["score_pct"].to_list() == [0.0, 50.0]
     assert by_series["Chess960"]["rating"].to_list() == [1700]
@@ -140,7 +159,8 @@ def test_a_thinned_history_keeps_each_series_last_game() -> None:
 @pytest.mark.parametrize("kind", ["results-eco", "length-eco"])
 def test_games_without_an_eco_code_are_left_out_and_counted_in_a_note(kind: str) -> None:
     text = "".join(
-        '[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n' + (f'[ECO "{eco}"]\n' if eco else "")
+        '[Event "E"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n'
+        + (f'[ECO "{eco}"]\n' if eco else "")
         + "\n1. e4 e5 1-0\n\n"
         for eco in ["C20", "C20", "?", "", None, "B01"]
     )
@@ -201,12 +221,21 @@ def test_engine_evaluation(comment: str, value: Eval | None) -> None:
     assert engine_evaluation([comment]) == value
 
 
-def test_every_kind_is_drawn_deterministically(round_robin: pl.DataFrame,
-                                                clock_tables: tuple[pl.DataFrame, pl.DataFrame]) -> None:
+def test_every_kind_is_drawn_deterministically(
+    round_robin: pl.DataFrame, clock_tables: tuple[pl.DataFrame, pl.DataFrame]
+) -> None:
     """Each kind of :data:`KINDS`, from its own data table, draws the same SVG twice (byte for
     byte), and the picture has marks."""
-    assert set(KINDS) == {"rating", "results-eco", "results-time-control", "length-eco", "length-time-control",
-                          "player", "clock", "eval"}
+    assert set(KINDS) == {
+        "rating",
+        "results-eco",
+        "results-time-control",
+        "length-eco",
+        "length-time-control",
+        "player",
+        "clock",
+        "eval",
+    }
     games, moves = clock_tables
     one_game = moves.filter(pl.col("game_id") == moves["game_id"][0])
     inputs = {"player": (round_robin, None), "clock": (games, moves), "eval": (games, one_game)}

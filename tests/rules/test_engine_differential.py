@@ -115,8 +115,10 @@ def _sweep(limit: int | None, capsys: pytest.CaptureFixture[str], chess960: bool
         games += n
     with capsys.disabled():
         kind = "Chess960" if chess960 else "standard"
-        print(f"\n[differential vs python-chess, {kind}] compared {games} games, {plies} plies, "
-              f"{len(classes.ours)} distinct positions ({'; '.join(per_file)})")
+        print(
+            f"\n[differential vs python-chess, {kind}] compared {games} games, {plies} plies, "
+            f"{len(classes.ours)} distinct positions ({'; '.join(per_file)})"
+        )
     assert games > 0 and plies > 0
 
 

@@ -141,8 +141,12 @@ def test_play_san_fast_path_agrees_with_parse_and_play(pos: Position) -> None:
         # also through a lenient spelling that keeps the fast path (superfluous origin square)
         kind = pos.piece_type_at(move.from_square)
         if kind != 1 and not pos.is_castling(move):
-            text = (" PNBRQK"[kind or 0] + SQUARE_NAMES[move.from_square]
-                    + ("x" if pos.is_capture(move) else "") + SQUARE_NAMES[move.to_square])
+            text = (
+                " PNBRQK"[kind or 0]
+                + SQUARE_NAMES[move.from_square]
+                + ("x" if pos.is_capture(move) else "")
+                + SQUARE_NAMES[move.to_square]
+            )
             assert pos.play_san(text) == (move, expected)
 
 

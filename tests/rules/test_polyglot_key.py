@@ -39,7 +39,7 @@ def test_the_data_file_holds_the_polyglot_random64_array_in_the_simple_format() 
     text = files("notation.rules").joinpath("polyglot.txt").read_text(encoding="ascii")
     lines = text.splitlines()
     header = list(itertools.takewhile(lambda line: line.startswith("#"), lines))
-    body = lines[len(header):]
+    body = lines[len(header) :]
     assert header and "Polyglot" in header[0] and any("POLYGLOT_RANDOM_ARRAY" in h for h in header)
     assert len(body) == 781 and all(re.fullmatch(r"0x[0-9A-F]{16}", line) for line in body)
     assert text.endswith("\n") and "\r" not in text
@@ -52,7 +52,7 @@ def test_the_tables_follow_polyglot_indices() -> None:
         for white in (False, True):
             kind = 2 * (piece_type - 1) + white
             code = piece_type | (8 if white else 0)
-            assert zobrist.PIECE[code] == list(RANDOM[64 * kind:64 * kind + 64])
+            assert zobrist.PIECE[code] == list(RANDOM[64 * kind : 64 * kind + 64])
     for code in (0, 7, 8, 15):
         assert zobrist.PIECE[code] == [0] * 64
     assert list(zobrist.CASTLING) == list(RANDOM[768:772])

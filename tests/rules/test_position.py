@@ -110,19 +110,22 @@ def test_check_mate_stalemate() -> None:
     assert mate.checkers().bit_count() == 1
 
 
-@pytest.mark.parametrize(("fen", "dead"), [
-    ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", True),  # K v K
-    ("8/8/4k3/8/8/3KB3/8/8 w - - 0 1", True),  # K+B v K
-    ("8/8/4k3/8/8/3KN3/8/8 w - - 0 1", True),  # K+N v K
-    ("8/8/4kb2/8/8/3KB3/8/8 w - - 0 1", True),  # same-coloured bishops (f6 dark? see below)
-    ("8/8/4k1b1/8/8/3KB3/8/8 w - - 0 1", False),  # opposite colours
-    ("8/8/2b1kb2/8/8/3KB1B1/8/8 w - - 0 1", False),
-    ("b7/1b6/2b1k3/8/8/3K4/6B1/7B w - - 0 1", True),  # all bishops on the long light diagonal
-    ("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1", False),
-    ("8/8/4kn2/8/8/3KB3/8/8 w - - 0 1", False),
-    ("8/8/4k3/8/8/3K4/4P3/8 w - - 0 1", False),
-    ("8/8/3k4/8/8/4KR2/8/8 w - - 0 1", False),
-])
+@pytest.mark.parametrize(
+    ("fen", "dead"),
+    [
+        ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", True),  # K v K
+        ("8/8/4k3/8/8/3KB3/8/8 w - - 0 1", True),  # K+B v K
+        ("8/8/4k3/8/8/3KN3/8/8 w - - 0 1", True),  # K+N v K
+        ("8/8/4kb2/8/8/3KB3/8/8 w - - 0 1", True),  # same-coloured bishops (f6 dark? see below)
+        ("8/8/4k1b1/8/8/3KB3/8/8 w - - 0 1", False),  # opposite colours
+        ("8/8/2b1kb2/8/8/3KB1B1/8/8 w - - 0 1", False),
+        ("b7/1b6/2b1k3/8/8/3K4/6B1/7B w - - 0 1", True),  # all bishops on the long light diagonal
+        ("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1", False),
+        ("8/8/4kn2/8/8/3KB3/8/8 w - - 0 1", False),
+        ("8/8/4k3/8/8/3K4/4P3/8 w - - 0 1", False),
+        ("8/8/3k4/8/8/4KR2/8/8 w - - 0 1", False),
+    ],
+)
 def test_dead_positions(fen: str, dead: bool) -> None:
     pos = Position.from_fen(fen)
     bishops = [sq for sq in range(64) if pos.piece_type_at(sq) == BISHOP]
@@ -157,9 +160,35 @@ def test_key_equality_classes() -> None:
 
 def test_key_is_incremental_equal_to_fresh() -> None:
     pos = Position.initial()
-    for san in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "d4", "c6", "Nf3", "Bg4", "Bf4", "e6",
-                "h3", "Bxf3", "Qxf3", "Bb4", "Be2", "Nd7", "a3", "O-O-O", "axb4", "Qxa1+", "Kd2",
-                "Qxh1", "Qxc6+", "bxc6", "Ba6#"]:
+    for san in [
+        "e4",
+        "d5",
+        "exd5",
+        "Qxd5",
+        "Nc3",
+        "Qa5",
+        "d4",
+        "c6",
+        "Nf3",
+        "Bg4",
+        "Bf4",
+        "e6",
+        "h3",
+        "Bxf3",
+        "Qxf3",
+        "Bb4",
+        "Be2",
+        "Nd7",
+        "a3",
+        "O-O-O",
+        "axb4",
+        "Qxa1+",
+        "Kd2",
+        "Qxh1",
+        "Qxc6+",
+        "bxc6",
+        "Ba6#",
+    ]:
         pos = pos.play(pos.parse_san(san))
         assert pos.key() == Position.from_fen(pos.fen()).key()
     assert pos.is_checkmate()

@@ -21,6 +21,7 @@ from test_sheet_trust import TRANSPOSED, TRUE_MOVES
 def reconstruct(text: str, **options: object) -> Reconstruction:
     return reconstruct_copies([text], **options)  # type: ignore[arg-type]
 
+
 OPENING = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *"
 
 
@@ -196,7 +197,6 @@ def test_real_copies_together_fixed_sample() -> None:
         assert ok, (name, right, of)
 
 
-
 def test_a_reviewer_asked_only_the_flagged_moves_finishes_real_sheets() -> None:
     # Both players' sheets of two real games the reading gets wrong in one move (HCS 053: two
     # rooks' moves, 097: a knight's), read together: a reviewer asked only about the moves below
@@ -213,13 +213,17 @@ def test_a_reviewer_asked_only_the_flagged_moves_finishes_real_sheets() -> None:
         rec = reconstruct_copies(texts)
         assert not score_reading(tuple(rec.sans), game.answer, longest)[0], name  # the reviewer is needed
         while rec.flagged and len(pins) < 4:
-            assert all(m.confidence < READING_THRESHOLD or m.san == game.answer[m.ply - 1]
-                       for m in rec.per_move if m.ply <= len(game.answer)), name
+            assert all(
+                m.confidence < READING_THRESHOLD or m.san == game.answer[m.ply - 1]
+                for m in rec.per_move
+                if m.ply <= len(game.answer)
+            ), name
             ply = rec.flagged[0].ply
             pins.append(f"{(ply + 1) // 2}{'.' if ply % 2 else '...'}{game.answer[ply - 1]}")
             rec = reconstruct_copies(texts, pins=pins)
         assert score_reading(tuple(rec.sans), game.answer, longest)[0], (name, pins)
         assert not rec.flagged and len(pins) <= 3, (name, pins)
+
 
 def test_the_readings_listed_name_each_edit_at_its_move() -> None:
     # White's 18th and 19th moves written in swapped order: the verdict lists the readings with
@@ -262,8 +266,11 @@ def test_reading_again_never_gives_a_dearer_reading(monkeypatch: pytest.MonkeyPa
     from notation.scoresheet.reader import boxes_of
     from notation.scoresheet.layout import read_sheet
 
-    sheets = [TRANSPOSED, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Rf1 b5 7. Bb8 d6 8. c3 O-O",
-              "1. d4 ? 2. c4 e6 3. hc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Bg5 Bb7 8. e3 d6"]
+    sheets = [
+        TRANSPOSED,
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Rf1 b5 7. Bb8 d6 8. c3 O-O",
+        "1. d4 ? 2. c4 e6 3. hc3 Bb4 4. Qc2 O-O 5. a3 Bxc3+ 6. Qxc3 b6 7. Bg5 Bb7 8. e3 d6",
+    ]
     for text in sheets:
         boxes = boxes_of(read_sheet(text))
         repaired = decoder.read_copies([boxes], Position.initial())
@@ -355,8 +362,19 @@ def _opera_with(change: str) -> tuple[list[str], int]:
     return tokens, 15
 
 
-@pytest.mark.parametrize("change", ["wrong piece letter", "square one rank off", "legal but wrong", "omitted",
-                                    "transposed", "in each other's column", "unreadable", "extra box"])
+@pytest.mark.parametrize(
+    "change",
+    [
+        "wrong piece letter",
+        "square one rank off",
+        "legal but wrong",
+        "omitted",
+        "transposed",
+        "in each other's column",
+        "unreadable",
+        "extra box",
+    ],
+)
 def test_one_slip_reads_as_the_game(change: str) -> None:
     from notation.scoresheet.reader import reconstruct as default_reading
     from test_scoresheet import OPERA, sheet
@@ -373,8 +391,11 @@ def test_every_game_of_a_pgn_input_gets_its_sheet(tmp_path: object) -> None:
 
     assert isinstance(tmp_path, Path)
     path = tmp_path / "two.pgn"
-    path.write_text('[Event "A"]\n[White "X"]\n[Black "Y"]\n[Result "*"]\n\n*\n\n'
-                    '[Event "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba5 Nf6 1-0\n', encoding="utf-8")
+    path.write_text(
+        '[Event "A"]\n[White "X"]\n[Black "Y"]\n[Result "*"]\n\n*\n\n'
+        '[Event "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba5 Nf6 1-0\n',
+        encoding="utf-8",
+    )
     result = CliRunner().invoke(app, ["scoresheet", str(path), "--format", "json"])
     data = json.loads(result.stdout)
     assert [g["game"] for g in data] == [1, 2]  # the tags-only game too

@@ -67,7 +67,7 @@ def test_fallback_in_a_later_game_is_located_in_the_file() -> None:
     (diag,) = [d for d in second.diagnostics if d.code == "sheet.correction"]
     lines = text.split("\n")
     assert diag.line is not None and diag.column is not None
-    assert lines[diag.line - 1][diag.column - 1:].startswith("Bf7#")
+    assert lines[diag.line - 1][diag.column - 1 :].startswith("Bf7#")
     assert second.sans[-1] == "Be7#"
 
 
@@ -87,8 +87,8 @@ def test_sheets_go_through_reconstruction_unchanged(sheet: str) -> None:
         ('\ufeff\n% escape\n  [White "A"]  \n1. e4', True),
         ("1. e4 e5 2. Nf3", False),
         ("Event: club\n1. e4 e5", False),
-        ("e4 [Event \"x\"]\n", False),
-        ('[Event x]\n1. e4', False),
+        ('e4 [Event "x"]\n', False),
+        ("[Event x]\n1. e4", False),
         ("", False),
     ],
 )
@@ -101,13 +101,14 @@ def test_mask_keeps_tags_mainline_and_positions() -> None:
     masked = mask_movetext(text)
     assert masked.split("\n")[0] == '[Event "Paris (Opera) {x}"]'
     assert len(masked) == len(text) and masked.count("\n") == text.count("\n")
-    assert masked.split() == ['[Event', '"Paris', '(Opera)', '{x}"]', "1.", "e4", "e5", "2.", "Nf3", "*"]
+    assert masked.split() == ["[Event", '"Paris', "(Opera)", '{x}"]', "1.", "e4", "e5", "2.", "Nf3", "*"]
     assert masked.index("Nf3") == text.rindex("Nf3")
 
 
 def test_user_tags_override_and_unsupported_variant(tmp_path: Path) -> None:
-    (game,) = list(read_scoresheets(CLASSICS.read_text(encoding="utf-8").split("\n\n[Event")[0],
-                                    tags="White=Paul Morphy,Board=1"))
+    (game,) = list(
+        read_scoresheets(CLASSICS.read_text(encoding="utf-8").split("\n\n[Event")[0], tags="White=Paul Morphy,Board=1")
+    )
     assert game.reconstruction.tags["White"] == "Paul Morphy" and game.reconstruction.tags["Board"] == "1"
     crazy = (SAMPLE_GAMES / "variant_crazyhouse.pgn").read_text(encoding="utf-8")
     (game,) = list(read_scoresheets(crazy))

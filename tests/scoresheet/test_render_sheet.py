@@ -148,7 +148,11 @@ def test_svg_initial_position_is_well_formed() -> None:
     svg = position_svg(Position.initial(), caption="start & <go>")
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
-    texts = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.find("{http://www.w3.org/2000/svg}title") is not None]
+    texts = [
+        t
+        for t in root.iter("{http://www.w3.org/2000/svg}text")
+        if t.find("{http://www.w3.org/2000/svg}title") is not None
+    ]
     assert len(texts) == 32
     titles = sorted(t.find("{http://www.w3.org/2000/svg}title").text or "" for t in texts)  # type: ignore[union-attr]
     assert titles.count("white pawn") == 8 and titles.count("black king") == 1
@@ -159,8 +163,11 @@ _SVG = "{http://www.w3.org/2000/svg}"
 
 def _squares(root: ET.Element, cls: str = "square") -> dict[str, tuple[float, float]]:
     """``data-square`` -> (x, y) of the rects of one class (``square``: the 64 board squares)."""
-    return {r.get("data-square", ""): (float(r.get("x", "0")), float(r.get("y", "0")))
-            for r in root.iter(f"{_SVG}rect") if cls in (r.get("class") or "").split()}
+    return {
+        r.get("data-square", ""): (float(r.get("x", "0")), float(r.get("y", "0")))
+        for r in root.iter(f"{_SVG}rect")
+        if cls in (r.get("class") or "").split()
+    }
 
 
 def test_svg_flipped_and_empty() -> None:
@@ -177,8 +184,11 @@ def test_svg_flipped_and_empty() -> None:
     assert upright["a1"] == (min(xs), max(ys)) and upright["h8"] == (max(xs), min(ys))
 
     kings = ET.fromstring(board_svg({0: (True, 6), 63: (False, 6)}, flipped=True, overlay=Overlay(last_move=(0, 63))))
-    pieces = {t.get("data-square"): (t.get("class"), float(t.get("x", "0"))) for t in kings.iter(f"{_SVG}text")
-              if "piece" in (t.get("class") or "")}
+    pieces = {
+        t.get("data-square"): (t.get("class"), float(t.get("x", "0")))
+        for t in kings.iter(f"{_SVG}text")
+        if "piece" in (t.get("class") or "")
+    }
     assert {sq: cls for sq, (cls, _) in pieces.items()} == {"a1": "piece white king", "h8": "piece black king"}
     assert pieces["a1"][1] > pieces["h8"][1]  # flipped: the white king (a1) right of the black one
     assert set(_squares(kings, "last-move")) == {"a1", "h8"}
@@ -186,8 +196,10 @@ def test_svg_flipped_and_empty() -> None:
     assert files == list("hgfedcba")
 
 
-@pytest.mark.parametrize(("spec", "ply"), [("24w", 47), ("24b", 48), ("24", 47), ("1w", 1), ("3...", 6),
-                                           ("x", None), ("0w", None), ("24z", None)])
+@pytest.mark.parametrize(
+    ("spec", "ply"),
+    [("24w", 47), ("24b", 48), ("24", 47), ("1w", 1), ("3...", 6), ("x", None), ("0w", None), ("24z", None)],
+)
 def test_diagram_spec(spec: str, ply: int | None) -> None:
     assert diagram_ply(spec) == ply
 

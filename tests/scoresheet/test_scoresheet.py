@@ -17,7 +17,41 @@ from conftest import SAMPLE_GAMES
 from typed_support import LETTERS
 
 # Morphy - Duke Karl / Count Isouard, Paris 1858 (the "Opera game")
-OPERA = ["e4", "e5", "Nf3", "d6", "d4", "Bg4", "dxe5", "Bxf3", "Qxf3", "dxe5", "Bc4", "Nf6", "Qb3", "Qe7", "Nc3", "c6", "Bg5", "b5", "Nxb5", "cxb5", "Bxb5+", "Nbd7", "O-O-O", "Rd8", "Rxd7", "Rxd7", "Rd1", "Qe6", "Bxd7+", "Nxd7", "Qb8+", "Nxb8", "Rd8#"]
+OPERA = [
+    "e4",
+    "e5",
+    "Nf3",
+    "d6",
+    "d4",
+    "Bg4",
+    "dxe5",
+    "Bxf3",
+    "Qxf3",
+    "dxe5",
+    "Bc4",
+    "Nf6",
+    "Qb3",
+    "Qe7",
+    "Nc3",
+    "c6",
+    "Bg5",
+    "b5",
+    "Nxb5",
+    "cxb5",
+    "Bxb5+",
+    "Nbd7",
+    "O-O-O",
+    "Rd8",
+    "Rxd7",
+    "Rxd7",
+    "Rd1",
+    "Qe6",
+    "Bxd7+",
+    "Nxd7",
+    "Qb8+",
+    "Nxb8",
+    "Rd8#",
+]
 
 
 def sheet(tokens: list[str], lang: str = "en") -> str:
@@ -175,8 +209,12 @@ def test_to_dict() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.sampled_from(["e4", "e5", "Nf3", "Nc6", "xx", "1.", "Bb5", "O-O", "0-1", "♘f3", ",", "Sf6", "a6"]),
-                max_size=10))
+@given(
+    st.lists(
+        st.sampled_from(["e4", "e5", "Nf3", "Nc6", "xx", "1.", "Bb5", "O-O", "0-1", "♘f3", ",", "Sf6", "a6"]),
+        max_size=10,
+    )
+)
 def test_never_raises_on_junk(tokens: list[str]) -> None:
     rec = reconstruct(" ".join(tokens), max_cost=6.0)
     assert rec.status in ("ok", "corrected", "needs-human")
@@ -195,7 +233,9 @@ def test_moves_written_in_each_others_column() -> None:
     rec = reconstruct(sheet(tokens))
     assert rec.sans == OPERA and rec.status == "needs-human"  # boxes read out of order, on one copy's word
     assert [(c.kind, c.ply, c.written, c.chosen) for c in rec.corrections] == [
-        ("transposed", 4, "d6", "d6"), ("transposed", 5, "d4", "d4")]
+        ("transposed", 4, "d6", "d6"),
+        ("transposed", 5, "d4", "d4"),
+    ]
 
 
 def test_empty_cells_are_dropped() -> None:
@@ -222,13 +262,18 @@ def test_marks_written_apart_from_their_move_join_it() -> None:
     assert not rec.corrections and rec.sans == ["e4", "Nf6", "e5", "d5", "exd6", "e6", "Nf3", "Nc6"]
 
 
-@pytest.mark.parametrize(("title", "tags"), [
-    ("Carlsen - Brameld, Gausdal 2001", {"White": "Carlsen", "Black": "Brameld", "Event": "Gausdal 2001",
-                                         "Date": "2001.??.??"}),
-    ("Carlsen, Magnus - Brameld, Torbjorn", {"White": "Carlsen, Magnus", "Black": "Brameld, Torbjorn"}),
-    ("Club championship 2024, round 5", {"Event": "Club championship 2024, round 5", "Round": "5"}),
-    ("Шахматный турнир", {"Event": "Шахматный турнир"}),
-])
+@pytest.mark.parametrize(
+    ("title", "tags"),
+    [
+        (
+            "Carlsen - Brameld, Gausdal 2001",
+            {"White": "Carlsen", "Black": "Brameld", "Event": "Gausdal 2001", "Date": "2001.??.??"},
+        ),
+        ("Carlsen, Magnus - Brameld, Torbjorn", {"White": "Carlsen, Magnus", "Black": "Brameld, Torbjorn"}),
+        ("Club championship 2024, round 5", {"Event": "Club championship 2024, round 5", "Round": "5"}),
+        ("Шахматный турнир", {"Event": "Шахматный турнир"}),
+    ],
+)
 def test_a_free_text_title_line_is_a_header_not_moves(title: str, tags: dict[str, str]) -> None:
     rec = reconstruct(f"{title}\n{sheet(OPERA)}")
     assert rec.sans == OPERA and rec.status == "ok" and not rec.corrections

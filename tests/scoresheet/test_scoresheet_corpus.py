@@ -222,8 +222,11 @@ def _replays(sans: list[str], board: chess.Board | None = None, start: int = 0) 
             board.push_san(sans[k])
         except chess.AmbiguousMoveError:
             target = _strip(sans[k])
-            options = [m for m in board.legal_moves
-                       if _strip(board.san(m))[0] == target[0] and _strip(board.san(m))[-2:] == target[-2:]]
+            options = [
+                m
+                for m in board.legal_moves
+                if _strip(board.san(m))[0] == target[0] and _strip(board.san(m))[-2:] == target[-2:]
+            ]
             for move in options:
                 copy = board.copy(stack=False)
                 copy.push(move)
@@ -253,7 +256,7 @@ def shift_square(san: str, rng: random.Random) -> str | None:
         if not 1 <= nr <= 8:
             return None
         new = to_file + str(nr)
-    return core[:-2] + new + s[len(core):]
+    return core[:-2] + new + s[len(core) :]
 
 
 def inject_error(moves: tuple[str, ...], kind: str, rng: random.Random) -> list[str] | None:
@@ -345,7 +348,9 @@ def _sloppy_sheets_read(count: int) -> None:
         rec = reconstruct(text)
         exact += _uci(rec) == moves
         if _uci(rec) != moves and rec.status != "needs-human":
-            wrong.append(f"seed {seed} ({lang}): status {rec.status}, {len(rec.moves)}/{len(moves)} plies; {text[:200]!r}")
+            wrong.append(
+                f"seed {seed} ({lang}): status {rec.status}, {len(rec.moves)}/{len(moves)} plies; {text[:200]!r}"
+            )
     elapsed = time.perf_counter() - started
     print(f"\nsloppy sheets: {exact}/{count} exact in {elapsed:.1f} s")
     assert not wrong, "\n".join(wrong[:5])
@@ -416,14 +421,18 @@ def run_injected(count: int) -> dict[str, Counter[str]]:
     for kind, counter in outcomes.items():
         total.update(counter)
         n = sum(v for k, v in counter.items() if k not in ("not injectable", "tie"))
-        print(f"  {kind:<11} {n:>4} sheets: recovered {counter['recovered']:>4}, flagged with the original "
-              f"among the candidates {counter['flagged+']:>3}, flagged without {counter['flagged-']:>3}, "
-              f"wrong {counter['wrong']}, not injectable {counter['not injectable']}; "
-              f"flagged with an equal-cost rival (a genuine tie) {counter['tie']}")
+        print(
+            f"  {kind:<11} {n:>4} sheets: recovered {counter['recovered']:>4}, flagged with the original "
+            f"among the candidates {counter['flagged+']:>3}, flagged without {counter['flagged-']:>3}, "
+            f"wrong {counter['wrong']}, not injectable {counter['not injectable']}; "
+            f"flagged with an equal-cost rival (a genuine tie) {counter['tie']}"
+        )
     tried = sum(v for k, v in total.items() if k not in ("not injectable", "tie"))
-    print(f"  overall     {tried:>4} sheets: recovered {total['recovered'] / tried:.1%}, flagged {(total['flagged+'] + total['flagged-']) / tried:.1%} "
-          f"(original among the candidates in {total['flagged+'] / tried:.1%}; genuine ties {total['tie'] / tried:.1%}), "
-          f"wrong {total['wrong']}")
+    print(
+        f"  overall     {tried:>4} sheets: recovered {total['recovered'] / tried:.1%}, flagged {(total['flagged+'] + total['flagged-']) / tried:.1%} "
+        f"(original among the candidates in {total['flagged+'] / tried:.1%}; genuine ties {total['tie'] / tried:.1%}), "
+        f"wrong {total['wrong']}"
+    )
     assert not wrong, "\n".join(wrong[:5])
     outcomes["total"] = total
     return outcomes

@@ -98,7 +98,9 @@ def test_a_written_result_or_an_open_game_is_kept() -> None:
 
 def test_parse_tags_uses_the_grammar_tag_name() -> None:
     assert parse_tags("White=Anna, Black = Bernd,,Event=Club ch") == (
-        {"White": "Anna", "Black": "Bernd", "Event": "Club ch"}, [])
+        {"White": "Anna", "Black": "Bernd", "Event": "Club ch"},
+        [],
+    )
     assert parse_tags("Bad Name=y,=x,White,Ok=1") == ({"Ok": "1"}, ["Bad Name=y", "=x", "White"])
     rec = reconstruct("1. e4 e5", tags="Bad Name=y,White=A")
     assert "Bad Name" not in rec.tags and rec.tags["White"] == "A"

@@ -98,8 +98,19 @@ def test_promotion_spellings(text: str) -> None:
     assert written.promotion == QUEEN and written.to_square == 60
 
 
-@pytest.mark.parametrize(("text", "side"), [("O-O", "K"), ("0-0", "K"), ("o-o", "K"), ("OO", "K"),
-                                            ("O-O-O", "Q"), ("0-0-0", "Q"), ("o-o-o", "Q"), ("O-O+", "K")])
+@pytest.mark.parametrize(
+    ("text", "side"),
+    [
+        ("O-O", "K"),
+        ("0-0", "K"),
+        ("o-o", "K"),
+        ("OO", "K"),
+        ("O-O-O", "Q"),
+        ("0-0-0", "Q"),
+        ("o-o-o", "Q"),
+        ("O-O+", "K"),
+    ],
+)
 def test_castling_spellings(text: str, side: str) -> None:
     written = parse_token(text, "en")
     assert written is not None and written.castle == side
@@ -166,16 +177,19 @@ def test_grammar_is_parametrised_by_letters() -> None:
         language_grammar("xx")
 
 
-@pytest.mark.parametrize(("tokens", "expected"), [
-    (["e4", "e5", "Nf3", "Nc6", "Bb5"], "en"),
-    (["e4", "e5", "Sf3", "Sc6", "Lb5"], "de"),
-    (["e4", "e5", "Cf3", "Cc6", "Fb5"], "fr"),
-    (["e4", "e5", "Cf3", "Cc6", "Ab5"], "es"),
-    (["e4", "e5", "Pf3", "Pc6", "Lb5"], "nl"),
-    (["e4", "e5", "Кf3", "Кc6", "Сb5", "Крe2"], "ru"),
-    (["e4", "e5", "马f3", "馬c6", "象b5"], "zh"),
-    (["e4", "e5", "d4", "exd4"], "en"),
-])
+@pytest.mark.parametrize(
+    ("tokens", "expected"),
+    [
+        (["e4", "e5", "Nf3", "Nc6", "Bb5"], "en"),
+        (["e4", "e5", "Sf3", "Sc6", "Lb5"], "de"),
+        (["e4", "e5", "Cf3", "Cc6", "Fb5"], "fr"),
+        (["e4", "e5", "Cf3", "Cc6", "Ab5"], "es"),
+        (["e4", "e5", "Pf3", "Pc6", "Lb5"], "nl"),
+        (["e4", "e5", "Кf3", "Кc6", "Сb5", "Крe2"], "ru"),
+        (["e4", "e5", "马f3", "馬c6", "象b5"], "zh"),
+        (["e4", "e5", "d4", "exd4"], "en"),
+    ],
+)
 def test_language_detection(tokens: list[str], expected: str) -> None:
     assert detect_languages(tokens)[0] == expected
 
@@ -188,6 +202,7 @@ def test_detection_keeps_only_distinct_readings() -> None:
 
 # --- layouts --------------------------------------------------------------------------------
 
+
 def _cells(text: str) -> list[tuple[str, int | None, str | None]]:
     return [(c.text, c.number, c.colour) for c in read_sheet(text).moves]
 
@@ -195,15 +210,18 @@ def _cells(text: str) -> list[tuple[str, int | None, str | None]]:
 EXPECTED = [("e4", 1, "w"), ("e5", 1, "b"), ("Nf3", 2, "w"), ("Nc6", 2, "b")]
 
 
-@pytest.mark.parametrize(("text", "layout"), [
-    ("1. e4 e5 2. Nf3 Nc6", "numbered"),
-    ("1.e4 e5 2.Nf3 Nc6", "numbered"),
-    ("1) e4, e5\n2) Nf3, Nc6", "numbered"),
-    ("1 e4 e5\n2 Nf3 Nc6\n", "columns"),
-    ("1. e4\n1... e5\n2. Nf3\n2... Nc6\n", "one-per-line"),
-    ("#,White,Black\n1,e4,e5\n2,Nf3,Nc6\n", "csv"),
-    ("Nr;Weiß;Schwarz\n1;e4;e5\n2;Nf3;Nc6\n", "csv"),
-])
+@pytest.mark.parametrize(
+    ("text", "layout"),
+    [
+        ("1. e4 e5 2. Nf3 Nc6", "numbered"),
+        ("1.e4 e5 2.Nf3 Nc6", "numbered"),
+        ("1) e4, e5\n2) Nf3, Nc6", "numbered"),
+        ("1 e4 e5\n2 Nf3 Nc6\n", "columns"),
+        ("1. e4\n1... e5\n2. Nf3\n2... Nc6\n", "one-per-line"),
+        ("#,White,Black\n1,e4,e5\n2,Nf3,Nc6\n", "csv"),
+        ("Nr;Weiß;Schwarz\n1;e4;e5\n2;Nf3;Nc6\n", "csv"),
+    ],
+)
 def test_layouts(text: str, layout: str) -> None:
     sheet = read_sheet(text)
     assert sheet.layout == layout
@@ -217,16 +235,16 @@ def test_unnumbered_one_move_per_line() -> None:
 
 
 def test_header_block_result_and_placeholders() -> None:
-    text = (
-        '[Event "Open"]\nWhite: Anna\nSchwarz: Bernd\nRunde: 4\n\n'
-        "12. ... Nf6 13. exd6 e.p. Qxd6 ½-½\n"
-    )
+    text = '[Event "Open"]\nWhite: Anna\nSchwarz: Bernd\nRunde: 4\n\n12. ... Nf6 13. exd6 e.p. Qxd6 ½-½\n'
     sheet = read_sheet(text)
     assert sheet.tags == {"Event": "Open", "White": "Anna", "Black": "Bernd", "Round": "4"}
     assert sheet.result == "1/2-1/2"
     assert sheet.cells[0].placeholder
     assert [(c.text, c.number, c.colour) for c in sheet.moves] == [
-        ("Nf6", 12, "b"), ("exd6e.p.", 13, "w"), ("Qxd6", 13, "b")]
+        ("Nf6", 12, "b"),
+        ("exd6e.p.", 13, "w"),
+        ("Qxd6", 13, "b"),
+    ]
     assert sheet.moves[0].line == 6 and sheet.moves[0].column == 9
 
 
@@ -237,10 +255,7 @@ def test_castling_with_zeros_is_not_a_result() -> None:
 
 
 def test_two_blocks_side_by_side_are_put_in_move_order() -> None:
-    text = (
-        " 1  e4   e5     3  Bb5  a6\n"
-        " 2  Nf3  Nc6    4  Ba4  Nf6\n"
-    )
+    text = " 1  e4   e5     3  Bb5  a6\n 2  Nf3  Nc6    4  Ba4  Nf6\n"
     sheet = read_sheet(text)
     assert sheet.layout == "blocks"
     assert [c.text for c in sheet.moves] == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"]

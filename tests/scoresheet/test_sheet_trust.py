@@ -20,8 +20,10 @@ import bench_scoresheet_trust as trust  # noqa: E402
 # "Nce4" carries a disambiguation no other knight needs, "Nd2" is a missing disambiguation
 # (Nfd2: a complete legal game, once read with "confidence 0.67" and exit 0); the transposition
 # replays too. A tie: never exit 0, and the transposition (the original) first.
-TRUE_MOVES = ("d4 d5 Nf3 Nf6 Nc3 e6 e3 Be7 Bd3 O-O O-O c5 b3 Nc6 Bb2 b6 a3 Bb7 Qe2 a6 Rfd1 Qc7 Rac1 Rfd8 "
-              "h3 Rac8 g3 h6 Kg2 Kh8 Kh2 Kg8 Kg1 Kh8 Nd2 Kg8 Nce4 Nxe4 Nxe4 dxe4").split()
+TRUE_MOVES = (
+    "d4 d5 Nf3 Nf6 Nc3 e6 e3 Be7 Bd3 O-O O-O c5 b3 Nc6 Bb2 b6 a3 Bb7 Qe2 a6 Rfd1 Qc7 Rac1 Rfd8 "
+    "h3 Rac8 g3 h6 Kg2 Kh8 Kh2 Kg8 Kg1 Kh8 Nd2 Kg8 Nce4 Nxe4 Nxe4 dxe4"
+).split()
 
 
 def _sheet(sans: list[str]) -> str:

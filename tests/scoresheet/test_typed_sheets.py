@@ -15,8 +15,11 @@ from test_scoresheet import OPERA
 from typed_support import LAYOUTS, LETTERS, NOTATIONS, games, typed_sheet, variants
 
 #: Every language with every notation, every layout in turn.
-COMBINATIONS = [(lang, notation, LAYOUTS[(k + j) % len(LAYOUTS)])
-                for k, lang in enumerate(sorted(LETTERS)) for j, notation in enumerate(NOTATIONS)]
+COMBINATIONS = [
+    (lang, notation, LAYOUTS[(k + j) % len(LAYOUTS)])
+    for k, lang in enumerate(sorted(LETTERS))
+    for j, notation in enumerate(NOTATIONS)
+]
 
 
 @pytest.mark.parametrize(("lang", "notation", "layout"), COMBINATIONS)

@@ -45,8 +45,10 @@ def _compare(subjects: list[Subject]) -> int:
         assert start is not None
         assert core.keys == [start.key()] + [after.key() for _, _, after in steps]
         changes = [(0, material_counts(start))] + [
-            (ply, material_counts(after)) for ply, (before, move, after) in enumerate(steps, 1)
-            if move.promotion or before.is_capture(move)]
+            (ply, material_counts(after))
+            for ply, (before, move, after) in enumerate(steps, 1)
+            if move.promotion or before.is_capture(move)
+        ]
         assert core.material == changes
         # the duplicate identity the Python walk would give
         fresh = Subject(subject.raw, subject.tags, subject.name)
@@ -79,14 +81,21 @@ def test_filter_writes_the_same_games_with_the_core_and_without(args: list[str],
     import os
 
     source = tmp_path / "games.pgn"
-    source.write_text("\n".join(p.read_text(encoding="utf-8") for p in sorted(SAMPLE_GAMES.glob("*.pgn"))) * 2,
-                      encoding="utf-8")
+    source.write_text(
+        "\n".join(p.read_text(encoding="utf-8") for p in sorted(SAMPLE_GAMES.glob("*.pgn"))) * 2, encoding="utf-8"
+    )
     outputs = []
     for core in ("rust", "python"):
         given = [str(tmp_path / f"dupes-{core}.pgn") if a == "DUPES" else a for a in args]
         env = dict(os.environ, NOTATION_CORE=core)
-        run = subprocess.run([sys.executable, "-c", CODE, "filter", str(source), *given], cwd=OUTSIDE, env=env,
-                             capture_output=True, text=True, timeout=300)
+        run = subprocess.run(
+            [sys.executable, "-c", CODE, "filter", str(source), *given],
+            cwd=OUTSIDE,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         dupes = (tmp_path / f"dupes-{core}.pgn").read_text() if "DUPES" in args else ""
         outputs.append((run.returncode, run.stdout, dupes))
     assert outputs[0] == outputs[1]

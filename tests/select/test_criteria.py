@@ -35,16 +35,38 @@ def _names(text: str, criteria: Criteria, **kw: bool) -> list[str]:
 
 
 GAMES = _pgn(
-    ({"White": "Ljubojević, Ljubomir", "Black": "Carlsen, Magnus", "Date": "2019.??.??", "Result": "0-1",
-      "WhiteElo": "2500", "BlackElo": "2860", "ECO": "B90", "Event": "Wijk aan Zee"},
-     "1. e4 c5 2. Nf3 d6 0-1"),
-    ({"White": "Carlsen, Magnus", "Black": "Anand, Viswanathan", "Date": "2014.11.23", "Result": "1-0",
-      "WhiteElo": "2863", "BlackElo": "2792", "ECO": "C65", "Event": "WCh"},
-     "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0"),
-    ({"White": "Morphy", "Black": "Allies", "Date": "1858.??.??", "Result": "1-0", "Event": "Paris"},
-     "1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 "
-     "10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 "
-     "17. Rd8# 1-0"),
+    (
+        {
+            "White": "Ljubojević, Ljubomir",
+            "Black": "Carlsen, Magnus",
+            "Date": "2019.??.??",
+            "Result": "0-1",
+            "WhiteElo": "2500",
+            "BlackElo": "2860",
+            "ECO": "B90",
+            "Event": "Wijk aan Zee",
+        },
+        "1. e4 c5 2. Nf3 d6 0-1",
+    ),
+    (
+        {
+            "White": "Carlsen, Magnus",
+            "Black": "Anand, Viswanathan",
+            "Date": "2014.11.23",
+            "Result": "1-0",
+            "WhiteElo": "2863",
+            "BlackElo": "2792",
+            "ECO": "C65",
+            "Event": "WCh",
+        },
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0",
+    ),
+    (
+        {"White": "Morphy", "Black": "Allies", "Date": "1858.??.??", "Result": "1-0", "Event": "Paris"},
+        "1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 "
+        "10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 "
+        "17. Rd8# 1-0",
+    ),
 )
 
 
@@ -124,7 +146,13 @@ def test_duplicates_ignore_tags_comments_and_spelling() -> None:
     )
     items = list(select([io.StringIO(text)], Criteria(), unique=True))
     assert [(i.subject.tags["White"], i.duplicate) for i in items] == [
-        ("A", False), ("B", True), ("C", False), ("D", False), ("E", False), ("F", True)]
+        ("A", False),
+        ("B", True),
+        ("C", False),
+        ("D", False),
+        ("E", False),
+        ("F", True),
+    ]
     assert _names(text, Criteria(), unique=True) == ["A", "C", "D", "E"]
 
 
@@ -149,8 +177,14 @@ def test_bad_games_never_raise() -> None:
 
 def test_unread_rejection_of_tag_sections_agrees_with_reading_them() -> None:
     data = GAMES.encode("utf-8") + b'\n[White "Plain, Player"]\n[Black "X"]\n\n1. e4 *\n'
-    for criteria in (Criteria(white="ljubojevic"), Criteria(white="PLAYER"), Criteria(white="carlsen", black="anand"),
-                     Criteria(player="wijk"), Criteria(event="wijk"), Criteria(white="player", invert=True)):
+    for criteria in (
+        Criteria(white="ljubojevic"),
+        Criteria(white="PLAYER"),
+        Criteria(white="carlsen", black="anand"),
+        Criteria(player="wijk"),
+        Criteria(event="wijk"),
+        Criteria(white="player", invert=True),
+    ):
         fast = [i.selected for i in select([io.BytesIO(data)], criteria)]
         slow = [criteria.matches_tags(raw_tags(raw)) != criteria.invert for raw in split_games(io.BytesIO(data))]
         assert fast == slow, criteria
@@ -176,6 +210,8 @@ def test_mainline_cut_by_the_core_equals_the_parsed_mainline() -> None:
 
 
 def test_eco_without_a_tag_is_classified() -> None:
-    text = _pgn(({"White": "NoTag"}, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *"), ({"White": "Tagged", "ECO": "A00"}, "1. e4 e5 *"))
+    text = _pgn(
+        ({"White": "NoTag"}, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *"), ({"White": "Tagged", "ECO": "A00"}, "1. e4 e5 *")
+    )
     assert _names(text, Criteria(eco=parse_eco_ranges("C60-C99"))) == ["NoTag"]
     assert _names(text, Criteria(eco=parse_eco_ranges("A"))) == ["Tagged"]

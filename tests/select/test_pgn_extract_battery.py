@@ -73,8 +73,12 @@ def _x_fen() -> str:
 
 FILTER_CASES = [
     # name, inputs, our options, expected output file
-    ("test-t", ["test-t.pgn"], ["--white", "Fischer", "--black", "Petrosian", "--date-from", "1970",
-                                "--date-to", "1970"], "test-t-out.pgn"),
+    (
+        "test-t",
+        ["test-t.pgn"],
+        ["--white", "Fischer", "--black", "Petrosian", "--date-from", "1970", "--date-to", "1970"],
+        "test-t-out.pgn",
+    ),
     ("test-noduplicates", ["fischer.pgn", "petrosian.pgn"], ["--unique"], "test-DD-unique.pgn"),
     ("test-checkmate", ["test-checkmate.pgn"], ["--checkmate"], "test-checkmate-out.pgn"),
     ("test-stalemate", ["test-stalemate.pgn"], ["--stalemate"], "test-stalemate-out.pgn"),
@@ -82,8 +86,12 @@ FILTER_CASES = [
     ("test-seventyfive", ["test-seventyfive.pgn"], ["--seventyfive"], "test-seventyfive-out.pgn"),
     ("test-repetition", ["test-repetition.pgn"], ["--threefold"], "test-repetition-out.pgn"),
     ("test-x", ["najdorf.pgn"], ["--fen", "<x>"], "test-x-out.pgn"),
-    ("test-v", ["najdorf.pgn"], ["--moves", "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 * 5. Nc3 * 6. Be3"],
-     "test-v-out.pgn"),
+    (
+        "test-v",
+        ["najdorf.pgn"],
+        ["--moves", "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 * 5. Nc3 * 6. Be3"],
+        "test-v-out.pgn",
+    ),
     ("test-z", ["fischer.pgn"], ["--material", "Q*R*P*B2N0~Q=R=P=B0N2"], "test-z-out.pgn"),
     ("test-elodiff", ["test-seventyfive.pgn"], ["--elo-diff", "50"], "test-elodiff-out.pgn"),
     # test-n: pgn-extract -TpFischer -otest-n-matched.pgn -ntest-n-unmatched.pgn petrosian.pgn
@@ -110,8 +118,16 @@ def test_duplicates_file_matches_pgn_extract_d(tmp_path: Path) -> None:
     # Makefile test-duplicates: pgn-extract -C -dtest-d-dupes.pgn -otest-d-unique.pgn fischer.pgn petrosian.pgn
     test = _test_dir()
     unique, dupes = tmp_path / "unique.pgn", tmp_path / "dupes.pgn"
-    result = run_cli("filter", test / "infiles" / "fischer.pgn", test / "infiles" / "petrosian.pgn",
-                     "--unique", "--duplicates", dupes, "--out", unique)
+    result = run_cli(
+        "filter",
+        test / "infiles" / "fischer.pgn",
+        test / "infiles" / "petrosian.pgn",
+        "--unique",
+        "--duplicates",
+        dupes,
+        "--out",
+        unique,
+    )
     assert result.exit_code == 0, result.output
     assert keys(dupes) == keys(test / "outfiles" / "test-d-dupes.pgn")
     assert keys(unique) == keys(test / "outfiles" / "test-d-unique.pgn")

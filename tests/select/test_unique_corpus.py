@@ -54,12 +54,16 @@ def test_unique_on_the_whole_corpus(tmp_path: Path) -> None:
     plain = []
     for index, path in enumerate(files):
         target = tmp_path / f"{index}.pgn"
-        with (gzip.open(path, "rb") if path.name.endswith(".gz") else open(path, "rb")) as src, open(target, "wb") as dst:
+        with gzip.open(path, "rb") if path.name.endswith(".gz") else open(path, "rb") as src, open(target, "wb") as dst:
             shutil.copyfileobj(src, dst)
         plain.append(str(target))
     out = tmp_path / "theirs.pgn"
-    subprocess.run([PGN_EXTRACT, "-D", "--quiet", "-s", "-o", str(out), *plain],
-                   check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [PGN_EXTRACT, "-D", "--quiet", "-s", "-o", str(out), *plain],
+        check=False,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     from notation.pgn.reader import split_games
     from notation.select.run import raw_tags
 

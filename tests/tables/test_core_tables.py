@@ -35,11 +35,14 @@ def _check(path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     return len(moves)
 
 
-@pytest.mark.parametrize("parts", [
-    ("lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz"),
-    ("lichess", "chesscom_MagnusCarlsen_games.pgn.gz"),
-    ("classic", "London1851.pgn"),
-])
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ("lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz"),
+        ("lichess", "chesscom_MagnusCarlsen_games.pgn.gz"),
+        ("classic", "London1851.pgn"),
+    ],
+)
 def test_core_and_reference_build_the_same_tables(parts: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     assert _check(corpus_path("games", *parts), monkeypatch) > 5000
 
@@ -54,7 +57,7 @@ def test_own_sample_games_mix_both_paths(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_comments_nags_and_castling_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = (
         '[Event "T"]\n[Result "*"]\n\n1. e4 {[%clk 0:03:00]  first\n line} $1 e5!? 2. Nf3 (2. f4 exf4) '
-        '{after the variation} $14 Nc6 3. Bc4 Bc5 4. O-O {} Nf6 ; to the end\n5. d4 exd4 6. e5 d5 7. exd6 *\n'
+        "{after the variation} $14 Nc6 3. Bc4 Bc5 4. O-O {} Nf6 ; to the end\n5. d4 exd4 6. e5 d5 7. exd6 *\n"
     )
     path = tmp_path / "g.pgn"
     path.write_text(text)
@@ -73,12 +76,16 @@ def test_core_and_reference_build_the_same_tables_on_the_whole_corpus(monkeypatc
         _check(path, monkeypatch)
 
 
-def test_wrong_suffixes_and_move_numbers_keep_the_reference_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wrong_suffixes_and_move_numbers_keep_the_reference_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A game the core takes with warnings: its SAN column carries the suffix each move calls
     for (as the reference writes it) and its verdict counts the warnings."""
     path = tmp_path / "g.pgn"
-    path.write_text('[Event "T"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3+ Nc6 3. Bc4 Nf6 5. Ng5 d5 4. Nxf7 Qe7 '
-                    '6. Nxh8+ Qb4 7. Bxf7 1-0\n[Event "U"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ 1-0\n')
+    path.write_text(
+        '[Event "T"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3+ Nc6 3. Bc4 Nf6 5. Ng5 d5 4. Nxf7 Qe7 '
+        '6. Nxh8+ Qb4 7. Bxf7 1-0\n[Event "U"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ 1-0\n'
+    )
     _check(path, monkeypatch)
     games, moves = tabulate_source(path)
     assert moves["san"].to_list()[:3] == ["e4", "e5", "Nf3"]

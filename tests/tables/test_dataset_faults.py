@@ -50,25 +50,46 @@ BAD = """[Event "Bad"]
 
 #: name -> (extra tags, movetext, [(column, ply)] expected to be reported and null)
 BAD_VALUES: dict[str, tuple[str, str, list[tuple[str, int | None]]]] = {
-    "fullmove": ('[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 2147483648"]\n', "2147483648. Kd2 Kd7",
-                 [("move_number", None)]),
-    "fullmove-huge": ('[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999999"]\n', "1. Kd2 Kd7",
-                      [("move_number", None)]),
-    "fullmove-edge": ('[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 2147483647"]\n', "2147483647. Kd2 Kd7 Ke3",
-                      [("move_number", 3)]),
-    "elo": ('[WhiteElo "99999999999999999999"]\n[BlackElo "40000"]\n', "1. e4 e5",
-            [("white_elo", None), ("black_elo", None)]),
+    "fullmove": (
+        '[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 2147483648"]\n',
+        "2147483648. Kd2 Kd7",
+        [("move_number", None)],
+    ),
+    "fullmove-huge": (
+        '[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999999"]\n',
+        "1. Kd2 Kd7",
+        [("move_number", None)],
+    ),
+    "fullmove-edge": (
+        '[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 2147483647"]\n',
+        "2147483647. Kd2 Kd7 Ke3",
+        [("move_number", 3)],
+    ),
+    "elo": (
+        '[WhiteElo "99999999999999999999"]\n[BlackElo "40000"]\n',
+        "1. e4 e5",
+        [("white_elo", None), ("black_elo", None)],
+    ),
     "clock": ("", "1. e4 e5 {[%clk " + "9" * 400 + ":00:00]}", [("clock_seconds", 2)]),
     "eval-mate": ("", "1. e4 {[%eval #-99999999999]} e5 {[%eval #99999]}", [("eval_mate", 1), ("eval_mate", 2)]),
     "eval-cp": ("", "1. e4 {[%eval 99999999999.5]} e5", [("eval_cp", 1)]),
     "nag": ("", "1. e4 $256 e5 $99999999999", [("nags", 1), ("nags", 2)]),
-    "time-control": ('[TimeControl "99999999999999999999+99999"]\n', "1. e4",
-                     [("base_seconds", None), ("increment_seconds", None)]),
-    "unicode-digits": ('[WhiteElo "\u0663\u0663"]\n', "1. e4 {[%clk \u0663:00:00]} e5 {[%eval \u0663]}",
-                       [("white_elo", None), ("clock_seconds", 1), ("eval_cp", 2)]),
+    "time-control": (
+        '[TimeControl "99999999999999999999+99999"]\n',
+        "1. e4",
+        [("base_seconds", None), ("increment_seconds", None)],
+    ),
+    "unicode-digits": (
+        '[WhiteElo "\u0663\u0663"]\n',
+        "1. e4 {[%clk \u0663:00:00]} e5 {[%eval \u0663]}",
+        [("white_elo", None), ("clock_seconds", 1), ("eval_cp", 2)],
+    ),
     "utc-time": ('[UTCDate "2024.01.01"]\n[UTCTime "25:61:00"]\n', "1. e4", [("utc_datetime", None)]),
-    "move-time": ("", "1. e4 {mt=99999999999999999999,} e5 {[%emt " + "9" * 400 + ":00:00]}",
-                  [("move_time_ms", 1), ("move_time_ms", 2)]),
+    "move-time": (
+        "",
+        "1. e4 {mt=99999999999999999999,} e5 {[%emt " + "9" * 400 + ":00:00]}",
+        [("move_time_ms", 1), ("move_time_ms", 2)],
+    ),
     "depth": ("", "1. e4 {d=32768, mt=5,} e5 {[%eval 0.1,99999999999]}", [("depth", 1), ("depth", 2)]),
 }
 
@@ -90,9 +111,7 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 
 
 @pytest.mark.parametrize("name", sorted(BAD_VALUES))
-def test_value_out_of_range_is_null_and_reported_the_batch_is_written(
-    tmp_path: Path, name: str, engine: str
-) -> None:
+def test_value_out_of_range_is_null_and_reported_the_batch_is_written(tmp_path: Path, name: str, engine: str) -> None:
     src = _mixed(tmp_path, name)
     out = tmp_path / "ds"
     summary = import_files([src], out)
@@ -129,7 +148,11 @@ def test_edge_values_that_fit_are_kept(tmp_path: Path) -> None:
     assert summary.warnings == []
     games, moves = (frame.collect() for frame in scan(tmp_path / "ds"))
     assert games.select("white_elo", "black_elo", "base_seconds", "increment_seconds").row(0) == (
-        32767, -32768, 2147483647, 32767)
+        32767,
+        -32768,
+        2147483647,
+        32767,
+    )
     assert moves["eval_mate"][0] == -32768 and moves["nags"][0].to_list() == [255]
     assert moves["eval_cp"][1] == -2147483647
 
@@ -176,7 +199,10 @@ def test_foreign_folder_is_refused_and_untouched(tmp_path: Path) -> None:
     with pytest.raises(NotADataset, match="not a notation dataset"):
         import_files([_write(tmp_path)], out)
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
-        ".tmp-notes", "moves", "moves/part-00000-spark.parquet"]
+        ".tmp-notes",
+        "moves",
+        "moves/part-00000-spark.parquet",
+    ]
 
 
 def test_clean_up_removes_only_our_own_files(tmp_path: Path) -> None:
@@ -184,8 +210,12 @@ def test_clean_up_removes_only_our_own_files(tmp_path: Path) -> None:
     out = tmp_path / "ds"
     import_files([src], out)
     assert (out / MARKER).is_file()
-    keep = [out / ".tmp-notes", out / "games" / ".tmp-notes", out / "moves" / "part-00000-spark.parquet",
-            out / "moves" / ".tmp-draft.parquet"]
+    keep = [
+        out / ".tmp-notes",
+        out / "games" / ".tmp-notes",
+        out / "moves" / "part-00000-spark.parquet",
+        out / "moves" / ".tmp-draft.parquet",
+    ]
     for path in keep:
         path.write_text("user data")
     ours = out / "games" / ".tmp-0123456789ab-part-0007-000000-00000000000000ff.parquet"

@@ -133,7 +133,16 @@ def _spans(nodes: list[MoveNode]) -> Iterator[tuple[Any, ...]]:
 
 def _located(game: Game) -> tuple[Any, ...]:
     """A parsed game with everything ``Game.__eq__`` leaves out: where it is, its diagnostics."""
-    return (game, game.file, game.number, game.line, game.offset, game.encoding, game.diagnostics, list(_spans(game.moves)))
+    return (
+        game,
+        game.file,
+        game.number,
+        game.line,
+        game.offset,
+        game.encoding,
+        game.diagnostics,
+        list(_spans(game.moves)),
+    )
 
 
 # ----------------------------------------------------------------------------- split_range
@@ -246,14 +255,20 @@ def test_plan_ranges_is_the_chunk_plan(
     chunks, chunk_stats, chunk_seen = _plan(plan_chunks, paths, tmp_path, seen=earlier, **sizes)
     ranges, range_stats, range_seen = _plan(plan_ranges, paths, tmp_path, seen=earlier, **sizes)
     assert (range_stats.files, range_stats.games_read, range_stats.duplicates) == (
-        chunk_stats.files, chunk_stats.games_read, chunk_stats.duplicates
+        chunk_stats.files,
+        chunk_stats.games_read,
+        chunk_stats.duplicates,
     )
     assert range_stats.duplicates > 0 and range_seen == chunk_seen
     assert len(ranges) == len(chunks)
     compressed = {files["gz"].name, files["bz2_misnamed"].name}
     for got, expected in zip(ranges, chunks, strict=True):
         assert (got.index, got.source_file, got.part_name, got.nbytes, got.batch) == (
-            expected.index, expected.source_file, expected.part_name, expected.nbytes, expected.batch
+            expected.index,
+            expected.source_file,
+            expected.part_name,
+            expected.nbytes,
+            expected.batch,
         )
         if expected.source_file in compressed:
             assert isinstance(got, ChunkTask)
@@ -376,9 +391,7 @@ def test_dask_ranges_corpus_file(tmp_path: Path, scheduler: str, monkeypatch: py
 
 
 @pytest.mark.slow
-def test_dask_ranges_worker_processes_whole_classic_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_dask_ranges_worker_processes_whole_classic_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A LocalCluster of worker processes (tasks are pickled), every plain classic file."""
     pytest.importorskip("distributed")
     root = corpus_path("games", "classic")

@@ -41,8 +41,13 @@ def _moves(text: str, core: bool, monkeypatch: pytest.MonkeyPatch) -> pl.DataFra
 def test_engine_comments_fill_eval_and_clock(core: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     moves = _moves(GAME, core, monkeypatch)
     rows = moves.select("eval_cp", "eval_mate", "clock_seconds").rows()
-    assert rows == [(62, None, 60.0), (None, -15, 59.0), (30, None, None), (None, None, None),
-                    (None, None, 1152.0)]  # older TCEC files write tl= as h:mm:ss
+    assert rows == [
+        (62, None, 60.0),
+        (None, -15, 59.0),
+        (30, None, None),
+        (None, None, None),
+        (None, None, 1152.0),
+    ]  # older TCEC files write tl= as h:mm:ss
 
 
 def test_engine_evaluation_in_python_agrees() -> None:
@@ -72,10 +77,14 @@ MOVE_TIME_CASES = [
     ("[%emt 99999999999999:00:00] d=32767,", None, 32767),
 ]
 SANS = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]
-MOVE_TIMES = '[Event "T"]\n[Result "*"]\n\n' + " ".join(
-    (f"{i // 2 + 1}. " if i % 2 == 0 else "") + f"{san} {{{comment}}}"
-    for i, (san, (comment, _, _)) in enumerate(zip(SANS, MOVE_TIME_CASES))
-) + " *\n"
+MOVE_TIMES = (
+    '[Event "T"]\n[Result "*"]\n\n'
+    + " ".join(
+        (f"{i // 2 + 1}. " if i % 2 == 0 else "") + f"{san} {{{comment}}}"
+        for i, (san, (comment, _, _)) in enumerate(zip(SANS, MOVE_TIME_CASES))
+    )
+    + " *\n"
+)
 
 
 @pytest.mark.parametrize("core", [True, False], ids=["core", "python"])
@@ -118,7 +127,9 @@ def test_most_tcec_moves_with_mt_and_d_get_a_move_time_and_depth() -> None:
     deep = moves.filter(comment.str.contains(r"(?:^|[\s,{])d=\S"))
     got_time = timed.select(pl.col("move_time_ms").is_not_null().mean()).item()
     got_depth = deep.select(pl.col("depth").is_not_null().mean()).item()
-    print(f"{got_time:.1%} of {timed.height} moves with mt= get a move time, {got_depth:.1%} of {deep.height} with d= a depth")
+    print(
+        f"{got_time:.1%} of {timed.height} moves with mt= get a move time, {got_depth:.1%} of {deep.height} with d= a depth"
+    )
     assert timed.height > 10_000 and got_time >= 0.95
     assert deep.height > 10_000 and got_depth >= 0.95
     # the units: cutechess's first move of a 60+1 game, 60000 - 3076 + 1000 = 57924 ms left
@@ -141,5 +152,10 @@ ARENA = """[Event "E"]
 def test_score_depth_comments_fill_eval_and_depth_from_whites_view(core: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     moves = _moves(ARENA, core, monkeypatch)
     assert moves.select("eval_cp", "eval_mate", "depth").rows() == [
-        (18, None, 23), (-25, None, 20), (None, -5, 30), (None, None, None), (None, None, None), (None, -3, 12),
+        (18, None, 23),
+        (-25, None, 20),
+        (None, -5, 30),
+        (None, None, None),
+        (None, None, None),
+        (None, -3, 12),
     ]

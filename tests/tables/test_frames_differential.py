@@ -160,9 +160,25 @@ def reference(text: str) -> tuple[dict[str, object], list[dict[str, object]]] | 
 
 
 COMPARED = [
-    "ply", "move_number", "color", "san", "uci", "piece", "captured", "promotion", "is_castle",
-    "is_en_passant", "is_check", "is_mate", "material_white", "material_black", "clock_seconds",
-    "eval_cp", "eval_mate", "move_time_ms", "depth",
+    "ply",
+    "move_number",
+    "color",
+    "san",
+    "uci",
+    "piece",
+    "captured",
+    "promotion",
+    "is_castle",
+    "is_en_passant",
+    "is_check",
+    "is_mate",
+    "material_white",
+    "material_black",
+    "clock_seconds",
+    "eval_cp",
+    "eval_mate",
+    "move_time_ms",
+    "depth",
 ]
 
 
@@ -225,8 +241,10 @@ def _run(sample: bool) -> None:
         counts, found = compare_file(corpus_path("games", name), stride if sample else 1)
         total.update(counts)
         problems.extend(found)
-    print(f"\nframes vs python-chess ({'fixed sample' if sample else 'whole corpus'}): "
-          + ", ".join(f"{k} {v}" for k, v in sorted(total.items())))
+    print(
+        f"\nframes vs python-chess ({'fixed sample' if sample else 'whole corpus'}): "
+        + ", ".join(f"{k} {v}" for k, v in sorted(total.items()))
+    )
     assert not problems, "\n".join(problems[:40])
 
 
@@ -258,8 +276,15 @@ def test_import_whole_corpus(tmp_path: Path) -> None:
     assert (joined["rows"] == joined["plies"].cast(pl.UInt32)).all()
     assert moves.select(pl.len()).collect().item() == summary.plies == g["plies"].sum()
     # python-chess's legal-ply count for every game imported
-    plies = {(r[0], r[1]): r[2] for r in g.select(pl.col("source_file").cast(pl.String), "game_number", "plies").iter_rows()}
-    status = {(r[0], r[1]): r[2] for r in g.select(pl.col("source_file").cast(pl.String), "game_number", pl.col("status").cast(pl.String)).iter_rows()}
+    plies = {
+        (r[0], r[1]): r[2] for r in g.select(pl.col("source_file").cast(pl.String), "game_number", "plies").iter_rows()
+    }
+    status = {
+        (r[0], r[1]): r[2]
+        for r in g.select(
+            pl.col("source_file").cast(pl.String), "game_number", pl.col("status").cast(pl.String)
+        ).iter_rows()
+    }
     mismatches = []
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         for raw in split_games(path):
@@ -269,6 +294,8 @@ def test_import_whole_corpus(tmp_path: Path) -> None:
             ref = reference(raw.text)
             if ref is not None and ref[0]["plies"] != plies[key]:
                 mismatches.append((key, plies[key], ref[0]["plies"]))
-    print(f"\nimported {g.height} games, {summary.plies} plies, {summary.duplicates} duplicates skipped; "
-          f"{len(mismatches)} ply-count mismatches")
+    print(
+        f"\nimported {g.height} games, {summary.plies} plies, {summary.duplicates} duplicates skipped; "
+        f"{len(mismatches)} ply-count mismatches"
+    )
     assert not mismatches, mismatches[:20]

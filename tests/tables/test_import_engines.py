@@ -57,9 +57,7 @@ def test_local_dataset_shape(local: tuple[list[str], list[str], pl.DataFrame, pl
     assert moves.height == games["plies"].sum()
 
 
-def test_jobs_2_identical(
-    local: tuple[list[str], list[str], pl.DataFrame, pl.DataFrame], tmp_path: Path
-) -> None:
+def test_jobs_2_identical(local: tuple[list[str], list[str], pl.DataFrame, pl.DataFrame], tmp_path: Path) -> None:
     _import(tmp_path / "jobs", "--jobs", "2")
     _assert_same(local, _contents(tmp_path / "jobs"))
 

@@ -102,9 +102,7 @@ def test_format_points_is_exact_without_float_noise() -> None:
 
 
 def _games(*rows: tuple[str, str, str], dates: list[str | None] | None = None) -> pl.DataFrame:
-    frame = pl.DataFrame(
-        {"white": [r[0] for r in rows], "black": [r[1] for r in rows], "result": [r[2] for r in rows]}
-    )
+    frame = pl.DataFrame({"white": [r[0] for r in rows], "black": [r[1] for r in rows], "result": [r[2] for r in rows]})
     if dates is not None:
         frame = frame.with_columns(
             pl.Series("date", [dt.date.fromisoformat(d) if d else None for d in dates], dtype=pl.Date)
@@ -145,7 +143,10 @@ def test_ledger_exact_arithmetic_over_many_games() -> None:
 def test_ledger_chronological_order_and_unknown_dates_last() -> None:
     # file order: g1 (no date), g2 (2020-01-02), g3 (2020-01-01), g4 (2020-01-01)
     games = _games(
-        ("A", "B", "1-0"), ("B", "C", "1-0"), ("C", "A", "1-0"), ("A", "C", "1/2-1/2"),
+        ("A", "B", "1-0"),
+        ("B", "C", "1-0"),
+        ("C", "A", "1-0"),
+        ("A", "C", "1/2-1/2"),
         dates=[None, "2020-01-02", "2020-01-01", "2020-01-01"],
     )
     result = ledger(games)
@@ -201,7 +202,12 @@ def test_initial_points_crossing_levels() -> None:
     result = ledger(games, initial={"Low": "50", "High": "99.99", "Mid": 2950, "Top": D("3050")})
     # d = 49.99, lower wins: 10 + 4.999; d = 100, draw: lower gains 25
     assert result.points == {"Low": D("64.999"), "High": D("84.991"), "Mid": D("2975"), "Top": D("3025")}
-    assert {p.player: p.level for p in result.players} == {"Low": "unranked", "High": "unranked", "Mid": "2", "Top": "1"}
+    assert {p.player: p.level for p in result.players} == {
+        "Low": "unranked",
+        "High": "unranked",
+        "Mid": "2",
+        "Top": "1",
+    }
     _zero_sum(result, D("50") + D("99.99") + D(2950) + D(3050))
 
 
@@ -218,7 +224,14 @@ def test_frames_have_the_contract_columns() -> None:
     result = ledger(_games(("A", "B", "1-0")))
     assert result.players_frame().columns == ["player", "points", "level", "games"]
     assert result.history_frame().columns == [
-        "date", "white", "black", "result", "white_before", "black_before", "white_delta", "black_delta",
+        "date",
+        "white",
+        "black",
+        "result",
+        "white_before",
+        "black_before",
+        "white_delta",
+        "black_delta",
     ]
     assert result.history_frame().row(0) == (None, "A", "B", "1-0", "0", "0", "10", "-10")
 
@@ -269,8 +282,22 @@ def test_public_export_is_callable_whichever_import_came_first() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["1e-999999999", "1e-9999", "1E5", "1_000", "\u0661\u0662\u0663", "inf", "nan", "0x10", "1,5", "--1",
-     "1000000000", "-1000000000", "0." + "0" * 60 + "1", "9" * 100_000],
+    [
+        "1e-999999999",
+        "1e-9999",
+        "1E5",
+        "1_000",
+        "\u0661\u0662\u0663",
+        "inf",
+        "nan",
+        "0x10",
+        "1,5",
+        "--1",
+        "1000000000",
+        "-1000000000",
+        "0." + "0" * 60 + "1",
+        "9" * 100_000,
+    ],
 )
 def test_initial_points_must_be_plain_decimals_in_range(text: str) -> None:
     values, diags = read_initial([f"Anna,{text}"])

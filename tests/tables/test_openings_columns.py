@@ -21,7 +21,9 @@ from notation.tables.schema import GAMES_SCHEMA
 def _first_games(tmp_path: Path, count: int) -> Path:
     """The first ``count`` games of the Lichess file (standard, Chess960, From Position and other
     variants among them) as a plain PGN file."""
-    text = gzip.open(corpus_path("games", "lichess", "lichess-jishanshaikh4.pgn.gz"), "rt", encoding="utf-8").read(4_000_000)
+    text = gzip.open(corpus_path("games", "lichess", "lichess-jishanshaikh4.pgn.gz"), "rt", encoding="utf-8").read(
+        4_000_000
+    )
     games = text.split("\n\n[Event ")[:count]
     path = tmp_path / "first.pgn"
     path.write_text("\n\n[Event ".join(games) + "\n", encoding="utf-8")
@@ -99,4 +101,8 @@ def test_import_writes_the_columns_and_stats_falls_back_to_them(tmp_path: Path) 
         assert problems == [] and frame is not None
         sections = stats(frame, by=["eco", "opening"])
         assert sorted(sections["eco"].get_column("eco").to_list()) == ["A00", "B27", "Z99"]
-        assert sorted(sections["opening"].get_column("opening").to_list()) == ["Clemenz Opening", "My Own", "Sicilian Defense"]
+        assert sorted(sections["opening"].get_column("opening").to_list()) == [
+            "Clemenz Opening",
+            "My Own",
+            "Sicilian Defense",
+        ]

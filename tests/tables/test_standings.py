@@ -50,8 +50,20 @@ def test_round_robin_final_table() -> None:
 def test_round_robin_crosstable_frame() -> None:
     frame = standings(pgn_frame()).table()
     assert frame.columns == [
-        "rank", "place", "player", "games", "score", "sonneborn_berger", "buchholz", "wins",
-        "1", "2", "3", "4", "5", "6",
+        "rank",
+        "place",
+        "player",
+        "games",
+        "score",
+        "sonneborn_berger",
+        "buchholz",
+        "wins",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
     ]
     assert frame.row(0)[-6:] == ("x", "0", "1", "1", "1", "½")
     assert frame.get_column("1").to_list() == ["x", "1", "0", "0", "0", "½"]
@@ -88,8 +100,11 @@ def test_unfinished_games_are_shown_but_not_scored() -> None:
 
 def test_forfeits_score_but_stay_out_of_tiebreaks() -> None:
     games = _games(
-        ("A", "B", "1-0"), ("C", "A", "0-1"), ("B", "C", "1-0"),
-        plies=[30, 0, 41], error_count=[0, 0, 0],
+        ("A", "B", "1-0"),
+        ("C", "A", "0-1"),
+        ("B", "C", "1-0"),
+        plies=[30, 0, 41],
+        error_count=[0, 0, 0],
     )
     result = standings(games)
     by_player = {r.player: r for r in result.rows}
@@ -101,8 +116,11 @@ def test_forfeits_score_but_stay_out_of_tiebreaks() -> None:
 
 def test_zero_plies_with_errors_is_not_a_forfeit_but_termination_forfeit_is() -> None:
     games = _games(
-        ("A", "B", "1-0"), ("C", "D", "1-0"),
-        plies=[0, 25], error_count=[1, 0], termination=["normal", "Forfeit"],
+        ("A", "B", "1-0"),
+        ("C", "D", "1-0"),
+        plies=[0, 25],
+        error_count=[1, 0],
+        termination=["normal", "Forfeit"],
     )
     result = standings(games)
     assert result.crosstable["A"]["B"] == ["1"]
@@ -148,7 +166,12 @@ def test_categorical_columns_and_lazy_input(lazy: bool) -> None:
 
 
 def test_empty_input() -> None:
-    result = standings(pl.DataFrame({"white": [], "black": [], "result": []}, schema={"white": pl.String, "black": pl.String, "result": pl.String}))
+    result = standings(
+        pl.DataFrame(
+            {"white": [], "black": [], "result": []},
+            schema={"white": pl.String, "black": pl.String, "result": pl.String},
+        )
+    )
     assert result.rows == [] and result.games == 0
 
 
@@ -195,7 +218,14 @@ def test_crosstable_columns_are_dropped_for_large_fields() -> None:
     result = standings(games)
     assert not result.has_crosstable_columns
     assert result.table().columns == [
-        "rank", "place", "player", "games", "score", "sonneborn_berger", "buchholz", "wins",
+        "rank",
+        "place",
+        "player",
+        "games",
+        "score",
+        "sonneborn_berger",
+        "buchholz",
+        "wins",
     ]
     assert result.table(crosstable=True).width == 8 + n
     assert result.crosstable["P000"] == {"P001": ["1"]}

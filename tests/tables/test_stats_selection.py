@@ -17,31 +17,46 @@ from notation.tables.stats import stats
 
 
 def _games() -> pl.DataFrame:
-    return pl.DataFrame({
-        "white": ["Ljubojević, L", "Carlsen", "Anand", "carlsen, m"],
-        "black": ["Carlsen", "Anand", "Carlsen", "Nakamura"],
-        "result": ["1-0", "1/2-1/2", "0-1", "1-0"],
-        "event": ["Linares", "Wijk aan Zee", "Linares", "Titled Arena"],
-        "date": [dt.date(1994, 3, 1), dt.date(2015, 1, 20), dt.date(2019, 6, 1), None],
-        "utc_datetime": [None, None, None, dt.datetime(2021, 5, 5, 12)],
-        "time_control": ["40/7200:3600", None, "-", "60+1"],
-        "base_seconds": [7200, None, None, 60],
-        "increment_seconds": [0, None, None, 1],
-        "termination": [None, "normal", None, None],
-        "outcome": ["checkmate", None, None, None],
-    })
+    return pl.DataFrame(
+        {
+            "white": ["Ljubojević, L", "Carlsen", "Anand", "carlsen, m"],
+            "black": ["Carlsen", "Anand", "Carlsen", "Nakamura"],
+            "result": ["1-0", "1/2-1/2", "0-1", "1-0"],
+            "event": ["Linares", "Wijk aan Zee", "Linares", "Titled Arena"],
+            "date": [dt.date(1994, 3, 1), dt.date(2015, 1, 20), dt.date(2019, 6, 1), None],
+            "utc_datetime": [None, None, None, dt.datetime(2021, 5, 5, 12)],
+            "time_control": ["40/7200:3600", None, "-", "60+1"],
+            "base_seconds": [7200, None, None, 60],
+            "increment_seconds": [0, None, None, 1],
+            "termination": [None, "normal", None, None],
+            "outcome": ["checkmate", None, None, None],
+        }
+    )
 
 
 @pytest.mark.parametrize(
     ("base", "increment", "text", "expected"),
-    [(15, 0, "15+0", "bullet"), (60, 1, "60+1", "bullet"), (120, 2, "120+2", "blitz"), (180, 2, "180+2", "blitz"),
-     (300, 3, "300+3", "blitz"), (600, 0, "600+0", "rapid"), (600, 5, "600+5", "rapid"), (900, 15, "900+15", "classical"),
-     (None, None, "-", "correspondence"), (None, None, "1/259200", "correspondence"), (None, None, "?", None)],
+    [
+        (15, 0, "15+0", "bullet"),
+        (60, 1, "60+1", "bullet"),
+        (120, 2, "120+2", "blitz"),
+        (180, 2, "180+2", "blitz"),
+        (300, 3, "300+3", "blitz"),
+        (600, 0, "600+0", "rapid"),
+        (600, 5, "600+5", "rapid"),
+        (900, 15, "900+15", "classical"),
+        (None, None, "-", "correspondence"),
+        (None, None, "1/259200", "correspondence"),
+        (None, None, "?", None),
+    ],
 )
-def test_time_control_classes_follow_lichess(base: int | None, increment: int | None, text: str,
-                                             expected: str | None) -> None:
-    frame = pl.DataFrame({"base_seconds": [base], "increment_seconds": [increment], "time_control": [text]},
-                         schema={"base_seconds": pl.Int32, "increment_seconds": pl.Int16, "time_control": pl.String})
+def test_time_control_classes_follow_lichess(
+    base: int | None, increment: int | None, text: str, expected: str | None
+) -> None:
+    frame = pl.DataFrame(
+        {"base_seconds": [base], "increment_seconds": [increment], "time_control": [text]},
+        schema={"base_seconds": pl.Int32, "increment_seconds": pl.Int16, "time_control": pl.String},
+    )
     assert frame.select(time_control_class()).item() == expected
 
 
@@ -86,8 +101,9 @@ def test_termination_falls_back_to_the_replay() -> None:
 def test_cli_selection_options() -> None:
     runner = CliRunner()
     path = str(SAMPLE_GAMES / "round_robin.pgn")
-    result = runner.invoke(app, ["stats", path, "--player", "cedar", "--color", "white", "--by", "color",
-                                 "--format", "csv"])
+    result = runner.invoke(
+        app, ["stats", path, "--player", "cedar", "--color", "white", "--by", "color", "--format", "csv"]
+    )
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[1].startswith("white,3,3,0,0,3.0,100.0,0")
     assert runner.invoke(app, ["stats", path, "--color", "white"]).exit_code == 2
@@ -102,12 +118,14 @@ def test_cli_selection_options() -> None:
 def test_cli_date_range_and_event() -> None:
     runner = CliRunner()
     path = str(SAMPLE_GAMES / "round_robin.pgn")
-    result = runner.invoke(app, ["stats", path, "--since", "2024-03-02", "--until", "2024-03-03", "--by", "result",
-                                 "--format", "json"])
+    result = runner.invoke(
+        app, ["stats", path, "--since", "2024-03-02", "--until", "2024-03-03", "--by", "result", "--format", "json"]
+    )
     assert result.exit_code == 0, result.output
     assert '{"games": 6, ' in result.output  # the games of 2 and 3 March, both days included
-    result = runner.invoke(app, ["stats", str(SAMPLE_GAMES), "--event", "riverside", "--by", "result",
-                                 "--format", "csv"])
+    result = runner.invoke(
+        app, ["stats", str(SAMPLE_GAMES), "--event", "riverside", "--by", "result", "--format", "csv"]
+    )
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[1].startswith("15,")
     assert runner.invoke(app, ["stats", path, "--until", "someday"]).exit_code == 2

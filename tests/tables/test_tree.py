@@ -31,7 +31,9 @@ GAMES = "".join(
         _game("E", "F", "0-1", "2024.04.01", "1. Nf3 c5 2. e4 d6", WhiteElo="2100", BlackElo="2300"),
         _game("G", "H", "*", "2024.05.01", "1. e4 c5 2. Nf3 d6 3. d4"),
         # reaches the position twice: the first time counts (2... Nf6), not the second (4... d6)
-        _game("I", "J", "1-0", "2024.06.01", "1. e4 c5 2. Nf3 Nf6 3. Ng1 Ng8 4. Nf3 d6", WhiteElo="1500", BlackElo="1600"),
+        _game(
+            "I", "J", "1-0", "2024.06.01", "1. e4 c5 2. Nf3 Nf6 3. Ng1 Ng8 4. Nf3 d6", WhiteElo="1500", BlackElo="1600"
+        ),
         _game("K", "L", "1-0", "2024.07.01", "1. d4 d5"),
         # starts at the position
         _game("M", "N", "0-1", "2024.08.01", "2... d6", WhiteElo="2000", BlackElo="2400", SetUp="1", FEN=AFTER_NF3),
@@ -58,7 +60,14 @@ def test_counts_scores_ratings_and_the_most_recent_game(pgn: Path) -> None:
     assert tree.frame.get_column("line").to_list() == ["", "2... d6", "2... Nc6", "2... Nf6"]
     by_line = rows(tree.frame)
     top = by_line[""]
-    assert (top["depth"], top["move"], top["games"], top["white_wins"], top["draws"], top["black_wins"]) == (0, None, 6, 2, 1, 2)
+    assert (top["depth"], top["move"], top["games"], top["white_wins"], top["draws"], top["black_wins"]) == (
+        0,
+        None,
+        6,
+        2,
+        1,
+        2,
+    )
     assert top["score_pct"] == 50.0  # Black (to move) scored 2.5 of 5 finished games
     assert (top["eco"], top["opening"]) == ("B27", "Sicilian Defense")
     d6 = by_line["2... d6"]
@@ -71,13 +80,24 @@ def test_counts_scores_ratings_and_the_most_recent_game(pgn: Path) -> None:
     assert d6["eco"] == "B50"
     nc6, nf6 = by_line["2... Nc6"], by_line["2... Nf6"]
     assert (nc6["games"], nc6["draws"], nc6["score_pct"], nc6["performance"]) == (1, 1, 50.0, 1900)
-    assert (nf6["games"], nf6["white_wins"], nf6["score_pct"], nf6["avg_rating"], nf6["performance"]) == (1, 1, 0.0, 1600, 1100)
+    assert (nf6["games"], nf6["white_wins"], nf6["score_pct"], nf6["avg_rating"], nf6["performance"]) == (
+        1,
+        1,
+        0.0,
+        1600,
+        1100,
+    )
 
 
 def test_depth_gives_a_tree_in_order_and_min_games_prunes(pgn: Path) -> None:
     tree = opening_tree(pgn, moves="1. e4 c5 2. Nf3", depth=2)
     assert tree.frame.get_column("line").to_list() == [
-        "", "2... d6", "2... d6 3. d4", "2... Nc6", "2... Nf6", "2... Nf6 3. Ng1",
+        "",
+        "2... d6",
+        "2... d6 3. d4",
+        "2... Nc6",
+        "2... Nf6",
+        "2... Nf6 3. Ng1",
     ]
     d4 = rows(tree.frame)["2... d6 3. d4"]
     assert (d4["depth"], d4["move"], d4["games"], d4["score_pct"], d4["performance"]) == (2, "d4", 1, None, None)
@@ -111,7 +131,9 @@ def test_a_fen_and_the_moves_to_it_give_the_same_tree(pgn: Path) -> None:
         (None, "8/8/8/8 w - - 0 1", "fen.invalid"),
     ],
 )
-def test_moves_or_a_fen_that_cannot_be_played_are_reported(pgn: Path, moves: str | None, fen: str | None, code: str) -> None:
+def test_moves_or_a_fen_that_cannot_be_played_are_reported(
+    pgn: Path, moves: str | None, fen: str | None, code: str
+) -> None:
     tree = opening_tree(pgn, moves=moves, fen=fen)
     assert tree.fen is None and tree.frame.height == 0 and tree.games == 0
     assert [d.code for d in tree.diagnostics][:1] == [code]

@@ -23,19 +23,26 @@ def _both(path: Path) -> tuple[list[str], list[str], int]:
     module = core.core_module()
     assert module is not None, "the compiled core is not built (pip install builds it)"
     for raw in split_games(path):
-        if core._through_core(module, raw, None) is not None if isinstance(raw, RawGame) and not raw.oversized else False:
+        if (
+            core._through_core(module, raw, None) is not None
+            if isinstance(raw, RawGame) and not raw.oversized
+            else False
+        ):
             taken += 1
         fast.append(json.dumps(core.check_raw(raw, None).to_dict()))
         slow.append(json.dumps(check_game(parse_raw_game(raw)).to_dict()))
     return fast, slow, taken
 
 
-@pytest.mark.parametrize("parts", [
-    ("lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz"),
-    ("lichess", "chesscom_MagnusCarlsen_games.pgn.gz"),
-    ("classic", "London1851.pgn"),
-    ("classic", "tatamast22.pgn"),
-])
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ("lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz"),
+        ("lichess", "chesscom_MagnusCarlsen_games.pgn.gz"),
+        ("classic", "London1851.pgn"),
+        ("classic", "tatamast22.pgn"),
+    ],
+)
 def test_core_and_reference_agree_on_corpus_files(parts: tuple[str, str]) -> None:
     fast, slow, taken = _both(corpus_path("games", *parts))
     assert fast == slow
@@ -69,18 +76,23 @@ def test_the_core_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("counters", ["0 2147483648", "0 99999999999999999999", "4294967296 1", "99 1"])
 def test_huge_fen_counters_never_crash_and_agree(tmp_path: Path, counters: str) -> None:
     path = tmp_path / "counters.pgn"
-    path.write_text(f'[Event "T"]\n[Result "*"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/R3K3 w Q - {counters}"]\n\n1. Ra8+ Kd7 *\n')
+    path.write_text(
+        f'[Event "T"]\n[Result "*"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/R3K3 w Q - {counters}"]\n\n1. Ra8+ Kd7 *\n'
+    )
     fast, slow, _ = _both(path)
     assert fast == slow
 
 
-@pytest.mark.parametrize("moves", [
-    "1. e4 e5 2. Nf3+ Nc6 3. Bc4 Nf6 5. Ng5 Be7 4. Bxf7 Kf8 *",  # '+' too many, missing, numbers
-    "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ 1-0",  # mate written '+'
-    "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 (4. Bxf7+# Ke7) 1-0",  # mate unmarked; '+#' in a variation
-    "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# (4. Bxf7# Ke7) 1-0",  # '#' for a check, in a variation
-    "1. f3 e5 2. g4 Qh4+ 3. a3 0-1",  # a move after mate: the reference explains
-])
+@pytest.mark.parametrize(
+    "moves",
+    [
+        "1. e4 e5 2. Nf3+ Nc6 3. Bc4 Nf6 5. Ng5 Be7 4. Bxf7 Kf8 *",  # '+' too many, missing, numbers
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ 1-0",  # mate written '+'
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 (4. Bxf7+# Ke7) 1-0",  # mate unmarked; '+#' in a variation
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# (4. Bxf7# Ke7) 1-0",  # '#' for a check, in a variation
+        "1. f3 e5 2. g4 Qh4+ 3. a3 0-1",  # a move after mate: the reference explains
+    ],
+)
 def test_suffix_and_move_number_warnings_go_through_the_core(tmp_path: Path, moves: str) -> None:
     path = tmp_path / "remarks.pgn"
     path.write_text(f'[Event "T"]\n[Result "{moves.rsplit(" ", 1)[1]}"]\n\n{moves}\n')

@@ -50,7 +50,10 @@ def test_a_game_played_on_after_a_dead_position() -> None:
     info, mismatch, after = rep.diagnostics
     assert (info.severity, info.ply, info.san) == ("info", 1, "Kxd2")
     assert "40. Kxd2 is dead" in info.message and "5.2.2" in info.message
-    assert (mismatch.severity, mismatch.ply) == ("error", 1) and "dead position after 40. Kxd2, ply 1" in mismatch.message
+    assert (mismatch.severity, mismatch.ply) == (
+        "error",
+        1,
+    ) and "dead position after 40. Kxd2, ply 1" in mismatch.message
     assert (after.severity, after.ply, after.san) == ("warning", 2, "Kd5")
     assert rep.outcome.termination == "dead_position" and rep.dead.first == 1
 
@@ -102,9 +105,11 @@ def test_an_exhausted_budget_is_undecided_never_dead(monkeypatch: pytest.MonkeyP
 
 
 def test_chess960_castling_rights_are_not_guessed() -> None:
-    text = ('[Event "t"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "W"]\n[Black "B"]\n'
-            '[Result "1-0"]\n[Variant "Chess960"]\n[Termination "Time forfeit"]\n'
-            '[FEN "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"]\n[SetUp "1"]\n\n1. a3 1-0\n\n')
+    text = (
+        '[Event "t"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "W"]\n[Black "B"]\n'
+        '[Result "1-0"]\n[Variant "Chess960"]\n[Termination "Time forfeit"]\n'
+        '[FEN "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"]\n[SetUp "1"]\n\n1. a3 1-0\n\n'
+    )
     (rep,) = both_paths(text)
     assert rep.dead.white == (None, None) and codes(rep) == ["result.time-undecided"]
 

@@ -92,7 +92,11 @@ def test_the_reader_keeps_no_move_past_the_first_beyond_the_cap() -> None:
     # the reader says where it stopped keeping the line (replay, stopping there, says no more)
     (long,) = game.diagnostics
     assert (long.code, long.line, long.column, long.ply, long.san) == (
-        "game.too-long", 9, 4 * MAX_LINE_PLIES + 1, MAX_LINE_PLIES + 1, "Nf6"
+        "game.too-long",
+        9,
+        4 * MAX_LINE_PLIES + 1,
+        MAX_LINE_PLIES + 1,
+        "Nf6",
     )
     rep = replay(game)
     assert rep.diagnostics == [] and rep.stopped_at == MAX_LINE_PLIES + 1

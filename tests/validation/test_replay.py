@@ -79,8 +79,10 @@ def test_move_after_checkmate() -> None:
 
 
 def test_move_after_stalemate() -> None:
-    text = "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 " \
-           "8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 Kh7"
+    text = (
+        "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 "
+        "8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 Kh7"
+    )
     rep = replay(game(text, "1/2-1/2"))
     assert codes(rep) == ["game.move-after-end"] and "stalemate" in rep.diagnostics[0].message
 
@@ -236,9 +238,40 @@ def test_fast_canonical_san_agrees_with_the_engine_on_sample_games() -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(
-    ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O", "0-0", "Qxf7#", "Nxe5+", "exd6", "Ke2", "--", "Sf3",
-     "e8=Q", "(", ")", "{c}", "1.", "12...", "$1", "Rxa8", "Kxh8", "bxc3", "O-O-O+"]), max_size=30))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "e4",
+                "e5",
+                "Nf3",
+                "Nc6",
+                "Bb5",
+                "a6",
+                "O-O",
+                "0-0",
+                "Qxf7#",
+                "Nxe5+",
+                "exd6",
+                "Ke2",
+                "--",
+                "Sf3",
+                "e8=Q",
+                "(",
+                ")",
+                "{c}",
+                "1.",
+                "12...",
+                "$1",
+                "Rxa8",
+                "Kxh8",
+                "bxc3",
+                "O-O-O+",
+            ]
+        ),
+        max_size=30,
+    )
+)
 def test_replay_never_raises(tokens: list[str]) -> None:
     text = f'{HEAD}[Result "*"]\n\n{" ".join(tokens)} *\n'
     for g in read_games(io.StringIO(text)):

@@ -34,25 +34,57 @@ _maybe_int = st.none() | st.integers(min_value=-(1 << 40), max_value=1 << 40)
 
 
 @given(
-    code=_text, message=_text, line=_maybe_int, column=_maybe_int, ply=_maybe_int, san=_maybe_text,
-    fen=_maybe_text, candidates=st.lists(_text, max_size=3),
+    code=_text,
+    message=_text,
+    line=_maybe_int,
+    column=_maybe_int,
+    ply=_maybe_int,
+    san=_maybe_text,
+    fen=_maybe_text,
+    candidates=st.lists(_text, max_size=3),
 )
-def test_a_diagnostic_of_any_text(code: str, message: str, line: int | None, column: int | None, ply: int | None,
-                                  san: str | None, fen: str | None, candidates: list[str]) -> None:
-    diagnostic = Diagnostic(code, "info", message, line=line, column=column, ply=ply, san=san, fen=fen,
-                            candidates=tuple(candidates))
+def test_a_diagnostic_of_any_text(
+    code: str,
+    message: str,
+    line: int | None,
+    column: int | None,
+    ply: int | None,
+    san: str | None,
+    fen: str | None,
+    candidates: list[str],
+) -> None:
+    diagnostic = Diagnostic(
+        code, "info", message, line=line, column=column, ply=ply, san=san, fen=fen, candidates=tuple(candidates)
+    )
     assert diagnostic.to_json() == _dumps(diagnostic.to_dict())
 
 
-@given(names=st.tuples(_text, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _maybe_text),
-       numbers=st.tuples(st.integers(0, 1 << 31), st.integers(0, 1 << 31), st.integers(0, 1 << 20)),
-       claims=st.tuples(_maybe_int, _maybe_int, _maybe_int, _maybe_int), end=st.tuples(_maybe_text, _maybe_text))
-def test_a_report_of_any_text(names: tuple[str, str | None, str | None, str | None, str | None, str | None],
-                              numbers: tuple[int, int, int], claims: tuple[int | None, ...],
-                              end: tuple[str | None, str | None]) -> None:
+@given(
+    names=st.tuples(_text, _maybe_text, _maybe_text, _maybe_text, _maybe_text, _maybe_text),
+    numbers=st.tuples(st.integers(0, 1 << 31), st.integers(0, 1 << 31), st.integers(0, 1 << 20)),
+    claims=st.tuples(_maybe_int, _maybe_int, _maybe_int, _maybe_int),
+    end=st.tuples(_maybe_text, _maybe_text),
+)
+def test_a_report_of_any_text(
+    names: tuple[str, str | None, str | None, str | None, str | None, str | None],
+    numbers: tuple[int, int, int],
+    claims: tuple[int | None, ...],
+    end: tuple[str | None, str | None],
+) -> None:
     file, white, black, result, status, fen = names
     game, line, plies = numbers
-    report = GameReport(file=file, game=game, line=line, white=white, black=black, result=result,
-                        status=status or "ok", plies=plies, final_fen=fen, outcome=Outcome(*end),
-                        claims=Claims(*claims), diagnostics=(Diagnostic("x", "warning", "m\n\"q\"", line=1),))
+    report = GameReport(
+        file=file,
+        game=game,
+        line=line,
+        white=white,
+        black=black,
+        result=result,
+        status=status or "ok",
+        plies=plies,
+        final_fen=fen,
+        outcome=Outcome(*end),
+        claims=Claims(*claims),
+        diagnostics=(Diagnostic("x", "warning", 'm\n"q"', line=1),),
+    )
     assert report.to_json() == _dumps(report.to_dict())

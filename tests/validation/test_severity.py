@@ -19,8 +19,10 @@ from notation.validation.core import check_raw
 from notation.validation.reports import pedantic
 from notation.validation.run import validate
 
-LICHESS_API = '[Event "Rated Blitz game"]\n[Site "https://lichess.org/abc"]\n[White "a"]\n[Black "b"]\n' \
+LICHESS_API = (
+    '[Event "Rated Blitz game"]\n[Site "https://lichess.org/abc"]\n[White "a"]\n[Black "b"]\n'
     '[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+)
 
 
 def test_a_missing_round_is_information_by_default_and_a_warning_when_pedantic() -> None:

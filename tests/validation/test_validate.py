@@ -30,10 +30,21 @@ from notation.validation.reports import GameReport, check_game
 from notation.validation.run import validate
 
 HEAD = '[Event "t"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "W"]\n[Black "B"]\n'
-OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn",
-               "variant_crazyhouse.pgn")
-CONTRACT_KEYS = ["file", "game", "line", "white", "black", "result", "status", "plies", "final_fen",
-                 "outcome", "claims", "diagnostics"]
+OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn", "variant_crazyhouse.pgn")
+CONTRACT_KEYS = [
+    "file",
+    "game",
+    "line",
+    "white",
+    "black",
+    "result",
+    "status",
+    "plies",
+    "final_fen",
+    "outcome",
+    "claims",
+    "diagnostics",
+]
 
 
 def game(movetext: str, result: str = "*", *, tag_result: str | None = None, **tags: str) -> Game:
@@ -120,8 +131,12 @@ def test_outcome_checkmate_stalemate_dead() -> None:
     [
         ("1. f3 e5 2. g4 Qh4#", "1-0", "result.mismatch"),
         ("1. f3 e5 2. g4 Qh4#", "1/2-1/2", "result.mismatch"),
-        ("1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 "
-         "9. Qxc8 Kg6 10. Qe6", "1-0", "result.mismatch"),
+        (
+            "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 "
+            "9. Qxc8 Kg6 10. Qe6",
+            "1-0",
+            "result.mismatch",
+        ),
     ],
 )
 def test_result_contradicting_the_final_position(movetext: str, tag: str, code: str) -> None:
@@ -140,8 +155,9 @@ def test_dead_position_with_a_decisive_result() -> None:
     assert mismatch.ply == 1 and "dead position after 60. Bxd2, ply 1" in mismatch.message
 
 
-@pytest.mark.parametrize("termination", ["Time forfeit", "time forfeit", "Sample won on time", "Timeout",
-                                         "lost on time", "flag fell"])
+@pytest.mark.parametrize(
+    "termination", ["Time forfeit", "time forfeit", "Sample won on time", "Timeout", "lost on time", "flag fell"]
+)
 def test_win_on_time_with_a_bare_king(termination: str) -> None:
     fen = "8/8/4k3/8/8/8/1r6/4K3 b - - 0 70"
     rep = report("70... Rb1+ 71. Kd2", "1-0", SetUp="1", FEN=fen, Termination=termination)
@@ -176,9 +192,19 @@ def test_tags() -> None:
 
 @pytest.mark.parametrize(
     ("text", "ok"),
-    [("2026.11.30", True), ("1858.??.??", True), ("????.??.??", True), ("2024.02.29", True),
-     ("2023.02.29", False), ("2026.13.01", False), ("30.11.2026", False), ("2026-11-30", False),
-     ("2026.1.30", False), ("", False), ("2026.00.10", False)],
+    [
+        ("2026.11.30", True),
+        ("1858.??.??", True),
+        ("????.??.??", True),
+        ("2024.02.29", True),
+        ("2023.02.29", False),
+        ("2026.13.01", False),
+        ("30.11.2026", False),
+        ("2026-11-30", False),
+        ("2026.1.30", False),
+        ("", False),
+        ("2026.00.10", False),
+    ],
 )
 def test_valid_date(text: str, ok: bool) -> None:
     assert valid_date(text) is ok
@@ -262,8 +288,9 @@ def test_parallel_on_a_corpus_slice_matches(tmp_path: object) -> None:
     assert one == two and len(one) == 105
 
 
-def test_workers_splitting_byte_ranges_give_the_reports_of_one_process(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_splitting_byte_ranges_give_the_reports_of_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A large plain file is split by the workers, a byte range each, its games' numbers guessed
     by the parent and corrected where a range held other games than guessed (here: games with
     no blank line before their tags, a game without tags, escape lines, CRLF line ends)."""
@@ -308,17 +335,36 @@ def test_workers_splitting_byte_ranges_give_the_reports_of_one_process(tmp_path:
 def test_own_sample_games_show_every_check() -> None:
     found = {d.code for name in OWN_SAMPLES for r in validate(SAMPLE_GAMES / name) for d in r.diagnostics}
     expected = {
-        "san.illegal", "san.ambiguous", "san.unknown-piece", "san.check-suffix", "san.lenient",
-        "movenumber.mismatch", "fen.invalid", "game.move-after-end", "game.move-after-fivefold",
-        "result.mismatch", "result.time-unwinnable", "pgn.result-mismatch", "pgn.missing-result",
-        "pgn.unclosed-comment", "tags.missing-roster", "tags.bad-date", "claim.threefold",
-        "claim.fifty-moves", "claim.fivefold", "pattern.perpetual-check", "variant.unsupported",
+        "san.illegal",
+        "san.ambiguous",
+        "san.unknown-piece",
+        "san.check-suffix",
+        "san.lenient",
+        "movenumber.mismatch",
+        "fen.invalid",
+        "game.move-after-end",
+        "game.move-after-fivefold",
+        "result.mismatch",
+        "result.time-unwinnable",
+        "pgn.result-mismatch",
+        "pgn.missing-result",
+        "pgn.unclosed-comment",
+        "tags.missing-roster",
+        "tags.bad-date",
+        "claim.threefold",
+        "claim.fifty-moves",
+        "claim.fivefold",
+        "pattern.perpetual-check",
+        "variant.unsupported",
     }
     assert expected <= found, expected - found
     terminations = {r.outcome.termination for name in OWN_SAMPLES for r in validate(SAMPLE_GAMES / name)}
     assert {"checkmate", "stalemate", "dead_position", "fivefold_repetition"} <= terminations
-    clean = [r for name in ("classics.pgn", "special_moves.pgn", "draws.pgn", "chess960.pgn")
-             for r in validate(SAMPLE_GAMES / name)]
+    clean = [
+        r
+        for name in ("classics.pgn", "special_moves.pgn", "draws.pgn", "chess960.pgn")
+        for r in validate(SAMPLE_GAMES / name)
+    ]
     assert all(r.status == "ok" for r in clean) and len(clean) == 12
 
 
@@ -331,16 +377,26 @@ def test_check_replayed_equals_check_game() -> None:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    fen=st.one_of(st.none(), st.text(max_size=60), st.sampled_from([
-        "8/8/8/8/8/8/8/8 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 w KQkq e3 0 1", "4k3/8/8/8/8/8/8/4K2R w K - 200 1",
-        "rbbnqkrn/pppppppp/8/8/8/8/PPPPPPPP/RBBNQKRN w GAga - 0 1"])),
+    fen=st.one_of(
+        st.none(),
+        st.text(max_size=60),
+        st.sampled_from(
+            [
+                "8/8/8/8/8/8/8/8 w - - 0 1",
+                "4k3/8/8/8/8/8/8/4K3 w KQkq e3 0 1",
+                "4k3/8/8/8/8/8/8/4K2R w K - 200 1",
+                "rbbnqkrn/pppppppp/8/8/8/8/PPPPPPPP/RBBNQKRN w GAga - 0 1",
+            ]
+        ),
+    ),
     variant=st.one_of(st.none(), st.sampled_from(["Chess960", "Atomic", "", "From Position", "x"])),
     result=st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "2-0", ""]),
     termination=st.one_of(st.none(), st.sampled_from(["Time forfeit", "Normal", "won on time"])),
     moves=st.lists(st.sampled_from(["e4", "e5", "Ke2", "Ke7", "O-O", "Kf1", "Rh8", "--", "Qxf7#", "h4"]), max_size=12),
 )
-def test_check_game_never_raises(fen: str | None, variant: str | None, result: str, termination: str | None,
-                                 moves: list[str]) -> None:
+def test_check_game_never_raises(
+    fen: str | None, variant: str | None, result: str, termination: str | None, moves: list[str]
+) -> None:
     from notation.pgn.model import MoveNode
 
     tags = {"Result": result}
@@ -391,7 +447,9 @@ def test_0000_is_the_null_move_not_a_lost_move_number() -> None:
     assert codes_found == ["pgn.lenient-token", "san.null-move"]
 
 
-@pytest.mark.parametrize("movetext, plies", [("1. e4 d5 2. e4:d5 *", 3), ("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7++ *", 7)])
+@pytest.mark.parametrize(
+    "movetext, plies", [("1. e4 d5 2. e4:d5 *", 3), ("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7++ *", 7)]
+)
 def test_colon_captures_and_double_plus_mate_are_read_by_the_san_grammar(movetext: str, plies: int) -> None:
     out = _validate_text(movetext)
     found = [d["code"] for d in out["diagnostics"]]  # type: ignore[index, union-attr]

@@ -119,8 +119,10 @@ def compare_file(path: Path, stride: int = 1) -> tuple[Counter[str], list[str]]:
         counts["compared"] += 1
         counts["plies"] += report.plies
         if ours_rejected != ref["rejected"]:
-            problems.append(f"{where}: rejected ours={ours_rejected} python-chess={ref['rejected']}: "
-                            f"{[d.code for d in report.diagnostics]}")
+            problems.append(
+                f"{where}: rejected ours={ours_rejected} python-chess={ref['rejected']}: "
+                f"{[d.code for d in report.diagnostics]}"
+            )
             continue
         if ours_rejected:
             # both reject: python-chess's recovery (it may drop the rest of the mainline after a
@@ -145,7 +147,9 @@ def compare_file(path: Path, stride: int = 1) -> tuple[Counter[str], list[str]]:
             mate = report.outcome.termination == "checkmate"
             stale = report.outcome.termination == "stalemate"
             if (mate, stale) != (ref["checkmate"], ref["stalemate"]):
-                problems.append(f"{where}: ending {report.outcome} != mate={ref['checkmate']} stalemate={ref['stalemate']}")
+                problems.append(
+                    f"{where}: ending {report.outcome} != mate={ref['checkmate']} stalemate={ref['stalemate']}"
+                )
         counts["threefold"] += report.claims.threefold is not None
         counts["fifty_moves"] += report.claims.fifty_moves is not None
         counts["checkmate"] += ref["checkmate"]  # type: ignore[operator]
@@ -161,8 +165,10 @@ def _run(sample: bool) -> None:
         counts, found = compare_file(path, stride if sample else 1)
         total.update(counts)
         problems.extend(found)
-    print(f"\ndifferential vs python-chess ({'fixed sample' if sample else 'whole corpus'}): "
-          + ", ".join(f"{k} {v}" for k, v in sorted(total.items())))
+    print(
+        f"\ndifferential vs python-chess ({'fixed sample' if sample else 'whole corpus'}): "
+        + ", ".join(f"{k} {v}" for k, v in sorted(total.items()))
+    )
     assert not problems, "\n".join(problems[:50])
 
 
