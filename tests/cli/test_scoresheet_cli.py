@@ -35,12 +35,20 @@ def test_clean_sheet_prints_pgn_exit_0() -> None:
     assert "read as written" in result.stderr
 
 
-def test_confident_corrections_exit_0_and_are_listed() -> None:
+def test_corrections_on_one_copys_word_are_listed_and_asked_about() -> None:
+    # a box read as another move, on the word of one copy, is a guess to confirm (exit 1)
     result = run(str(SHEETS / "immortal-damaged.csv"))
-    assert result.exit_code == 0
+    assert result.exit_code == 1
+    assert "error[sheet.correction] 16. Bc3: perhaps: written 'Bc3' read as Nc3" in result.stderr
+    assert "NEEDS A HUMAN" in result.stderr
+    assert '[White "Adolf Anderssen"]' in result.stdout
+
+
+def test_confirmed_corrections_exit_0_and_are_listed() -> None:
+    result = run(str(SHEETS / "immortal-damaged.csv"), "--pin", "16.Nc3", "--pin", "18...Bxg1")
+    assert result.exit_code == 0, result.stderr
     assert "warning[sheet.correction] 16. Bc3: written 'Bc3' read as Nc3" in result.stderr
     assert "reconstructed with 3 correction(s)" in result.stderr
-    assert '[White "Adolf Anderssen"]' in result.stdout
 
 
 def test_needs_human_exit_1(tmp_path: Path) -> None:
@@ -162,9 +170,11 @@ def test_pgn_file_with_an_illegal_move_falls_back_with_a_located_diagnostic(tmp_
     path = tmp_path / "one-illegal.pgn"
     path.write_text(text, encoding="utf-8")
     result = run(str(path))
-    assert result.exit_code == 0, result.stderr
-    assert f"{path}:13:69: warning[sheet.correction] game 1, 13... Rxd6: written 'Rxd6' read as Rxd7" in result.stderr
-    assert f"{path}: game 1 (line 1): reconstructed with 1 correction(s)" in result.stderr
+    assert result.exit_code == 1, result.stderr  # the correction is a guess on one copy's word
+    assert f"{path}:13:69: error[sheet.correction] game 1, 13... Rxd6: perhaps: written 'Rxd6' read as Rxd7" in (
+        result.stderr
+    )
+    assert f"{path}: game 1 (line 1): NEEDS A HUMAN" in result.stderr
     assert result.stderr.count("read as PGN (replays legally)") == 2
     assert '[White "Morphy, Paul"]' in result.stdout and "13. Rxd7 Rxd7" in result.stdout
 
@@ -172,5 +182,5 @@ def test_pgn_file_with_an_illegal_move_falls_back_with_a_located_diagnostic(tmp_
 def test_sloppy_sheet_still_reconstructed_unchanged() -> None:
     result = run(str(SHEETS / "immortal-damaged.csv"), "--format", "json")
     data = json.loads(result.stdout)
-    assert isinstance(data, dict) and data["layout"] == "csv" and data["status"] == "corrected"
+    assert isinstance(data, dict) and data["layout"] == "csv" and data["status"] == "needs-human"
     assert "game 1" not in result.stderr and "read as PGN" not in result.stderr
