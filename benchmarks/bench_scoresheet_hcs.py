@@ -110,17 +110,12 @@ def _cap_rows(task: tuple[str, tuple[str, ...]]) -> list[tuple[str, int, bool]]:
         read.append(calibration.read_as(ops, cost("box.blank"), lambda op, p=pos, m=move: habit_only(op, p, m)))
         sans.append(pos.san(move))
         pos = pos.play(move)
-    doubtful = [kind in ("corrected", "blank") for kind, _ in read]
-    rows = []
-    for k in range(min(len(answer), len(boxes), len(sans))):
-        if lattice.move_probability[k] >= 0.99:
-            near = sum(
-                doubtful[j]
-                for j in range(max(0, k - calibration.SPAN), min(len(read), k + calibration.SPAN + 1))
-                if j != k
-            )
-            rows.append((read[k][0], min(near, 3), sans[k] == answer[k]))
-    return rows
+    near = calibration.doubtful_neighbours(read)
+    return [
+        (read[k][0], min(near[k], 3), sans[k] == answer[k])
+        for k in range(min(len(answer), len(boxes), len(sans)))
+        if lattice.move_probability[k] >= 0.99
+    ]
 
 
 def caps_table(rows: list[tuple[str, int, bool]]) -> None:

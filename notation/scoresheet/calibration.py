@@ -22,6 +22,9 @@ corrected                   94.3%   71.2%   57.9%   33.3%
 no written box              (7)     (5)     60.0%   25.0%
 =========================  ======  ======  ======  =======
 
+(``--caps`` counts a box read with only the writer's habits as written, as :func:`read_as` does; the
+table above was measured before it did, and ``--caps`` now prints slightly lower shares.)
+
 A move's confidence is its posterior capped by its cell (:data:`CAPS`): where the table says
 fewer than 99 in 100 were right, the move is flagged for a human. A ply a reviewer has settled
 (a pin) is neither capped nor counted as a doubtful neighbour.
@@ -68,18 +71,25 @@ def read_as(ops: tuple[CopyOp, ...], blank: float, habit: Callable[[CopyOp], boo
     return kind, len(witnesses)
 
 
+def doubtful_neighbours(read: list[tuple[str, int]], settled: frozenset[int] = frozenset()) -> list[int]:
+    """For each ply of a reading whose plies read as ``read`` (from :func:`read_as`), how many of
+    the :data:`SPAN` plies either side read unlike what they say (corrected, or no written box),
+    the plies a reviewer settled (``settled``, 0-based) apart."""
+    doubtful = [k not in settled and kind in ("corrected", "blank") for k, (kind, _) in enumerate(read)]
+    return [
+        sum(doubtful[j] for j in range(max(0, k - SPAN), min(len(read), k + SPAN + 1)) if j != k)
+        for k in range(len(read))
+    ]
+
+
 def caps(read: list[tuple[str, int]], settled: frozenset[int] = frozenset()) -> list[float]:
     """The cap of each ply's confidence along a reading whose plies read as ``read`` (from
     :func:`read_as`; ``settled``: plies a reviewer has settled, 0-based)."""
-    doubtful = [k not in settled and kind in ("corrected", "blank") for k, (kind, _) in enumerate(read)]
-    out: list[float] = []
-    for k, (kind, witnesses) in enumerate(read):
-        if k in settled or witnesses > 1:
-            out.append(1.0)
-            continue
-        near = sum(doubtful[j] for j in range(max(0, k - SPAN), min(len(read), k + SPAN + 1)) if j != k)
-        out.append(CAPS[kind][min(near, 3)])
-    return out
+    near = doubtful_neighbours(read, settled)
+    return [
+        1.0 if k in settled or witnesses > 1 else CAPS[kind][min(near[k], 3)]
+        for k, (kind, witnesses) in enumerate(read)
+    ]
 
 
-__all__ = ["CAPS", "CORRECTED", "SPAN", "WRITTEN", "caps", "read_as"]
+__all__ = ["CAPS", "CORRECTED", "SPAN", "WRITTEN", "caps", "doubtful_neighbours", "read_as"]

@@ -103,9 +103,9 @@ def posterior(layers: list[list[State]], ends: list[State], t: float, settled: f
         return Lattice([], [], 0.0, 0, temperature=t)
     ranked = sorted(ends, key=lambda s: s.total)
     best_end = ranked[0]
+    blank = cost("box.blank")
     shift = rate_shift(best_end)
     if shift:
-        blank = cost("box.blank")
         for layer in layers:
             for state in layer:
                 for e in state.incoming:
@@ -127,7 +127,6 @@ def posterior(layers: list[list[State]], ends: list[State], t: float, settled: f
     move_probability: list[float] = []
     choices: list[tuple[Choice, ...]] = []
     reading_probability = 1.0
-    blank = cost("box.blank")
     limits = caps([read_as(e.ops, blank, functools.partial(_habit_at, edge=e)) for e in path], settled)
     for depth, edge in enumerate(path):
         here = layers[depth + 1] if depth + 1 < len(layers) else []
