@@ -53,7 +53,9 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     if _special_target(target):
         try:
             yield target
-        except OSError:
+        except OSError as exc:
+            if exc.filename is None:  # a write or close of an open file: name the target
+                raise OSError(exc.errno, exc.strerror, str(target)) from exc
             raise
         except Exception as exc:
             raise library_write_error(exc, target) from exc
@@ -71,7 +73,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
         os.replace(tmp, target)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        if exc.filename is not None and str(exc.filename) == str(tmp):  # name the target, not the temporary
+        if exc.filename is None or str(exc.filename) == str(tmp):  # name the target, not the temporary
             raise OSError(exc.errno, exc.strerror, str(target)) from exc
         raise
     except Exception as exc:

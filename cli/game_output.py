@@ -6,7 +6,7 @@ starts a new file every N games (``1.pgn``, ``2.pgn`` ... in a directory, as pgn
 from __future__ import annotations
 
 import sys
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from pathlib import Path
 from typing import IO
 
@@ -64,8 +64,8 @@ class GameSink:
         self._stack.close()
 
     def abort(self) -> None:
-        """Leave no output behind (the temporary files are removed)."""
-        try:
+        """Leave no output behind (the temporary files are removed). A failure on the way out
+        (closing a file on a full disk fails again) is not reported: the caller reports what made
+        it abort."""
+        with suppress(Exception):
             self._stack.__exit__(RuntimeError, RuntimeError("aborted"), None)
-        except RuntimeError:
-            pass

@@ -153,6 +153,10 @@ def import_command(
     except DatasetError as exc:
         err(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    except OSError as exc:  # the inputs' own failures are diagnostics: this is the dataset's
+        where = exc.filename if exc.filename is not None and str(out) in str(exc.filename) else out
+        err(f"error: {where}: cannot write: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
     except Exception as exc:  # noqa: BLE001 - I/O failures and engine failures -> exit 2
         from notation.tables.distributed import EngineUnavailable
 

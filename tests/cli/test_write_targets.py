@@ -1,8 +1,8 @@
 """Every command that writes a file, pointed at a full disk, a folder or a library failure:
 exit code 2, a message naming the path and the reason, no traceback, nothing half-written.
 
-``/dev/full`` stands for a full disk (every write fails with ENOSPC); a loop-mounted file
-system image would need privileges the tests do not have. A Parquet writer failing in its own
+``/dev/full`` stands for a full disk (every write fails with ENOSPC); ``test_full_disk.py`` runs
+every writing command onto a real full file system (a tmpfs mounted for the test). A Parquet writer failing in its own
 terms ("Invalid thrift: transport error", as Polars reports a full disk mid-file) is simulated
 by replacing ``polars.DataFrame.write_parquet``.
 """
