@@ -23,6 +23,7 @@ def problems(wheel: str) -> list[str]:
         "notation/cli/main.py",
         "notation/grammars/tokens.lark",
         "notation/grammars/pgn.lark",
+        "notation/grammars/pgn.lalr",
         "notation/rules/polyglot.txt",
         "notation/openings/eco.tsv",
         "notation/py.typed",

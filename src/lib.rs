@@ -20,6 +20,7 @@
 pub mod dead;
 pub mod fen;
 pub mod helpmate;
+pub mod lalr;
 pub mod lex;
 pub mod polyglot;
 pub mod replay;

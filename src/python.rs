@@ -588,6 +588,79 @@ fn lex_fields(
     Some(out)
 }
 
+/// Byte offsets of one text as character offsets (Python's), counted forwards from the last.
+struct CharOffsets<'t> {
+    text: &'t str,
+    byte: usize,
+    chars: usize,
+}
+
+impl CharOffsets<'_> {
+    fn at(&mut self, byte: usize) -> usize {
+        if byte < self.byte {
+            self.byte = 0;
+            self.chars = 0;
+        }
+        self.chars += self.text[self.byte..byte].chars().count();
+        self.byte = byte;
+        self.chars
+    }
+}
+
+/// A parse of `lalr_parse`: the events of Lark's tree, or where Lark fails.
+type LalrParse = (
+    Vec<(&'static str, i64, i64)>,
+    Option<(&'static str, usize, &'static str)>,
+);
+
+/// One game chunk parsed with Lark's LALR automaton of `grammars/pgn.lark` (see `lalr.rs`):
+/// the post-order events of Lark's tree -- a token `(TYPE, start, end)`, a node `(rule,
+/// children, -1)`, in character offsets -- and None; or no events and where Lark fails:
+/// `("character", offset, "")` or `("token", offset, TYPE)` (`$END` for the end).
+#[pyfunction]
+fn lalr_parse(py: Python<'_>, text: &str) -> PyResult<LalrParse> {
+    py.detach(|| catch_unwind(|| lalr_events(text)))
+        .map_err(|payload| CorePanic::new_err(panic_message(payload)))
+}
+
+fn lalr_events(text: &str) -> LalrParse {
+    let tables = crate::lalr::pgn();
+    let mut offsets = CharOffsets {
+        text,
+        byte: 0,
+        chars: 0,
+    };
+    match tables.parse(text) {
+        Ok(events) => {
+            let out = events
+                .iter()
+                .map(|event| match *event {
+                    crate::lalr::Event::Token {
+                        terminal,
+                        start,
+                        end,
+                    } => {
+                        let name = tables.terminals[usize::from(terminal)].name.as_str();
+                        (name, offsets.at(start) as i64, offsets.at(end) as i64)
+                    }
+                    crate::lalr::Event::Reduce { rule } => {
+                        let rule = &tables.rules[usize::from(rule)];
+                        (rule.name.as_str(), rule.size as i64, -1)
+                    }
+                })
+                .collect();
+            (out, None)
+        }
+        Err(crate::lalr::Failure::Character { at }) => {
+            (Vec::new(), Some(("character", offsets.at(at), "")))
+        }
+        Err(crate::lalr::Failure::Token { at, terminal }) => {
+            let name = terminal.map_or("$END", |t| tables.terminals[usize::from(t)].name.as_str());
+            (Vec::new(), Some(("token", offsets.at(at), name)))
+        }
+    }
+}
+
 /// Where the first game of `data` ends with other text after it (see `split.rs`): the index
 /// after the blank lines that follow its termination marker, or None. The reader's boundary
 /// scan for byte input; the same search as `notation.pgn.reader._between_games`.
@@ -684,6 +757,7 @@ fn walk_mainline(
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
+    m.add_function(wrap_pyfunction!(lalr_parse, m)?)?;
     m.add_function(wrap_pyfunction!(game_end, m)?)?;
     m.add_function(wrap_pyfunction!(lines_and_starts, m)?)?;
     m.add_class::<MovesBatch>()?;
