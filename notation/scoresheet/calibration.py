@@ -8,22 +8,25 @@ at a probability near 1. A second copy that agrees keeps the readings in step (t
 read unlike themselves in the same place are rare), so this cap applies to a ply only where at
 most one copy has a written box for it.
 
-The cap is measured, not derived: on the HCS sheets read one copy at a time
-(``benchmarks/bench_scoresheet_hcs.py --calibration`` prints the table again), the share of the
-moves at a posterior of 0.99 or more that were right, by how the ply's own box read and how many
-of the :data:`SPAN` plies either side read unlike what they say:
+The cap is measured, not derived: on the HCS sheets read one copy at a time, the cap off
+(``benchmarks/bench_scoresheet_hcs.py --only alone --caps`` prints the table again), the share
+of the moves at a posterior of 0.99 or more that were right, by how the ply's own box read (a box
+read with only the writer's habits, such as ``e2-e4`` or ``qf3``, counts as written: see
+:func:`read_as`) and how many of the :data:`SPAN` plies either side read unlike what they say
+(moves in brackets):
 
-=========================  ======  ======  ======  =======
-ply's own box               0       1       2       3 or more
-=========================  ======  ======  ======  =======
-read as written             99.8%   99.2%   100%    79.7%
-a mark or a habit off       98.6%   94.4%   100%    (2 moves)
-corrected                   94.3%   71.2%   57.9%   33.3%
-no written box              (7)     (5)     60.0%   25.0%
-=========================  ======  ======  ======  =======
+=========================  ============  ===========  ===========  ===========
+ply's own box               0            1            2            3 or more
+=========================  ============  ===========  ===========  ===========
+read as written             99.8% (2307)  99.3% (696)  100% (173)   75.0% (52)
+a mark or a habit off       95.0% (20)    75.0% (8)    none         none
+corrected                   91.9% (74)    68.1% (47)   50.0% (14)   9.1% (11)
+no written box              100% (7)      100% (5)     66.7% (6)    0% (3)
+=========================  ============  ===========  ===========  ===========
 
-(``--caps`` counts a box read with only the writer's habits as written, as :func:`read_as` does; the
-table above was measured before it did, and ``--caps`` now prints slightly lower shares.)
+Each cap is the share measured, rounded down to two places (1.0 where 99% or more were right);
+an empty cell takes its left neighbour's, and the last cell of the bottom row (three moves)
+keeps the earlier measurement's 0.25 rather than 0.
 
 A move's confidence is its posterior capped by its cell (:data:`CAPS`): where the table says
 fewer than 99 in 100 were right, the move is flagged for a human. A ply a reviewer has settled
@@ -51,10 +54,10 @@ SPAN = 3
 #: more): the most a move's confidence may be (see the module's table; 1.0 where 99% or more
 #: were right).
 CAPS: dict[str, tuple[float, float, float, float]] = {
-    "written": (1.0, 1.0, 1.0, 0.8),
-    "close": (1.0, 0.94, 0.94, 0.5),
-    "corrected": (0.94, 0.71, 0.58, 0.33),
-    "blank": (1.0, 1.0, 0.6, 0.25),
+    "written": (1.0, 1.0, 1.0, 0.75),
+    "close": (0.95, 0.75, 0.75, 0.75),
+    "corrected": (0.91, 0.68, 0.5, 0.09),
+    "blank": (1.0, 1.0, 0.66, 0.25),
 }
 
 

@@ -34,8 +34,13 @@ if TYPE_CHECKING:  # pragma: no cover
 BASE_ERROR_RATE = 0.129
 #: How many boxes the sheet's own error rate is worth against :data:`BASE_ERROR_RATE` (the
 #: strength of that prior), and the most the sheet's rate may move the costs of errors (nats).
-RATE_PRIOR_BOXES = 10.0
-MAX_RATE_SHIFT = 2.0
+#: Writers differ: a typed sheet or a careful writer makes far fewer slips than the average
+#: real sheet, so the prior is weak (five boxes) and the shift may reach four nats: a clean
+#: typed sheet of 60 boxes then prices a slip 2.6 nats dearer (1.8 with ten boxes and a cap of
+#: two): clean typed sheets confident 34 -> 37 of 40, the HCS sheets read as exactly as before
+#: (BENCHMARKS.md "Scoresheets").
+RATE_PRIOR_BOXES = 5.0
+MAX_RATE_SHIFT = 4.0
 #: The readings listed at most (distinct games, cheapest first).
 READINGS = 10
 #: The moves listed per ply where the best reading's move is below this probability.
