@@ -51,11 +51,13 @@ from notation.scoresheet.book import BLANK_BOOK_POWER, book_prior
 from notation.scoresheet.channel import (
     BoxReading,
     MoveFacts,
+    PositionMoves,
     box_cost,
     box_readings,
     check_cost,
+    core_board,
     cost,
-    move_facts,
+    position_moves,
     sheet_style,
 )
 from notation.scoresheet.lattice import (
@@ -71,7 +73,7 @@ from notation.scoresheet.lattice import (
     Lattice,
     State,
 )
-from notation.scoresheet.plausibility import captured_square, move_class
+from notation.scoresheet.plausibility import move_class
 from notation.scoresheet.sums import posterior
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -255,19 +257,6 @@ def _combine(per_copy: list[list[Option]]) -> list[Combo]:
     return [Combo(c, cur, ops, _unwritten(ops)) for c, cur, ops in partial]
 
 
-def _check_level(after: Position) -> int:
-    if not after.is_check():
-        return 0
-    return 2 if not after.has_legal_moves() else 1
-
-
-def _tie_order(move: Move) -> tuple[int, int, int]:
-    """The order in which equally likely moves are preferred: the piece from the higher square
-    first (for Black, the piece nearer its home rank: the undeveloped one), then the higher
-    target square, then the stronger promotion."""
-    return (-move.from_square, -move.to_square, -(move.promotion or 0))
-
-
 def pin_matches(pos: Position, move: Move, pin: str) -> bool:
     """True when ``pin`` (SAN as a reviewer types it) names ``move`` in ``pos``."""
     try:
@@ -297,8 +286,9 @@ class _Decoder:
         self.ends: list[State] = []
         self.longest = max((s.n for s in self.sheets), default=0)
         self.best_end = math.inf
-        self.plausibility: dict[tuple[int, Move, int | None], float] = {}
-        self.generated: dict[int, tuple[list[Move], list[MoveFacts]]] = {}
+        self.generated: dict[int, PositionMoves] = {}
+        # the core's position of each position reached, made when a state first reaches it
+        self.boards = {start.key(): core_board(start)}
         self.pinned: dict[tuple[int, int], list[Move]] = {}
         self.combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], list[Combo]] = {}
         # per depth, the states kept (position, cursors, cost) and the cheapest end found so far:
@@ -309,13 +299,15 @@ class _Decoder:
 
     # -- the moves of a state -------------------------------------------------------------------
 
-    def generate(self, pos: Position) -> tuple[list[Move], list[MoveFacts]]:
-        """The legal moves of ``pos`` in :func:`_tie_order` and their facts (cached by position)."""
+    def generate(self, pos: Position) -> PositionMoves:
+        """The legal moves of ``pos`` in the tie order (for Black, the piece nearer its home rank,
+        the undeveloped one, first), their facts and what they give (cached by position; see
+        :class:`~notation.scoresheet.channel.PositionMoves`)."""
         key = pos.key()
         found = self.generated.get(key)
         if found is None:
-            moves = sorted(pos.legal_moves(), key=_tie_order)
-            found = self.generated[key] = (moves, move_facts(pos, moves))
+            board = self.boards.get(key)
+            found = self.generated[key] = position_moves(board if board is not None else core_board(pos))
         return found
 
     def moves_of(self, state: State) -> list[Move]:
@@ -326,7 +318,7 @@ class _Decoder:
             return []
         if state.depth >= self.longest + MAX_OMITTED:
             return []
-        moves = self.generate(state.pos)[0]
+        moves = self.generate(state.pos).moves
         pin = self.pins.get(state.depth)
         if pin is not None:
             key = (state.pos.key(), state.depth)
@@ -353,7 +345,7 @@ class _Decoder:
                 continue
             if state.cost > self.best_end + 2 * OPTION_SPAN:
                 continue
-            legal, facts = self.generate(state.pos)
+            legal, facts, _, _ = self.generate(state.pos)
             choice = math.log(max(1, len(legal)))
             if moves is not legal:
                 facts = [facts[legal.index(m)] for m in moves]
@@ -415,7 +407,7 @@ class _Decoder:
         """The states the chosen candidates reach (merged by cursors and position) and their edges:
         each edge's cost adds the move's plausibility and the written check marks."""
         merged: dict[tuple[tuple[tuple[int, int], ...], int], State] = {}
-        played: dict[tuple[int, int], tuple[Position, int, float]] = {}
+        played: dict[tuple[int, int], tuple[Position, int, float, int | None]] = {}
         edges: list[Edge] = []
         for cand in chosen:
             ops = tuple(o.op() for o in cand.combo.options)
@@ -424,12 +416,14 @@ class _Decoder:
             found = played.get((cand.state, cand.move))
             if found is None:
                 after = parent.pos.play(move)
-                found = played[(cand.state, cand.move)] = (
-                    after,
-                    _check_level(after),
-                    self.plausible(parent, move, after),
-                )
-            after, level, plausible = found
+                known = self.generate(parent.pos)
+                index = cand.move if moves_of[cand.state] is known.moves else known.moves.index(move)
+                gives = known.gives[index]
+                reached = after.key()
+                if reached not in self.boards:
+                    self.boards[reached] = known.board.play(*move)
+                found = played[(cand.state, cand.move)] = (after, gives[0], self.plausible(parent, gives), gives[1])
+            after, level, plausible, captured = found
             marks = sum(
                 (
                     check_cost(op.reading.written, level, copy.style)
@@ -448,21 +442,15 @@ class _Decoder:
             if parent.cost + edge_cost < child.cost:
                 child.cost = parent.cost + edge_cost
                 child.best = edge
-                child.last_capture = captured_square(parent.pos, move)
+                child.last_capture = captured
         return merged, edges
 
-    def plausible(self, parent: State, move: Move, after: Position) -> float:
-        """The prior of the move's class (:mod:`notation.scoresheet.plausibility`); none when the
-        game is forced."""
+    def plausible(self, parent: State, gives: tuple[int, int | None, bool]) -> float:
+        """The prior of the class of a move from ``parent`` that gives ``gives``
+        (:mod:`notation.scoresheet.plausibility`); none when the game is forced."""
         if self.forced is not None:
             return 0.0
-        key = (parent.pos.key(), move, parent.last_capture)
-        found = self.plausibility.get(key)
-        if found is None:
-            found = self.plausibility[key] = cost(
-                "prior.move." + move_class(parent.pos, move, after, parent.last_capture)
-            )
-        return found
+        return cost("prior.move." + move_class(gives, parent.last_capture))
 
     # -- reading on -----------------------------------------------------------------------------
 
