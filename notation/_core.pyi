@@ -154,3 +154,19 @@ class SheetBoard:
     def play(self, from_square: int, to_square: int, promotion: int | None = None) -> SheetBoard: ...
     def check_level(self) -> int: ...
     def en_prise(self, white: bool) -> int: ...
+
+@final
+class ComboCosts:
+    """The ways the copies of a sheet take one move, as ``select_layer`` ranks them:
+    ``(cost, unwritten, blank, cursors)`` each."""
+
+    def __init__(self, combos: list[tuple[float, int, bool, tuple[tuple[int, int], ...]]]) -> None: ...
+    def __len__(self) -> int: ...
+
+def select_layer(
+    rows: list[tuple[int, float, float, list[ComboCosts | None], list[float] | None, list[float] | None]],
+    owed: list[list[float]] | None,
+    width: int,
+    wide: int,
+    span: float,
+) -> list[tuple[int, int, int, int, float, float, float, float]]: ...

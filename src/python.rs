@@ -834,6 +834,90 @@ impl SheetBoard {
     }
 }
 
+/// The ways the copies take one move (the decoder's combos), as [`select_layer`] reads them:
+/// `(cost, unwritten, blank, cursors)` each.
+#[pyclass(name = "ComboCosts", frozen, module = "notation._core")]
+struct ComboCosts {
+    combos: Vec<crate::sheet::ComboCost>,
+}
+
+/// One combo as Python gives it: (cost, unwritten, blank, each copy's cursor after it).
+type ComboTuple = (f64, u8, bool, Vec<(i64, i64)>);
+
+#[pymethods]
+impl ComboCosts {
+    #[new]
+    fn new(combos: Vec<ComboTuple>) -> Self {
+        let combos = combos
+            .into_iter()
+            .map(
+                |(cost, unwritten, blank, cursors)| crate::sheet::ComboCost {
+                    cost,
+                    unwritten,
+                    blank,
+                    cursors,
+                },
+            )
+            .collect();
+        ComboCosts { combos }
+    }
+
+    fn __len__(&self) -> usize {
+        self.combos.len()
+    }
+}
+
+/// One state of a layer as Python gives it to [`select_layer`]: (index, cost, choice, each
+/// move's combos or None, opening prior or None, blank opening prior or None).
+type LayerTuple<'py> = (
+    usize,
+    f64,
+    f64,
+    Vec<Option<Bound<'py, ComboCosts>>>,
+    Option<Vec<f64>>,
+    Option<Vec<f64>>,
+);
+
+/// One chosen candidate as Python reads it: (state, move, combo, order, rank, prior, total, debt).
+type ChosenTuple = (usize, usize, usize, usize, f64, f64, f64, f64);
+
+/// The candidates of a layer that may make the next one (see `crate::sheet::select_layer`):
+/// (state, move, combo, order, rank, prior, total, debt) each, best first.
+#[pyfunction]
+#[pyo3(signature = (rows, owed, width, wide, span))]
+fn select_layer(
+    rows: Vec<LayerTuple<'_>>,
+    owed: Option<Vec<Vec<f64>>>,
+    width: usize,
+    wide: usize,
+    span: f64,
+) -> Vec<ChosenTuple> {
+    let layer: Vec<crate::sheet::LayerRow<'_>> = rows
+        .iter()
+        .map(
+            |(state, cost, choice, moves, book, blind)| crate::sheet::LayerRow {
+                state: *state,
+                cost: *cost,
+                choice: *choice,
+                book: book.as_deref(),
+                blind: blind.as_deref(),
+                moves: moves
+                    .iter()
+                    .map(|m| m.as_ref().map(|t| t.get().combos.as_slice()))
+                    .collect(),
+            },
+        )
+        .collect();
+    crate::sheet::select_layer(&layer, owed.as_deref(), width, wide, span)
+        .into_iter()
+        .map(|c| {
+            (
+                c.state, c.mv, c.combo, c.order, c.rank, c.prior, c.total, c.debt,
+            )
+        })
+        .collect()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
@@ -858,6 +942,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(walk_mainline, m)?)?;
     m.add_class::<PyMoveFacts>()?;
     m.add_class::<SheetBoard>()?;
+    m.add_class::<ComboCosts>()?;
+    m.add_function(wrap_pyfunction!(select_layer, m)?)?;
     m.add("HANG", crate::sheet::HANG)?;
     // The limits and the table the core shares with the Python reader (tests assert them equal
     // to notation.pgn.model.MAX_VARIATION_DEPTH, MAX_LINE_PLIES and parser.SYMBOL_NAGS).

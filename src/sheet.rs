@@ -252,6 +252,162 @@ pub fn core_move(board: &Board, from: u8, to: u8, promotion: Option<u8>) -> Opti
     board.is_legal(mv).then_some(mv)
 }
 
+/// One way all the copies of a sheet take one move (the decoder's `Combo`): its cost, whether no
+/// copy wrote it (0 some copy did, 1 none did, 2 every copy has ended), whether every copy's box
+/// was read as any move (the blank opening prior applies), and the copies' cursors after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComboCost {
+    pub cost: f64,
+    pub unwritten: u8,
+    pub blank: bool,
+    pub cursors: Vec<(i64, i64)>,
+}
+
+/// The moves of one state of a layer, for [`select_layer`]: the state's index in its layer and
+/// cost, the cost of a move no copy wrote (`choice`), the opening priors of its moves (`book`,
+/// and `blind` where no box says anything), and for each move its combos (None: the move is not
+/// played).
+pub struct LayerRow<'a> {
+    pub state: usize,
+    pub cost: f64,
+    pub choice: f64,
+    pub book: Option<&'a [f64]>,
+    pub blind: Option<&'a [f64]>,
+    pub moves: Vec<Option<&'a [ComboCost]>>,
+}
+
+/// One candidate chosen for the next layer: the state, the move (its index among the state's
+/// moves), the combo (its index among the move's), the rank, the opening prior, the cost of the
+/// state reached (before the move's plausibility and marks) and what the copies still owe.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chosen {
+    pub state: usize,
+    /// The order the candidate was made in (ties of rank go to the first made).
+    pub order: usize,
+    pub mv: usize,
+    pub combo: usize,
+    pub rank: f64,
+    pub prior: f64,
+    pub total: f64,
+    pub debt: f64,
+}
+
+/// What the boxes before `horizon` that a copy has not read at `cursor` will cost at least
+/// (`owed`: the least each box will cost), summed box by box in order.
+fn pending(owed: &[f64], cursor: (i64, i64), horizon: i64) -> f64 {
+    let (i, phase) = cursor;
+    let n = owed.len() as i64;
+    let mut total = 0.0;
+    let mut add = |j: i64| {
+        if j < n {
+            total += owed[j as usize];
+        }
+    };
+    match phase {
+        0 => (i..horizon).for_each(&mut add),
+        1 => {
+            add(i);
+            add(i + 1);
+            (i + 3..horizon).for_each(&mut add);
+        }
+        _ => {
+            add(i);
+            (i + if phase == 2 { 3 } else { 2 }..horizon).for_each(&mut add);
+        }
+    }
+    total
+}
+
+/// The candidates of a layer (every move of every row, taken by the copies every way its combos
+/// say) and the ones that may make the next layer: ranked by cost (plus, with `owed` given, one
+/// list per copy, what the copies still owe), ties by the order they were made; the cheapest
+/// `3 * width`, and past them those within `2 * span` of the best, up to `3 * wide`.
+pub fn select_layer(
+    rows: &[LayerRow<'_>],
+    owed: Option<&[Vec<f64>]>,
+    width: usize,
+    wide: usize,
+    span: f64,
+) -> Vec<Chosen> {
+    let mut all: Vec<Chosen> = Vec::new();
+    let mut cursors: Vec<&[(i64, i64)]> = Vec::new();
+    for row in rows {
+        for (mi, combos) in row.moves.iter().enumerate() {
+            let Some(combos) = combos else { continue };
+            for (ci, combo) in combos.iter().enumerate() {
+                let mut prior = 0.0;
+                if let Some(book) = row.book {
+                    prior = match row.blind {
+                        Some(blind) if combo.blank => blind[mi],
+                        _ => book[mi],
+                    };
+                }
+                let mut c = combo.cost;
+                if combo.unwritten != 0 {
+                    if combo.unwritten == 2 {
+                        continue;
+                    }
+                    c += row.choice;
+                }
+                let total = row.cost + c + prior;
+                all.push(Chosen {
+                    state: row.state,
+                    order: all.len(),
+                    mv: mi,
+                    combo: ci,
+                    rank: total,
+                    prior,
+                    total,
+                    debt: 0.0,
+                });
+                cursors.push(&combo.cursors);
+            }
+        }
+    }
+    if let Some(owed) = owed {
+        let horizon: Vec<i64> = (0..owed.len())
+            .map(|k| cursors.iter().map(|c| c[k].0).max().unwrap_or(0) + 3)
+            .collect();
+        let mut debts: std::collections::HashMap<&[(i64, i64)], f64> =
+            std::collections::HashMap::new();
+        for (cand, cur) in all.iter_mut().zip(cursors.iter()) {
+            let debt = *debts.entry(cur).or_insert_with(|| {
+                let mut sum = 0.0;
+                for ((c, o), h) in cur.iter().zip(owed.iter()).zip(horizon.iter()) {
+                    sum += pending(o, *c, *h);
+                }
+                sum
+            });
+            cand.debt = debt;
+            cand.rank = cand.total + debt;
+        }
+    }
+    // the cheapest `3 * wide` by (rank, order): a stable sort keeps the order of equal ranks
+    let keep = wide * 3;
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    let by_rank = |a: &usize, b: &usize| {
+        all[*a]
+            .rank
+            .partial_cmp(&all[*b].rank)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.cmp(b))
+    };
+    if order.len() > keep {
+        order.select_nth_unstable_by(keep, by_rank);
+        order.truncate(keep);
+    }
+    order.sort_unstable_by(by_rank);
+    if order.len() > width * 3 {
+        let near = all[order[0]].rank + 2.0 * span;
+        let past = order[width * 3..]
+            .iter()
+            .filter(|&&k| all[k].rank <= near)
+            .count();
+        order.truncate(width * 3 + past);
+    }
+    order.into_iter().map(|k| all[k].clone()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,5 +469,38 @@ mod tests {
             .unwrap();
         assert!(hang.hangs);
         assert_eq!(en_prise(&b, Color::White), 0);
+    }
+
+    #[test]
+    fn select_layer_keeps_the_cheapest_ties_to_the_first_made() {
+        let combo = |cost: f64, unwritten: u8, box_: i64| ComboCost {
+            cost,
+            unwritten,
+            blank: false,
+            cursors: vec![(box_, 0)],
+        };
+        let a = [combo(2.0, 0, 1), combo(7.0, 1, 0), combo(1.0, 2, 0)];
+        let b = [combo(2.0, 0, 1)];
+        let rows = [LayerRow {
+            state: 0,
+            cost: 1.0,
+            choice: 0.5,
+            book: None,
+            blind: None,
+            moves: vec![Some(&a[..]), None, Some(&b[..])],
+        }];
+        let chosen = select_layer(&rows, None, 1, 1, 3.0);
+        // every copy ended (unwritten 2) is no candidate; equal ranks keep the order made
+        let got: Vec<(usize, usize, f64)> =
+            chosen.iter().map(|c| (c.mv, c.combo, c.rank)).collect();
+        assert_eq!(got, vec![(0, 0, 3.0), (2, 0, 3.0), (0, 1, 8.5)]);
+        let chosen = select_layer(&rows, None, 0, 1, 2.0);
+        assert_eq!(chosen.len(), 2); // past the width, only those within twice the span
+                                     // with what the copies owe: box 0 left unread owes its least cost
+        let owed = vec![vec![4.0, 1.0, 1.0, 1.0, 1.0]];
+        let chosen = select_layer(&rows, Some(&owed), 1, 1, 3.0);
+        let got: Vec<(usize, usize, f64)> =
+            chosen.iter().map(|c| (c.mv, c.combo, c.debt)).collect();
+        assert_eq!(got, vec![(0, 0, 3.0), (2, 0, 3.0), (0, 1, 7.0)]);
     }
 }
