@@ -117,3 +117,59 @@ def split_run(run: str) -> list[tuple[Literal["move", "comment", "nag"], str, in
 def walk_mainline(
     fen: str | None, sans: list[str], chess960: bool = False
 ) -> tuple[list[tuple[int, int, int | None]], list[int], list[tuple[int, list[int]]]] | None: ...
+
+#: A move leaves material hanging when the opponent can win this much at once after it, beyond
+#: what the move took (``notation.scoresheet.plausibility``).
+HANG: int
+
+@final
+class MoveFacts:
+    """What a written scoresheet box is compared with: one legal move in its position (hashable)."""
+
+    piece: int
+    from_square: int
+    to_square: int
+    taken: int | None
+    promotion: int | None
+    castle: Literal["K", "Q"] | None
+    needs_file: bool
+    needs_rank: bool
+    def __init__(
+        self,
+        piece: int,
+        from_square: int,
+        to_square: int,
+        taken: int | None,
+        promotion: int | None,
+        castle: Literal["K", "Q"] | None,
+        needs_file: bool,
+        needs_rank: bool,
+    ) -> None: ...
+
+@final
+class SheetBoard:
+    """A position for the scoresheet reader (``notation.scoresheet.decoder``)."""
+
+    def __init__(self, fen: str, chess960: bool = False) -> None: ...
+    def moves(
+        self,
+    ) -> tuple[list[tuple[int, int, int | None]], list[MoveFacts], list[tuple[int, int | None, bool]]]: ...
+    def play(self, from_square: int, to_square: int, promotion: int | None = None) -> SheetBoard: ...
+    def check_level(self) -> int: ...
+    def en_prise(self, white: bool) -> int: ...
+
+@final
+class ComboCosts:
+    """The ways the copies of a sheet take one move, as ``select_layer`` ranks them:
+    ``(cost, unwritten, blank, cursors)`` each."""
+
+    def __init__(self, combos: list[tuple[float, int, bool, tuple[tuple[int, int], ...]]]) -> None: ...
+    def __len__(self) -> int: ...
+
+def select_layer(
+    rows: list[tuple[int, float, float, list[ComboCosts | None], list[float] | None, list[float] | None]],
+    owed: list[list[float]] | None,
+    width: int,
+    wide: int,
+    span: float,
+) -> list[tuple[int, int, int, int, float, float, float, float]]: ...

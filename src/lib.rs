@@ -26,6 +26,7 @@ pub mod polyglot;
 pub mod replay;
 pub mod san;
 pub mod scan;
+pub mod sheet;
 pub mod split;
 
 #[cfg(feature = "python")]

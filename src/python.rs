@@ -754,6 +754,243 @@ fn walk_mainline(
     }
 }
 
+/// What a written box is compared with: one legal move in its position (the scoresheet
+/// reader's `MoveFacts`, computed by [`crate::sheet::sheet_moves`]; hashable, the readings'
+/// caches are keyed by it).
+#[pyclass(
+    name = "MoveFacts",
+    frozen,
+    eq,
+    hash,
+    get_all,
+    module = "notation._core"
+)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PyMoveFacts {
+    piece: u8,
+    from_square: u8,
+    to_square: u8,
+    taken: Option<u8>,
+    promotion: Option<u8>,
+    castle: Option<&'static str>,
+    needs_file: bool,
+    needs_rank: bool,
+}
+
+#[pymethods]
+impl PyMoveFacts {
+    #[new]
+    #[pyo3(signature = (piece, from_square, to_square, taken, promotion, castle, needs_file, needs_rank))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        piece: u8,
+        from_square: u8,
+        to_square: u8,
+        taken: Option<u8>,
+        promotion: Option<u8>,
+        castle: Option<&str>,
+        needs_file: bool,
+        needs_rank: bool,
+    ) -> PyResult<Self> {
+        let castle = match castle {
+            None => None,
+            Some("K") => Some("K"),
+            Some("Q") => Some("Q"),
+            Some(other) => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "castle {other:?}"
+                )))
+            }
+        };
+        Ok(PyMoveFacts {
+            piece,
+            from_square,
+            to_square,
+            taken,
+            promotion,
+            castle,
+            needs_file,
+            needs_rank,
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "MoveFacts(piece={}, from_square={}, to_square={}, taken={:?}, promotion={:?}, castle={:?}, needs_file={}, needs_rank={})",
+            self.piece, self.from_square, self.to_square, self.taken, self.promotion, self.castle,
+            self.needs_file, self.needs_rank
+        )
+    }
+}
+
+/// A position for the scoresheet reader: its legal moves with their facts in one call, and
+/// the position after one of them.
+#[pyclass(name = "SheetBoard", frozen, module = "notation._core")]
+struct SheetBoard {
+    board: Board,
+    chess960: bool,
+}
+
+/// One move of [`SheetBoard::moves`]: (from, to, promotion) as `notation.rules` writes it.
+type MoveTuple = (u8, u8, Option<u8>);
+/// What the move gives: (check level 0/1/2, the square it takes on or None, leaves material hanging).
+type GivesTuple = (u8, Option<u8>, bool);
+
+#[pymethods]
+impl SheetBoard {
+    /// The position of `fen` (X-FEN or Shredder-FEN castling); `chess960`: castling is written
+    /// king-takes-rook.
+    #[new]
+    #[pyo3(signature = (fen, chess960 = false))]
+    fn new(fen: &str, chess960: bool) -> PyResult<Self> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let full = fields.join(" ");
+        let board = Board::from_fen(&full, chess960)
+            .or_else(|_| Board::from_fen(&full, !chess960))
+            .map_err(|e| {
+                pyo3::exceptions::PyValueError::new_err(format!("invalid FEN {fen:?}: {e:?}"))
+            })?;
+        Ok(SheetBoard { board, chess960 })
+    }
+
+    /// The legal moves in the reader's tie order: the moves, their facts, and what each gives.
+    fn moves(&self) -> (Vec<MoveTuple>, Vec<PyMoveFacts>, Vec<GivesTuple>) {
+        let found = crate::sheet::sheet_moves(&self.board, self.chess960);
+        let mut moves = Vec::with_capacity(found.len());
+        let mut facts = Vec::with_capacity(found.len());
+        let mut gives = Vec::with_capacity(found.len());
+        for m in found {
+            moves.push((m.from, m.to, m.promotion));
+            facts.push(PyMoveFacts {
+                piece: m.piece,
+                from_square: m.from,
+                to_square: m.target,
+                taken: m.taken,
+                promotion: m.promotion,
+                castle: m.castle.map(|c| if c == b'K' { "K" } else { "Q" }),
+                needs_file: m.needs_file,
+                needs_rank: m.needs_rank,
+            });
+            gives.push((m.check, m.captured, m.hangs));
+        }
+        (moves, facts, gives)
+    }
+
+    /// The position after the legal move `from`-`to`-`promotion` (as `notation.rules` writes it).
+    #[pyo3(signature = (from_square, to_square, promotion = None))]
+    fn play(&self, from_square: u8, to_square: u8, promotion: Option<u8>) -> PyResult<SheetBoard> {
+        let mv = crate::sheet::core_move(&self.board, from_square, to_square, promotion)
+            .ok_or_else(|| pyo3::exceptions::PyValueError::new_err("not a legal move"))?;
+        let mut board = self.board.clone();
+        board.play_unchecked(mv);
+        Ok(SheetBoard {
+            board,
+            chess960: self.chess960,
+        })
+    }
+
+    /// 0 no check, 1 check, 2 mate.
+    fn check_level(&self) -> u8 {
+        crate::sheet::check_level(&self.board)
+    }
+
+    /// The most material `white` (True) or Black can lose at once (see `crate::sheet::en_prise`).
+    fn en_prise(&self, white: bool) -> i32 {
+        crate::sheet::en_prise(
+            &self.board,
+            if white {
+                cozy_chess::Color::White
+            } else {
+                cozy_chess::Color::Black
+            },
+        )
+    }
+}
+
+/// The ways the copies take one move (the decoder's combos), as [`select_layer`] reads them:
+/// `(cost, unwritten, blank, cursors)` each.
+#[pyclass(name = "ComboCosts", frozen, module = "notation._core")]
+struct ComboCosts {
+    combos: Vec<crate::sheet::ComboCost>,
+}
+
+/// One combo as Python gives it: (cost, unwritten, blank, each copy's cursor after it).
+type ComboTuple = (f64, u8, bool, Vec<(i64, i64)>);
+
+#[pymethods]
+impl ComboCosts {
+    #[new]
+    fn new(combos: Vec<ComboTuple>) -> Self {
+        let combos = combos
+            .into_iter()
+            .map(
+                |(cost, unwritten, blank, cursors)| crate::sheet::ComboCost {
+                    cost,
+                    unwritten,
+                    blank,
+                    cursors,
+                },
+            )
+            .collect();
+        ComboCosts { combos }
+    }
+
+    fn __len__(&self) -> usize {
+        self.combos.len()
+    }
+}
+
+/// One state of a layer as Python gives it to [`select_layer`]: (index, cost, choice, each
+/// move's combos or None, opening prior or None, blank opening prior or None).
+type LayerTuple<'py> = (
+    usize,
+    f64,
+    f64,
+    Vec<Option<Bound<'py, ComboCosts>>>,
+    Option<Vec<f64>>,
+    Option<Vec<f64>>,
+);
+
+/// One chosen candidate as Python reads it: (state, move, combo, order, rank, prior, total, debt).
+type ChosenTuple = (usize, usize, usize, usize, f64, f64, f64, f64);
+
+/// The candidates of a layer that may make the next one (see `crate::sheet::select_layer`):
+/// (state, move, combo, order, rank, prior, total, debt) each, best first.
+#[pyfunction]
+#[pyo3(signature = (rows, owed, width, wide, span))]
+fn select_layer(
+    rows: Vec<LayerTuple<'_>>,
+    owed: Option<Vec<Vec<f64>>>,
+    width: usize,
+    wide: usize,
+    span: f64,
+) -> Vec<ChosenTuple> {
+    let layer: Vec<crate::sheet::LayerRow<'_>> = rows
+        .iter()
+        .map(
+            |(state, cost, choice, moves, book, blind)| crate::sheet::LayerRow {
+                state: *state,
+                cost: *cost,
+                choice: *choice,
+                book: book.as_deref(),
+                blind: blind.as_deref(),
+                moves: moves
+                    .iter()
+                    .map(|m| m.as_ref().map(|t| t.get().combos.as_slice()))
+                    .collect(),
+            },
+        )
+        .collect();
+    crate::sheet::select_layer(&layer, owed.as_deref(), width, wide, span)
+        .into_iter()
+        .map(|c| {
+            (
+                c.state, c.mv, c.combo, c.order, c.rank, c.prior, c.total, c.debt,
+            )
+        })
+        .collect()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
@@ -777,6 +1014,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(position_key, m)?)?;
     m.add_function(wrap_pyfunction!(split_run, m)?)?;
     m.add_function(wrap_pyfunction!(walk_mainline, m)?)?;
+    m.add_class::<PyMoveFacts>()?;
+    m.add_class::<SheetBoard>()?;
+    m.add_class::<ComboCosts>()?;
+    m.add_function(wrap_pyfunction!(select_layer, m)?)?;
+    m.add("HANG", crate::sheet::HANG)?;
     // The limits and the table the core shares with the Python reader (tests assert them equal
     // to notation.pgn.model.MAX_VARIATION_DEPTH, MAX_LINE_PLIES and parser.SYMBOL_NAGS).
     m.add("MAX_DEPTH", MAX_DEPTH)?;

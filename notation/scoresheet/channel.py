@@ -29,8 +29,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from notation.scoresheet.tokens import BISHOP, KING, PAWN, Written, parse_token, too_long
 
+from notation import _core
+from notation.rules.move import MOVES, Move
+
 if TYPE_CHECKING:  # pragma: no cover
-    from notation.rules.move import Move
     from notation.formats.position import Position
 
 #: Costs (nats) where the learned table has no figure; names are ``kind.detail``.
@@ -108,54 +110,45 @@ def cost(name: str, pair: str | None = None) -> float:
     return COSTS[name]
 
 
-class MoveFacts(NamedTuple):
-    """What a written box is compared with: one legal move in its position (a named tuple: the
-    readings' caches are keyed by it, and a tuple hashes in C)."""
+#: What a written box is compared with: one legal move in its position (piece, from square, the
+#: square a box names (the king's destination for castling), the piece type taken (a pawn for en
+#: passant), promotion, castling ``"K"``/``"Q"``, and whether SAN writes the origin file or rank).
+#: Computed by the compiled core with the moves of a position (:class:`PositionMoves`); hashable,
+#: the readings' caches are keyed by it.
+MoveFacts = _core.MoveFacts
 
-    piece: int  # the piece that moves (KING for castling)
-    from_square: int
-    to_square: int  # the king's destination for castling
-    taken: int | None  # the piece type taken (PAWN for en passant)
-    promotion: int | None
-    castle: str | None  # "K" short, "Q" long
-    needs_file: bool  # SAN writes the origin file (a pawn capture, or to tell two pieces apart)
-    needs_rank: bool
+
+class PositionMoves(NamedTuple):
+    """The legal moves of a position in the reader's tie order (the piece from the higher square
+    first, then the higher target square, then the stronger promotion: the order in which equally
+    likely moves are preferred), with their facts (:data:`MoveFacts`) and what each move gives:
+    ``(check, captured, hangs)``, its check level (0 none, 1 check, 2 mate), the square of what it
+    takes as :mod:`notation.scoresheet.plausibility` sees it (None: nothing) and whether it leaves
+    material hanging; ``board``: the position in the core, to play the moves on."""
+
+    moves: list[Move]
+    facts: list[MoveFacts]
+    gives: list[tuple[int, int | None, bool]]
+    board: _core.SheetBoard
+
+
+def core_board(pos: Position) -> _core.SheetBoard:
+    """``pos`` in the compiled core."""
+    return _core.SheetBoard(pos.fen(shredder=pos.chess960), pos.chess960)
+
+
+def position_moves(board: _core.SheetBoard) -> PositionMoves:
+    """The moves of ``board`` with their facts (see :class:`PositionMoves`), in one call."""
+    raw, facts, gives = board.moves()
+    moves = [MOVES[f][t] if p is None else Move(f, t, p) for f, t, p in raw]
+    return PositionMoves(moves, facts, gives, board)
 
 
 def move_facts(pos: Position, moves: list[Move]) -> list[MoveFacts]:
-    """The facts of each of ``moves`` (the legal moves of ``pos``), in order."""
-    by_target: dict[tuple[int, int], list[int]] = {}
-    pieces: list[int] = []
-    for move in moves:
-        piece = pos.piece_type_at(move.from_square) or PAWN
-        pieces.append(piece)
-        by_target.setdefault((piece, move.to_square), []).append(move.from_square)
-    out: list[MoveFacts] = []
-    for move, piece in zip(moves, pieces):
-        castle = None
-        to = move.to_square
-        if piece == KING and pos.is_castling(move):
-            if pos.chess960:
-                short = move.to_square > move.from_square
-                to = (move.from_square & ~7) | (6 if short else 2)
-            castle = "K" if to % 8 == 6 else "Q"
-        taken = pos.piece_type_at(move.to_square) if castle is None else None
-        if taken is None and piece == PAWN and move.to_square % 8 != move.from_square % 8:
-            taken = PAWN  # en passant
-        needs_file = needs_rank = False
-        if piece == PAWN:
-            needs_file = taken is not None
-        elif piece != KING:
-            rivals = [sq for sq in by_target[(piece, move.to_square)] if sq != move.from_square]
-            if rivals:
-                if all(sq % 8 != move.from_square % 8 for sq in rivals):
-                    needs_file = True
-                elif all(sq // 8 != move.from_square // 8 for sq in rivals):
-                    needs_rank = True
-                else:
-                    needs_file = needs_rank = True
-        out.append(MoveFacts(piece, move.from_square, to, taken, move.promotion, castle, needs_file, needs_rank))
-    return out
+    """The facts of each of ``moves`` (legal moves of ``pos``), in order."""
+    found = position_moves(core_board(pos))
+    index = {m: k for k, m in enumerate(found.moves)}
+    return [found.facts[index[m]] for m in moves]
 
 
 _LETTERS = {PAWN: "P", 2: "N", BISHOP: "B", 4: "R", 5: "Q", KING: "K"}
@@ -485,12 +478,15 @@ __all__ = [
     "is_slip",
     "BoxReading",
     "MoveFacts",
+    "PositionMoves",
     "Style",
     "box_cost",
     "box_readings",
     "check_cost",
+    "core_board",
     "cost",
     "move_facts",
+    "position_moves",
     "sheet_style",
     "written_cost",
 ]

@@ -23,7 +23,7 @@ complete reading.
 At each ply the cheapest :data:`BEAM` states (merged when they reach the same position with the
 same cursors) go on, and past that width those within :data:`BEAM_SPAN` nats of the best, up to
 :data:`WIDE_BEAM`. With several copies a state is ranked by what it has paid and what its copies
-still owe (:meth:`_Copy.pending`): a copy that skips a box nothing fits is cheaper for a ply or
+still owe (:meth:`_Copy.owed`): a copy that skips a box nothing fits is cheaper for a ply or
 two and then a box behind the other copies for the rest of the game.
 
 **The widening second pass.** A beam can still drop the reading that explains the sheet: a move
@@ -43,19 +43,21 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import heapq
 import math
 from typing import TYPE_CHECKING, NamedTuple
 
+from notation._core import ComboCosts, select_layer
 from notation.scoresheet.book import BLANK_BOOK_POWER, book_prior
 from notation.scoresheet.channel import (
     BoxReading,
     MoveFacts,
+    PositionMoves,
     box_cost,
     box_readings,
     check_cost,
+    core_board,
     cost,
-    move_facts,
+    position_moves,
     sheet_style,
 )
 from notation.scoresheet.lattice import (
@@ -71,7 +73,7 @@ from notation.scoresheet.lattice import (
     Lattice,
     State,
 )
-from notation.scoresheet.plausibility import captured_square, move_class
+from notation.scoresheet.plausibility import move_class
 from notation.scoresheet.sums import posterior
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -175,20 +177,11 @@ class _Copy:
         self.above = [math.inf] * self.n
 
     def owed(self, box: int) -> float:
+        """The least box ``box`` will cost. What a copy at a cursor still owes is what the boxes
+        before the layer's horizon (3 past the furthest cursor of its candidates) that it has not
+        read will cost at least (the boxes from there on are owed alike by every state
+        compared): summed by the core (``select_layer``)."""
         return self.least[box] + (0.0 if self.above[box] == math.inf else self.above[box])
-
-    def pending(self, cursor: tuple[int, int], horizon: int) -> float:
-        """What the boxes before ``horizon`` that this copy has not read at ``cursor`` will cost
-        at least (the boxes from ``horizon`` on are owed alike by every state compared)."""
-        i, phase = cursor
-        boxes: Iterable[int]
-        if phase == 0:
-            boxes = range(i, horizon)
-        elif phase == 1:  # box i+2 read; i and i+1 owed
-            boxes = [i, i + 1, *range(i + 3, horizon)]
-        else:  # phase 2 (box i owed, i+1 and i+2 read) or 3 (box i owed, i+1 read)
-            boxes = [i, *range(i + (3 if phase == 2 else 2), horizon)]
-        return sum(self.owed(j) for j in boxes if j < self.n)
 
     def emit(self, i: int, f: MoveFacts) -> tuple[float, BoxReading | None]:
         """The cost of box ``i`` for the move of ``f``, and the reading of its text that gives it."""
@@ -236,6 +229,12 @@ class _Copy:
         return [o for o in out if o.cost <= best + OPTION_SPAN]
 
 
+def _combo_costs(combos: list[Combo]) -> ComboCosts:
+    """``combos`` as the core ranks them: each one's cost, whether no copy wrote the move, whether
+    no copy's box says anything of it (the blank opening prior), and the cursors after it."""
+    return ComboCosts([(c.cost, c.unwritten, all(o.reading is None for o in c.options), c.cursors) for c in combos])
+
+
 def _unwritten(options: tuple[Option, ...]) -> int:
     if all(o.kind in (OMIT, DONE) for o in options):
         return 2 if all(o.kind == DONE for o in options) else 1
@@ -253,19 +252,6 @@ def _combine(per_copy: list[list[Option]]) -> list[Combo]:
             partial.sort(key=lambda item: item[0])
             del partial[COMBOS:]
     return [Combo(c, cur, ops, _unwritten(ops)) for c, cur, ops in partial]
-
-
-def _check_level(after: Position) -> int:
-    if not after.is_check():
-        return 0
-    return 2 if not after.has_legal_moves() else 1
-
-
-def _tie_order(move: Move) -> tuple[int, int, int]:
-    """The order in which equally likely moves are preferred: the piece from the higher square
-    first (for Black, the piece nearer its home rank: the undeveloped one), then the higher
-    target square, then the stronger promotion."""
-    return (-move.from_square, -move.to_square, -(move.promotion or 0))
 
 
 def pin_matches(pos: Position, move: Move, pin: str) -> bool:
@@ -297,10 +283,11 @@ class _Decoder:
         self.ends: list[State] = []
         self.longest = max((s.n for s in self.sheets), default=0)
         self.best_end = math.inf
-        self.plausibility: dict[tuple[int, Move, int | None], float] = {}
-        self.generated: dict[int, tuple[list[Move], list[MoveFacts]]] = {}
+        self.generated: dict[int, PositionMoves] = {}
+        # the core's position of each position reached, made when a state first reaches it
+        self.boards = {start.key(): core_board(start)}
         self.pinned: dict[tuple[int, int], list[Move]] = {}
-        self.combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], list[Combo]] = {}
+        self.combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], tuple[list[Combo], ComboCosts]] = {}
         # per depth, the states kept (position, cursors, cost) and the cheapest end found so far:
         # a layer the same as the last pass's at its depth reads on as before
         self.history: dict[int, tuple[frozenset[tuple[int, tuple[tuple[int, int], ...], float]], float]] = {}
@@ -309,13 +296,15 @@ class _Decoder:
 
     # -- the moves of a state -------------------------------------------------------------------
 
-    def generate(self, pos: Position) -> tuple[list[Move], list[MoveFacts]]:
-        """The legal moves of ``pos`` in :func:`_tie_order` and their facts (cached by position)."""
+    def generate(self, pos: Position) -> PositionMoves:
+        """The legal moves of ``pos`` in the tie order (for Black, the piece nearer its home rank,
+        the undeveloped one, first), their facts and what they give (cached by position; see
+        :class:`~notation.scoresheet.channel.PositionMoves`)."""
         key = pos.key()
         found = self.generated.get(key)
         if found is None:
-            moves = sorted(pos.legal_moves(), key=_tie_order)
-            found = self.generated[key] = (moves, move_facts(pos, moves))
+            board = self.boards.get(key)
+            found = self.generated[key] = position_moves(board if board is not None else core_board(pos))
         return found
 
     def moves_of(self, state: State) -> list[Move]:
@@ -326,7 +315,7 @@ class _Decoder:
             return []
         if state.depth >= self.longest + MAX_OMITTED:
             return []
-        moves = self.generate(state.pos)[0]
+        moves = self.generate(state.pos).moves
         pin = self.pins.get(state.depth)
         if pin is not None:
             key = (state.pos.key(), state.depth)
@@ -338,10 +327,20 @@ class _Decoder:
 
     # -- one layer ------------------------------------------------------------------------------
 
-    def expand(self, layer: list[State], moves_of: list[list[Move]]) -> list[Candidate]:
-        """The candidates from ``layer`` (its ends recorded on the way)."""
-        candidates: list[Candidate] = []
+    def expand(
+        self, layer: list[State], moves_of: list[list[Move]], width: int
+    ) -> tuple[list[Candidate], dict[tuple[tuple[int, int], ...], float] | None]:
+        """The candidates from ``layer`` that may make the next layer (its ends recorded on the
+        way), best first, and with several copies what the copies of each owe, by cursors.
+
+        Every move of every state, taken by the copies every way its combos say, is a candidate,
+        ranked by its cost (with several copies, plus what its copies still owe: see
+        :meth:`_Copy.owed`); the cheapest ``3 * width`` go on, and past them those within twice
+        :data:`BEAM_SPAN` of the best (before the plausibility of the moves), up to ``3 *``
+        :data:`WIDE_BEAM`. The core ranks and chooses them (``select_layer``)."""
         sheets = self.sheets
+        rows: list[tuple[int, float, float, list[ComboCosts | None], list[float] | None, list[float] | None]] = []
+        combos_of: dict[int, list[list[Combo] | None]] = {}
         for si, state in enumerate(layer):
             moves = moves_of[si]
             finished = all(c[0] >= s.n and c[1] == 0 for c, s in zip(state.cursors, sheets))
@@ -353,7 +352,7 @@ class _Decoder:
                 continue
             if state.cost > self.best_end + 2 * OPTION_SPAN:
                 continue
-            legal, facts = self.generate(state.pos)
+            legal, facts, _, _ = self.generate(state.pos)
             choice = math.log(max(1, len(legal)))
             if moves is not legal:
                 facts = [facts[legal.index(m)] for m in moves]
@@ -362,52 +361,35 @@ class _Decoder:
                 book = book_prior(state.pos, moves, state.depth)
                 if book is not None:
                     blind = book_prior(state.pos, moves, state.depth, BLANK_BOOK_POWER)
+            only = self.only[state.depth] if self.only is not None else None
+            tables: list[ComboCosts | None] = []
+            lists: list[list[Combo] | None] = []
             for mi, f in enumerate(facts):
-                if self.only is not None and moves[mi] != self.only[state.depth]:
+                if only is not None and moves[mi] != only:
+                    tables.append(None)
+                    lists.append(None)
                     continue
-                combos = self.combined.get((state.cursors, f))
-                if combos is None:
-                    combos = self.combined[(state.cursors, f)] = _combine(
-                        [s.options(c, f) for c, s in zip(state.cursors, sheets)]
-                    )
-                for combo in combos:
-                    prior = 0.0
-                    if book is not None:
-                        blank = blind is not None and all(o.reading is None for o in combo.options)
-                        prior = blind[mi] if blank and blind is not None else book[mi]
-                    c = combo.cost
-                    if combo.unwritten:
-                        if combo.unwritten == 2:  # every copy has ended
-                            continue
-                        c += choice  # a move no copy wrote: any of the legal moves
-                    total = state.cost + c + prior
-                    candidates.append(Candidate(total, si, mi, len(candidates), combo, prior, total))
-        return candidates
-
-    def owing(self, candidates: list[Candidate]) -> dict[tuple[tuple[int, int], ...], float]:
-        """Several copies: each candidate ranked by what it has paid and what its copies owe
-        (rewritten in place); the debts by cursors."""
-        sheets = self.sheets
-        horizon = tuple(max(c.combo.cursors[k][0] for c in candidates) + 3 for k in range(len(sheets)))
-        debts: dict[tuple[tuple[int, int], ...], float] = {}
-        for k, cand in enumerate(candidates):
-            cursors = cand.combo.cursors
-            debt = debts.get(cursors)
-            if debt is None:
-                debt = debts[cursors] = sum(s.pending(c, h) for c, s, h in zip(cursors, sheets, horizon))
-            candidates[k] = cand._replace(rank=cand.total + debt)
-        return debts
-
-    def select(self, candidates: list[Candidate], width: int) -> list[Candidate]:
-        """The candidates that may make the next layer: the cheapest ``3 * width``, and past them
-        those within twice :data:`BEAM_SPAN` of the best (before the plausibility of the moves),
-        up to ``3 *`` :data:`WIDE_BEAM`."""
+                found = self.combined.get((state.cursors, f))
+                if found is None:
+                    combos = _combine([s.options(c, f) for c, s in zip(state.cursors, sheets)])
+                    found = self.combined[(state.cursors, f)] = (combos, _combo_costs(combos))
+                lists.append(found[0])
+                tables.append(found[1])
+            rows.append((si, state.cost, choice, tables, book, blind))
+            combos_of[si] = lists
+        if not rows:
+            return [], None
+        owed = [[s.owed(j) for j in range(s.n)] for s in sheets] if self.several else None
         wide = max(width, WIDE_BEAM) if self.forced is None else width
-        chosen = heapq.nsmallest(wide * 3, candidates)
-        if len(chosen) > width * 3:
-            near = chosen[0].rank + 2 * BEAM_SPAN
-            del chosen[width * 3 + sum(1 for c in chosen[width * 3 :] if c.rank <= near) :]
-        return chosen
+        chosen: list[Candidate] = []
+        debts: dict[tuple[tuple[int, int], ...], float] = {}
+        for si, mi, ci, order, rank, prior, total, debt in select_layer(rows, owed, width, wide, BEAM_SPAN):
+            ways = combos_of[si][mi]
+            assert ways is not None
+            cand = Candidate(rank, si, mi, order, ways[ci], prior, total)
+            chosen.append(cand)
+            debts[cand.combo.cursors] = debt
+        return chosen, debts if self.several else None
 
     def merge(
         self, layer: list[State], moves_of: list[list[Move]], chosen: list[Candidate]
@@ -415,7 +397,7 @@ class _Decoder:
         """The states the chosen candidates reach (merged by cursors and position) and their edges:
         each edge's cost adds the move's plausibility and the written check marks."""
         merged: dict[tuple[tuple[tuple[int, int], ...], int], State] = {}
-        played: dict[tuple[int, int], tuple[Position, int, float]] = {}
+        played: dict[tuple[int, int], tuple[Position, int, float, int | None]] = {}
         edges: list[Edge] = []
         for cand in chosen:
             ops = tuple(o.op() for o in cand.combo.options)
@@ -424,12 +406,14 @@ class _Decoder:
             found = played.get((cand.state, cand.move))
             if found is None:
                 after = parent.pos.play(move)
-                found = played[(cand.state, cand.move)] = (
-                    after,
-                    _check_level(after),
-                    self.plausible(parent, move, after),
-                )
-            after, level, plausible = found
+                known = self.generate(parent.pos)
+                index = cand.move if moves_of[cand.state] is known.moves else known.moves.index(move)
+                gives = known.gives[index]
+                reached = after.key()
+                if reached not in self.boards:
+                    self.boards[reached] = known.board.play(*move)
+                found = played[(cand.state, cand.move)] = (after, gives[0], self.plausible(parent, gives), gives[1])
+            after, level, plausible, captured = found
             marks = sum(
                 (
                     check_cost(op.reading.written, level, copy.style)
@@ -448,21 +432,15 @@ class _Decoder:
             if parent.cost + edge_cost < child.cost:
                 child.cost = parent.cost + edge_cost
                 child.best = edge
-                child.last_capture = captured_square(parent.pos, move)
+                child.last_capture = captured
         return merged, edges
 
-    def plausible(self, parent: State, move: Move, after: Position) -> float:
-        """The prior of the move's class (:mod:`notation.scoresheet.plausibility`); none when the
-        game is forced."""
+    def plausible(self, parent: State, gives: tuple[int, int | None, bool]) -> float:
+        """The prior of the class of a move from ``parent`` that gives ``gives``
+        (:mod:`notation.scoresheet.plausibility`); none when the game is forced."""
         if self.forced is not None:
             return 0.0
-        key = (parent.pos.key(), move, parent.last_capture)
-        found = self.plausibility.get(key)
-        if found is None:
-            found = self.plausibility[key] = cost(
-                "prior.move." + move_class(parent.pos, move, after, parent.last_capture)
-            )
-        return found
+        return cost("prior.move." + move_class(gives, parent.last_capture))
 
     # -- reading on -----------------------------------------------------------------------------
 
@@ -480,12 +458,11 @@ class _Decoder:
             state.end = None
         while layer:
             moves_of = [self.moves_of(state) for state in layer]
-            candidates = self.expand(layer, moves_of)
-            if not candidates:
-                break
-            debts = self.owing(candidates) if self.several else None
             width = width_at(layer[0].depth)
-            merged, edges = self.merge(layer, moves_of, self.select(candidates, width))
+            chosen, debts = self.expand(layer, moves_of, width)
+            if not chosen:
+                break
+            merged, edges = self.merge(layer, moves_of, chosen)
             wide = max(width, WIDE_BEAM) if self.forced is None else width
             if debts is not None:
                 kept = _keep(merged.values(), width, PER_POSITION, wide, debts_of(debts))

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from notation.scoresheet import channel
-from notation.scoresheet.channel import MoveFacts, check_cost, move_facts, written_cost
+from notation.scoresheet.channel import MoveFacts, check_cost, core_board, move_facts, position_moves, written_cost
 from notation.scoresheet.tokens import PAWN
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -259,21 +259,24 @@ def move_prior(games: list[tuple[str, ...]]) -> dict[str, float]:
     negative log of how much likelier a played move is of that class than a legal move at random
     (each distinct game counted once; smoothed by half a move)."""
     from notation.formats.position import Position
-    from notation.scoresheet.plausibility import CLASSES, captured_square, move_class
+    from notation.scoresheet.plausibility import CLASSES, move_class
 
     played: Counter[str] = Counter()
     legal: Counter[str] = Counter()
     for answer in sorted(set(games)):
         pos = Position.initial()
+        board = core_board(pos)
         last: int | None = None
         for san in answer:
             move, after = pos.play_san(san)
-            for other in pos.legal_moves():
-                kind = move_class(pos, other, after if other == move else pos.play(other), last)
+            found = position_moves(board)
+            for other, gives in zip(found.moves, found.gives):
+                kind = move_class(gives, last)
                 legal[kind] += 1
                 if other == move:
                     played[kind] += 1
-            last = captured_square(pos, move)
+            last = found.gives[found.moves.index(move)][1]
+            board = board.play(*move)
             pos = after
     n_played, n_legal = sum(played.values()), sum(legal.values())
     out: dict[str, float] = {}
