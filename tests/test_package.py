@@ -68,6 +68,7 @@ def test_the_wheel_check_names_what_a_wheel_lacks(tmp_path: Path) -> None:
         "notation/cli/main.py",
         "notation/grammars/tokens.lark",
         "notation/grammars/pgn.lark",
+        "notation/grammars/pgn.lalr",
         "notation/rules/polyglot.txt",
         "notation/openings/eco.tsv",
         "notation/py.typed",
