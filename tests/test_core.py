@@ -19,6 +19,7 @@ from notation.pgn.chunks import RawGame
 from notation.pgn.reader import split_games
 
 from notation import _core  # the core must be built: no skip
+from pgn_pieces import MOVETEXT_PIECES
 
 
 # ------------------------------------------------------------------------------ perft
@@ -152,54 +153,7 @@ def test_scanner_splits_runs_as_the_grammar_on_the_whole_corpus() -> None:
     assert _check_runs(runs) > 0.9 * len(runs)
 
 
-_PIECES = st.sampled_from(
-    [
-        "1.",
-        "12...",
-        "3 …",
-        "e4",
-        "exd5",
-        "Nf3",
-        "Nbd7",
-        "R1e2",
-        "Qh4xe1",
-        "O-O",
-        "O-O-O",
-        "e8=Q",
-        "e8Q",
-        "0-0",
-        "Nf3+",
-        "Qxf7#",
-        "Qh7++",
-        "!",
-        "?!",
-        "$14",
-        "+-",
-        "=",
-        "±",
-        "{ [%clk 0:01:02] }",
-        "{a}b}",
-        "; x\n",
-        " ",
-        "  ",
-        "\n",
-        "\t",
-        "\r\n",
-        "\xa0",
-        "--",
-        "Z0",
-        "e.p.",
-        "ed5",
-        "♘f3",
-        ":",
-        "@",
-        "Sf3",
-        "1-0",
-        "*",
-        "(",
-        ")",
-    ]
-)
+_PIECES = st.sampled_from(MOVETEXT_PIECES)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

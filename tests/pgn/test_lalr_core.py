@@ -17,6 +17,7 @@ from notation.pgn.reader import split_games
 from notation.pgn.sources import decode
 from notation.pgn.tables import TABLES_FILE, committed, export, lark_events, source_hash
 from conftest import ROOT, SAMPLE_GAMES, corpus_game_files, corpus_path
+from pgn_pieces import MOVETEXT_PIECES
 
 
 def _same(text: str) -> bool:
@@ -110,47 +111,17 @@ _PIECES = st.sampled_from(
         '[Site "a \\"b\\" c"]\n',
         "[Bad tag]\n",
         '[Event "x"\n',
-        "1.",
-        "12...",
-        "3 …",
+        *MOVETEXT_PIECES,
         "0000",
-        "e4",
-        "exd5",
-        "Nf3",
-        "O-O",
-        "e8=Q",
-        "0-0",
-        "Qxf7#",
-        "!",
-        "?!",
-        "$14",
-        "+-",
-        "=",
-        "±",
-        "{ [%clk 0:01:02] }",
-        "{a}b}",
         "{open",
-        "; x\n",
         "%esc\n",
-        " ",
-        "\n",
-        "\t",
-        "\xa0",
         "\x1c",
-        "--",
-        "Z0",
-        "♘f3",
-        "@",
         "x",
         "]",
         "}",
-        "1-0",
         "0-1",
         "1/2-1/2",
         "½-½",
-        "*",
-        "(",
-        ")",
         "1-0x",
     ]
 )
