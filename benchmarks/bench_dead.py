@@ -26,10 +26,14 @@ larger than its share of instructions).
 With ``--share GAMES`` one install (``--venv``, default: the Python running this script) runs
 ``validate`` once under callgrind on the first GAMES games, and the script prints the share of the
 whole process's instructions spent inside the dead-position verdict: the inclusive counts of the
-core's ``dead::final_verdicts`` (the final position's two verdicts, with the recorded winner's
-full search) and ``dead::search`` (the searches of the walk back to the first dead position and
-of a side whose opponent cannot mate), and of ``chasolver::winnability`` (every full search,
-wherever called). The core must carry its symbols (the release build does).
+core's ``dead::final_verdicts`` (the final position's two verdicts: quick tests, helpmate walks,
+full searches) and ``dead::first_dead`` (the walk back to the first dead position), which are
+disjoint, and their sum, the verdict's share. For information it also prints
+``helpmate::mate_found`` (every helpmate walk, wherever called), ``dead::search`` (the searches
+of a side whose opponent cannot mate and of the walk back), ``chasolver::winnability`` (every
+full search) and ``chasolver::winnability::fast::is_unwinnable`` (every quick static test). The
+core must carry its symbols (the release build does). Every function is listed, however small
+(``callgrind_annotate --threshold=100``).
 """
 
 from __future__ import annotations
@@ -104,8 +108,16 @@ def callgrind(args: argparse.Namespace, scratch: Path) -> None:
         print(f"{name:10} {before:16,} {after:16,} {after / before:6.3f}x")
 
 
-#: Functions whose inclusive instruction counts `--share` reports (callgrind's names).
-SHARE_FUNCTIONS = ("_core::dead::final_verdicts", "_core::dead::search", "chasolver::winnability")
+#: The verdict: functions whose inclusive instruction counts `--share` adds up (disjoint calls).
+VERDICT_FUNCTIONS = ("_core::dead::final_verdicts", "_core::dead::first_dead")
+
+#: Inside the verdict, for information (each may be called from either function above).
+DETAIL_FUNCTIONS = (
+    "_core::helpmate::mate_found",
+    "_core::dead::search",
+    "chasolver::winnability",
+    "chasolver::winnability::fast::is_unwinnable",
+)
 
 
 def share(args: argparse.Namespace, scratch: Path) -> None:
@@ -123,17 +135,31 @@ def share(args: argparse.Namespace, scratch: Path) -> None:
         check=False,
     )
     annotated = subprocess.run(
-        ["callgrind_annotate", "--inclusive=yes", str(out)], capture_output=True, text=True, check=True
+        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     total = re.search(r"([0-9,]+) \(100\.0%\)\s+PROGRAM TOTALS", annotated)
     if total is None:
         raise SystemExit("callgrind_annotate gave no total")
     whole = int(total.group(1).replace(",", ""))
     print(f"validate, first {args.share} games of {args.path.name}: {whole:,} instructions")
-    for name in SHARE_FUNCTIONS:
+
+    def inclusive(name: str) -> int:
         found = re.search(r"^\s*([0-9,]+) \([^)]*\)\s+\S*?:" + re.escape(name) + r" \[", annotated, re.MULTILINE)
-        count = int(found.group(1).replace(",", "")) if found else 0
-        print(f"  {name:32} {count:16,}  {100 * count / whole:5.1f}%")
+        return int(found.group(1).replace(",", "")) if found else 0
+
+    verdict = 0
+    for name in VERDICT_FUNCTIONS:
+        count = inclusive(name)
+        verdict += count
+        print(f"  {name:44} {count:16,}  {100 * count / whole:5.2f}%")
+    print(f"  {'the verdict (their sum)':44} {verdict:16,}  {100 * verdict / whole:5.2f}%")
+    print("  of which:")
+    for name in DETAIL_FUNCTIONS:
+        count = inclusive(name)
+        print(f"    {name:42} {count:16,}  {100 * count / whole:5.2f}%")
 
 
 def commands(venv: Path, path: Path, out: Path) -> dict[str, list[str]]:

@@ -274,7 +274,7 @@ fn search_first(probe: &mut Probe<'_>, side: Color, budget: &mut Budget) -> Verd
     budget.searches -= 1;
     // a helpmate played out on the board proves the side can mate (see `crate::helpmate`): the
     // verdict the search would give, for a fraction of its cost on most ordinary positions
-    if crate::helpmate::mate_found(probe.board, side, crate::helpmate::WALK_NODES) {
+    if crate::helpmate::mate_found(probe.board, side) {
         return Verdict::Can;
     }
     let found = catch_unwind(AssertUnwindSafe(|| {
@@ -297,7 +297,9 @@ fn search_first(probe: &mut Probe<'_>, side: Color, budget: &mut Budget) -> Verd
     }
 }
 
-/// The full search, while the budget lasts.
+/// One search, while the budget lasts: the helpmate walk first ([`crate::helpmate`]: a mate
+/// played out on the board proves the side can mate, the verdict the full search gives wherever
+/// it finds one), then, where the walk finds none, the full search.
 fn search(probe: &mut Probe<'_>, side: Color, budget: &mut Budget) -> Verdict {
     let Some(solver) = probe.solver() else {
         return Verdict::Undecided;
@@ -306,6 +308,9 @@ fn search(probe: &mut Probe<'_>, side: Color, budget: &mut Budget) -> Verdict {
         return Verdict::Undecided;
     }
     budget.searches -= 1;
+    if crate::helpmate::mate_found(probe.board, side) {
+        return Verdict::Can;
+    }
     match catch_unwind(AssertUnwindSafe(|| {
         chasolver::winnability(&solver, solver_colour(side))
     })) {
@@ -374,7 +379,21 @@ pub fn final_verdicts(
 }
 
 /// Whether `board` is proved dead (White is tried first; Black only if White cannot mate).
+///
+/// Before that, while the budget allows a search, a short helpmate walk for each side that has
+/// more than the textbook material ([`crate::helpmate::short_walk_mates`]): a mate it plays out
+/// proves that side able to mate, so the position is not dead, the answer the quick tests and
+/// the searches give (sound, they never call a side that can mate unable to). Only the budget
+/// left may differ, and nothing spends it after an answer of "not dead" ([`first_dead`] ends
+/// there). Where the short walks find nothing, the quick tests and searches decide as before.
 pub fn is_dead(board: &Board, budget: &mut Budget) -> bool {
+    if budget.searches > 0
+        && Color::ALL.into_iter().any(|side| {
+            by_material(board, side).is_none() && crate::helpmate::short_walk_mates(board, side)
+        })
+    {
+        return false;
+    }
     let mut probe = Probe::new(board);
     for side in Color::ALL {
         let verdict = quick(&mut probe, side).unwrap_or_else(|| search(&mut probe, side, budget));

@@ -425,7 +425,7 @@ fn helpmate_walk(fen: &str, white: bool, search: bool) -> PyResult<(bool, Option
     } else {
         cozy_chess::Color::Black
     };
-    let walk = crate::helpmate::mate_found(&board, side, crate::helpmate::WALK_NODES);
+    let walk = crate::helpmate::mate_found(&board, side);
     Ok((
         walk,
         search.then(|| dead::full_search(&board, side)).flatten(),
