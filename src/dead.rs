@@ -12,16 +12,18 @@
 //! [`Budget`] lasts, its full helpmate search (itself bounded by the crate's node limits). On
 //! the side the recorded result makes the winner, which nearly always can mate, the full search
 //! comes before the quick static test, which is then only run where no mate was found
-//! ([`search_first`]: the same verdicts, the same budget). And before that full search, a
-//! cheap walk that looks for a helpmate and plays it ([`crate::helpmate`]): a line of legal
-//! moves ending in the side's checkmate is itself the proof that the side can mate, so where
-//! the walk finds one the verdict is "can" without the search (issue 37: the search was 92% of
-//! the verdict's cost). The walk never answers "cannot"; where it finds nothing, the search
-//! decides as before.
+//! ([`search_first`]: the same verdicts, the same budget). And before every full search (the
+//! winner's, a side's whose opponent cannot mate, those of the walk back), a cheap walk that
+//! looks for a helpmate and plays it ([`crate::helpmate`]): a line of legal moves ending in the
+//! side's checkmate is itself the proof that the side can mate, so where the walk finds one the
+//! verdict is "can" without the full search (which it spares on nearly every ordinary position:
+//! the full search was 92% of the verdict's cost before the walk). The walk never answers
+//! "cannot"; where it finds nothing, the full search decides as before.
 //!
 //! Deadness is kept by every legal move: a position reached from a dead one is dead. So the
 //! first dead position of a game is found from the end ([`first_dead`]): if the final
-//! position is not dead, none was; if it is, the scan walks back while positions stay dead.
+//! position is not dead, none was; if it is, the scan walks back while positions stay dead,
+//! each position first given a short walk for each side ([`is_dead`]): a mate played ends it.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
