@@ -271,8 +271,6 @@ impl Walk {
         let here = Here::new(self, board, progress, ply);
         let mut outcome = Outcome::Next;
         let mut any = false;
-        // the generator's sets of moves, each tried as it comes (the rest are not generated
-        // once a mate is found or the walk is spent)
         // where the king to be mated has few squares to flee to, every check (a move of progress
         // too) is first tried as a mate in one: lines end sooner
         if here.winning && here.escapes(board).len() <= SCAN_ESCAPES {
@@ -296,6 +294,8 @@ impl Walk {
                 }
             }
         } else {
+            // the generator's sets of moves, each tried as it comes (the rest are not generated
+            // once a mate is found or the walk is spent)
             board.generate_moves(|set| {
                 any = true;
                 outcome = self.set(board, &here, set, ply);
