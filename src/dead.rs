@@ -12,16 +12,18 @@
 //! [`Budget`] lasts, its full helpmate search (itself bounded by the crate's node limits). On
 //! the side the recorded result makes the winner, which nearly always can mate, the full search
 //! comes before the quick static test, which is then only run where no mate was found
-//! ([`search_first`]: the same verdicts, the same budget). And before that full search, a
-//! cheap walk that looks for a helpmate and plays it ([`crate::helpmate`]): a line of legal
-//! moves ending in the side's checkmate is itself the proof that the side can mate, so where
-//! the walk finds one the verdict is "can" without the search (issue 37: the search was 92% of
-//! the verdict's cost). The walk never answers "cannot"; where it finds nothing, the search
-//! decides as before.
+//! ([`search_first`]: the same verdicts, the same budget). And before every full search (the
+//! winner's, a side's whose opponent cannot mate, those of the walk back), a cheap walk that
+//! looks for a helpmate and plays it ([`crate::helpmate`]): a line of legal moves ending in the
+//! side's checkmate is itself the proof that the side can mate, so where the walk finds one the
+//! verdict is "can" without the full search (which it spares on nearly every ordinary position:
+//! the full search was 92% of the verdict's cost before the walk). The walk never answers
+//! "cannot"; where it finds nothing, the full search decides as before.
 //!
 //! Deadness is kept by every legal move: a position reached from a dead one is dead. So the
 //! first dead position of a game is found from the end ([`first_dead`]): if the final
-//! position is not dead, none was; if it is, the scan walks back while positions stay dead.
+//! position is not dead, none was; if it is, the scan walks back while positions stay dead,
+//! each position first given a short walk for each side ([`is_dead`]): a mate played ends it.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -429,6 +431,7 @@ pub fn both_cannot(verdicts: (Verdict, Verdict)) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::helpmate::on_a_large_stack;
 
     fn board(fen: &str) -> Board {
         Board::from_fen(fen, false).unwrap()
@@ -485,113 +488,127 @@ mod tests {
     /// and budget left, whatever the budget.
     #[test]
     fn the_search_first_is_the_quick_test_then_the_search() {
-        let positions = [
-            "5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1",
-            "8/8/4k3/8/8/2KQ4/8/8 w - - 0 1",
-            "8/8/4k3/8/8/2KN4/8/8 b - - 0 1",
-            "k1b5/1p1p4/1P1P4/8/8/4p1p1/4P1P1/5B1K w - - 0 1",
-            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/5b2/8/2Kn4/8/8/8/1k6 w - - 4 96",
-            "8/4kp1p/6p1/p1p5/2P1b3/PP2K1P1/7P/3B4 b - - 2 30",
-        ];
-        for fen in positions {
-            let b = board(fen);
-            for side in Color::ALL {
-                for searches in [0, 1, 8] {
-                    let mut before = Budget { searches };
-                    let mut probe = Probe::new(&b);
-                    let old = quick(&mut probe, side)
-                        .unwrap_or_else(|| search(&mut probe, side, &mut before));
-                    let mut after = Budget { searches };
-                    let new = search_first(&mut Probe::new(&b), side, &mut after);
-                    assert_eq!(
-                        (old, before.searches),
-                        (new, after.searches),
-                        "{fen} {side:?}"
-                    );
+        on_a_large_stack(|| {
+            let positions = [
+                "5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1",
+                "8/8/4k3/8/8/2KQ4/8/8 w - - 0 1",
+                "8/8/4k3/8/8/2KN4/8/8 b - - 0 1",
+                "k1b5/1p1p4/1P1P4/8/8/4p1p1/4P1P1/5B1K w - - 0 1",
+                "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "8/5b2/8/2Kn4/8/8/8/1k6 w - - 4 96",
+                "8/4kp1p/6p1/p1p5/2P1b3/PP2K1P1/7P/3B4 b - - 2 30",
+            ];
+            for fen in positions {
+                let b = board(fen);
+                for side in Color::ALL {
+                    for searches in [0, 1, 8] {
+                        let mut before = Budget { searches };
+                        let mut probe = Probe::new(&b);
+                        let old = quick(&mut probe, side)
+                            .unwrap_or_else(|| search(&mut probe, side, &mut before));
+                        let mut after = Budget { searches };
+                        let new = search_first(&mut Probe::new(&b), side, &mut after);
+                        assert_eq!(
+                            (old, before.searches),
+                            (new, after.searches),
+                            "{fen} {side:?}"
+                        );
+                    }
                 }
             }
-        }
+        });
     }
 
     #[test]
     fn textbook_material() {
-        assert_eq!(
-            both("8/8/4k3/8/8/2K5/8/8 w - - 0 1"),
-            (
-                Verdict::Cannot(Reason::BareKing),
-                Verdict::Cannot(Reason::BareKing)
-            )
-        );
-        assert_eq!(
-            both("8/8/4k3/8/8/2KN4/8/8 w - - 0 1"),
-            (
-                Verdict::Cannot(Reason::Material),
-                Verdict::Cannot(Reason::BareKing)
-            )
-        );
-        assert_eq!(both("8/8/4k3/8/8/2KQ4/8/8 w - - 0 1").0, Verdict::Can);
+        on_a_large_stack(|| {
+            assert_eq!(
+                both("8/8/4k3/8/8/2K5/8/8 w - - 0 1"),
+                (
+                    Verdict::Cannot(Reason::BareKing),
+                    Verdict::Cannot(Reason::BareKing)
+                )
+            );
+            assert_eq!(
+                both("8/8/4k3/8/8/2KN4/8/8 w - - 0 1"),
+                (
+                    Verdict::Cannot(Reason::Material),
+                    Verdict::Cannot(Reason::BareKing)
+                )
+            );
+            assert_eq!(both("8/8/4k3/8/8/2KQ4/8/8 w - - 0 1").0, Verdict::Can);
+        });
     }
 
     #[test]
     fn a_locked_pawn_wall() {
-        // the chasolver README's game: Black cannot mate, White can
-        let (white, black) = both("5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1");
-        assert_eq!(white, Verdict::Can);
-        assert_eq!(black, Verdict::Cannot(Reason::Blocked));
+        on_a_large_stack(|| {
+            // the chasolver README's game: Black cannot mate, White can
+            let (white, black) = both("5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1");
+            assert_eq!(white, Verdict::Can);
+            assert_eq!(black, Verdict::Cannot(Reason::Blocked));
+        });
     }
 
     #[test]
     fn no_budget_leaves_the_search_undecided() {
-        let b = board("8/8/4k3/8/8/2KQ4/8/8 w - - 0 1");
-        let mut none = Budget { searches: 0 };
-        assert_eq!(verdict(&b, Color::White, &mut none), Verdict::Undecided);
-        assert_eq!(
-            verdict(&b, Color::Black, &mut none),
-            Verdict::Cannot(Reason::BareKing)
-        );
+        on_a_large_stack(|| {
+            let b = board("8/8/4k3/8/8/2KQ4/8/8 w - - 0 1");
+            let mut none = Budget { searches: 0 };
+            assert_eq!(verdict(&b, Color::White, &mut none), Verdict::Undecided);
+            assert_eq!(
+                verdict(&b, Color::Black, &mut none),
+                Verdict::Cannot(Reason::BareKing)
+            );
+        });
     }
 
     #[test]
     fn chess960_castling_is_not_guessed() {
-        let b = Board::from_fen(
-            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
-            true,
-        )
-        .unwrap();
-        assert_eq!(
-            verdict(&b, Color::White, &mut Budget::default()),
-            Verdict::Undecided
-        );
+        on_a_large_stack(|| {
+            let b = Board::from_fen(
+                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                true,
+            )
+            .unwrap();
+            assert_eq!(
+                verdict(&b, Color::White, &mut Budget::default()),
+                Verdict::Undecided
+            );
+        });
     }
 
     #[test]
     fn a_game_over_on_the_board_needs_no_solver() {
-        // a back-rank mate with a Chess960 castling right left (the solver does not take it)
-        let b = Board::from_fen("4k3/8/8/8/8/8/5PPP/4r1KR w H - 0 1", true).unwrap();
-        let mut none = Budget { searches: 0 };
-        assert_eq!(
-            verdict(&b, Color::White, &mut none),
-            Verdict::Cannot(Reason::Blocked)
-        );
-        assert_eq!(verdict(&b, Color::Black, &mut none), Verdict::Can);
-        // a stalemate: neither side can mate
-        let b = board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-        assert!(is_dead(&b, &mut none));
+        on_a_large_stack(|| {
+            // a back-rank mate with a Chess960 castling right left (the solver does not take it)
+            let b = Board::from_fen("4k3/8/8/8/8/8/5PPP/4r1KR w H - 0 1", true).unwrap();
+            let mut none = Budget { searches: 0 };
+            assert_eq!(
+                verdict(&b, Color::White, &mut none),
+                Verdict::Cannot(Reason::Blocked)
+            );
+            assert_eq!(verdict(&b, Color::Black, &mut none), Verdict::Can);
+            // a stalemate: neither side can mate
+            let b = board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+            assert!(is_dead(&b, &mut none));
+        });
     }
 
     #[test]
     fn the_first_dead_position_from_the_end() {
-        let boards = [
-            board("8/8/4k3/8/8/2KR4/8/4r3 w - - 0 1"),
-            board("8/8/4k3/8/8/2K5/8/3r4 w - - 0 1"),
-            board("8/8/4k3/8/8/8/8/3K4 b - - 0 1"),
-        ];
-        let mut budget = Budget::default();
-        assert!(both_cannot(final_verdicts(&boards[2], None, &mut budget)));
-        assert_eq!(first_dead(boards.iter(), &mut budget), 2);
-        let mut budget = Budget::default();
-        assert_eq!(first_dead(boards[1..].iter(), &mut budget), 1);
+        on_a_large_stack(|| {
+            let boards = [
+                board("8/8/4k3/8/8/2KR4/8/4r3 w - - 0 1"),
+                board("8/8/4k3/8/8/2K5/8/3r4 w - - 0 1"),
+                board("8/8/4k3/8/8/8/8/3K4 b - - 0 1"),
+            ];
+            let mut budget = Budget::default();
+            assert!(both_cannot(final_verdicts(&boards[2], None, &mut budget)));
+            assert_eq!(first_dead(boards.iter(), &mut budget), 2);
+            let mut budget = Budget::default();
+            assert_eq!(first_dead(boards[1..].iter(), &mut budget), 1);
+        });
     }
 }

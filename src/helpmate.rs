@@ -271,8 +271,6 @@ impl Walk {
         let here = Here::new(self, board, progress, ply);
         let mut outcome = Outcome::Next;
         let mut any = false;
-        // the generator's sets of moves, each tried as it comes (the rest are not generated
-        // once a mate is found or the walk is spent)
         // where the king to be mated has few squares to flee to, every check (a move of progress
         // too) is first tried as a mate in one: lines end sooner
         if here.winning && here.escapes(board).len() <= SCAN_ESCAPES {
@@ -296,6 +294,8 @@ impl Walk {
                 }
             }
         } else {
+            // the generator's sets of moves, each tried as it comes (the rest are not generated
+            // once a mate is found or the walk is spent)
             board.generate_moves(|set| {
                 any = true;
                 outcome = self.set(board, &here, set, ply);
@@ -685,6 +685,22 @@ fn knight_distance(a: Square, b: Square) -> u8 {
     table[a as usize][b as usize]
 }
 
+/// Runs `f` on a thread with a stack large enough for the deepest walk in an unoptimised
+/// build (tests): the walk recurses from inside the move generator's callback, up to
+/// [`MAX_PLIES`] deep, and a debug build's frames are many times a release build's (which
+/// needs under 256 KiB for the deepest line).
+#[cfg(test)]
+pub(crate) fn on_a_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn_scoped(scope, f)
+            .expect("a test thread")
+            .join()
+            .expect("the test thread's result")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -702,70 +718,76 @@ mod tests {
 
     #[test]
     fn a_queen_mates_a_bare_king() {
-        let b = board("8/8/4k3/8/8/2KQ4/8/8 w - - 0 1");
-        assert!(mate_found(&b, Color::White));
-        assert!(!mate_found(&b, Color::Black));
+        on_a_large_stack(|| {
+            let b = board("8/8/4k3/8/8/2KQ4/8/8 w - - 0 1");
+            assert!(mate_found(&b, Color::White));
+            assert!(!mate_found(&b, Color::Black));
+        });
     }
 
     /// Positions where a rule of the walk is what finds the mate (the full search finds one in
     /// each): it must fire.
     #[test]
     fn the_walk_finds_these_mates() {
-        for (fen, side, why) in [
-            (
-                "8/8/8/8/1q6/2k5/8/K7 w - - 0 1",
-                Color::Black,
-                "a move without progress at the start: the king already in the corner steps out, Qb2#",
-            ),
-            (
-                "1rQ4k/3P2pp/8/4p3/3n4/6P1/5PPK/8 b - - 0 1",
-                Color::White,
-                "a forced move at the start: Rxc8, then dxc8=Q#",
-            ),
-            (
-                "K7/8/8/8/6Q1/3k2R1/8/8 b - - 0 1",
-                Color::White,
-                "another corner: the mating king stands in the first one",
-            ),
-            (
-                "4B3/8/8/8/p7/1kn5/8/2K5 b - - 0 1",
-                Color::White,
-                "a long line with a bishop against knight and pawn",
-            ),
-            (
-                "3rkr2/pp1bn2p/2nQ4/4N1B1/4P3/2P5/P5PP/1R3q1K w - - 0 1",
-                Color::Black,
-                "a forced capture at the start: Rxf1, then Rxf1#",
-            ),
-        ] {
-            assert!(mate_found(&board(fen), side), "{fen}: {why}");
-            assert_eq!(crate::dead::full_search(&board(fen), side), Some(true), "{fen}");
-        }
+        on_a_large_stack(|| {
+            for (fen, side, why) in [
+                (
+                    "8/8/8/8/1q6/2k5/8/K7 w - - 0 1",
+                    Color::Black,
+                    "a move without progress at the start: the king already in the corner steps out, Qb2#",
+                ),
+                (
+                    "1rQ4k/3P2pp/8/4p3/3n4/6P1/5PPK/8 b - - 0 1",
+                    Color::White,
+                    "a forced move at the start: Rxc8, then dxc8=Q#",
+                ),
+                (
+                    "K7/8/8/8/6Q1/3k2R1/8/8 b - - 0 1",
+                    Color::White,
+                    "another corner: the mating king stands in the first one",
+                ),
+                (
+                    "4B3/8/8/8/p7/1kn5/8/2K5 b - - 0 1",
+                    Color::White,
+                    "a long line with a bishop against knight and pawn",
+                ),
+                (
+                    "3rkr2/pp1bn2p/2nQ4/4N1B1/4P3/2P5/P5PP/1R3q1K w - - 0 1",
+                    Color::Black,
+                    "a forced capture at the start: Rxf1, then Rxf1#",
+                ),
+            ] {
+                assert!(mate_found(&board(fen), side), "{fen}: {why}");
+                assert_eq!(crate::dead::full_search(&board(fen), side), Some(true), "{fen}");
+            }
+        });
     }
 
     /// Positions where the side cannot mate: the walk must never fire, however far it looks.
     #[test]
     fn never_a_mate_where_none_exists() {
-        for (fen, side) in [
-            // a locked pawn wall (Black cannot mate)
-            (
-                "5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1",
-                Color::Black,
-            ),
-            // a knight alone
-            ("8/8/4k3/8/8/2KN4/8/8 b - - 0 1", Color::White),
-            // a stalemate
-            ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Color::White),
-            // a pawn wall with both kings behind it
-            ("k7/8/p1p1p1p1/P1P1P1P1/8/8/8/K7 w - - 0 1", Color::White),
-            // the forced move at the start takes the rook: a knight alone is left
-            ("7n/8/8/8/8/8/r1k5/K7 w - - 0 1", Color::Black),
-            // the forced move at the start takes the only queen
-            ("k7/1Q6/8/8/8/8/8/7K b - - 0 1", Color::White),
-        ] {
-            assert!(!found_within(&board(fen), side, 200_000), "{fen}");
-            assert!(!mate_found(&board(fen), side), "{fen}");
-        }
+        on_a_large_stack(|| {
+            for (fen, side) in [
+                // a locked pawn wall (Black cannot mate)
+                (
+                    "5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1",
+                    Color::Black,
+                ),
+                // a knight alone
+                ("8/8/4k3/8/8/2KN4/8/8 b - - 0 1", Color::White),
+                // a stalemate
+                ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Color::White),
+                // a pawn wall with both kings behind it
+                ("k7/8/p1p1p1p1/P1P1P1P1/8/8/8/K7 w - - 0 1", Color::White),
+                // the forced move at the start takes the rook: a knight alone is left
+                ("7n/8/8/8/8/8/r1k5/K7 w - - 0 1", Color::Black),
+                // the forced move at the start takes the only queen
+                ("k7/1Q6/8/8/8/8/8/7K b - - 0 1", Color::White),
+            ] {
+                assert!(!found_within(&board(fen), side, 200_000), "{fen}");
+                assert!(!mate_found(&board(fen), side), "{fen}");
+            }
+        });
     }
 
     #[test]
@@ -800,42 +822,44 @@ mod tests {
     /// checked through the release core by `tests/validation/test_dead_positions.py`).
     #[test]
     fn the_walk_against_the_labelled_positions_and_the_search() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/corpus/unwinnable/chasolver-positions.txt");
-        let Ok(text) = std::fs::read_to_string(path) else {
-            return; // the shared corpus is not beside this checkout
-        };
-        let (mut walked, mut found) = (0, 0);
-        for line in text.lines().filter(|l| !l.starts_with('#') && l.len() > 3) {
-            let (label, fen) = line.split_at(2);
-            let fen = fen.trim();
-            let fen = if fen.split_whitespace().count() < 6 {
-                format!("{fen} 0 1")
-            } else {
-                fen.to_string()
+        on_a_large_stack(|| {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../shared/corpus/unwinnable/chasolver-positions.txt");
+            let Ok(text) = std::fs::read_to_string(path) else {
+                return; // the shared corpus is not beside this checkout
             };
-            let Ok(b) = Board::from_fen(&fen, false) else {
-                continue;
-            };
-            for (i, side) in Color::ALL.into_iter().enumerate() {
-                let can = label.as_bytes()[i] != b'-';
-                let walk = mate_found(&b, side);
-                assert!(
-                    !walk || can,
-                    "{fen} {side:?}: a mate found for a side that cannot mate"
-                );
-                walked += 1;
-                if walk && walked % 25 == 0 {
-                    assert_eq!(
-                        crate::dead::full_search(&b, side),
-                        Some(true),
-                        "{fen} {side:?}"
+            let (mut walked, mut found) = (0, 0);
+            for line in text.lines().filter(|l| !l.starts_with('#') && l.len() > 3) {
+                let (label, fen) = line.split_at(2);
+                let fen = fen.trim();
+                let fen = if fen.split_whitespace().count() < 6 {
+                    format!("{fen} 0 1")
+                } else {
+                    fen.to_string()
+                };
+                let Ok(b) = Board::from_fen(&fen, false) else {
+                    continue;
+                };
+                for (i, side) in Color::ALL.into_iter().enumerate() {
+                    let can = label.as_bytes()[i] != b'-';
+                    let walk = mate_found(&b, side);
+                    assert!(
+                        !walk || can,
+                        "{fen} {side:?}: a mate found for a side that cannot mate"
                     );
+                    walked += 1;
+                    if walk && walked % 25 == 0 {
+                        assert_eq!(
+                            crate::dead::full_search(&b, side),
+                            Some(true),
+                            "{fen} {side:?}"
+                        );
+                    }
+                    found += walk as u32;
                 }
-                found += walk as u32;
             }
-        }
-        assert!(walked > 6_000 && found > 1_000, "{walked} {found}");
+            assert!(walked > 6_000 && found > 1_000, "{walked} {found}");
+        });
     }
 
     #[test]
