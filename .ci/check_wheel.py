@@ -9,6 +9,18 @@ import sys
 import zipfile
 
 
+#: The files every wheel must carry besides the compiled core.
+NEEDED = (
+    "notation/cli/main.py",
+    "notation/grammars/tokens.lark",
+    "notation/grammars/pgn.lark",
+    "notation/grammars/pgn.lalr",
+    "notation/rules/polyglot.txt",
+    "notation/openings/eco.tsv",
+    "notation/py.typed",
+)
+
+
 def problems(wheel: str) -> list[str]:
     """What is wrong with the wheel at ``wheel`` (empty when nothing is)."""
     with zipfile.ZipFile(wheel) as archive:
@@ -19,15 +31,7 @@ def problems(wheel: str) -> list[str]:
     tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     if tops != {"notation"}:
         found.append(f"top-level names other than notation: {sorted(tops - {'notation'})}")
-    for needed in (
-        "notation/cli/main.py",
-        "notation/grammars/tokens.lark",
-        "notation/grammars/pgn.lark",
-        "notation/grammars/pgn.lalr",
-        "notation/rules/polyglot.txt",
-        "notation/openings/eco.tsv",
-        "notation/py.typed",
-    ):
+    for needed in NEEDED:
         if needed not in names:
             found.append(f"missing {needed}")
     if not any(n.startswith("notation/_core.") and n.endswith((".so", ".pyd")) for n in names):

@@ -63,17 +63,7 @@ def test_the_wheel_check_names_what_a_wheel_lacks(tmp_path: Path) -> None:
     assert spec is not None and spec.loader is not None
     check = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(check)
-    complete = [
-        "notation/__init__.py",
-        "notation/cli/main.py",
-        "notation/grammars/tokens.lark",
-        "notation/grammars/pgn.lark",
-        "notation/grammars/pgn.lalr",
-        "notation/rules/polyglot.txt",
-        "notation/openings/eco.tsv",
-        "notation/py.typed",
-        "notation/_core.cpython-311-x86_64-linux-gnu.so",
-    ]
+    complete = ["notation/__init__.py", *check.NEEDED, "notation/_core.cpython-311-x86_64-linux-gnu.so"]
     script = "[console_scripts]\nnotation = notation.cli.main:run\n"
     assert check.problems(str(_wheel(tmp_path / "good.whl", complete, script))) == []
     lacking = [n for n in complete if not n.startswith("notation/_core")] + ["cli/main.py"]
