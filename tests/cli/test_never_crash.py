@@ -7,22 +7,14 @@ from pathlib import Path
 
 import pytest
 from conftest import SAMPLE_GAMES
+from harness_support import mutated
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from notation.cli.main import app
 
 SEED = (SAMPLE_GAMES / "round_robin.pgn").read_text(encoding="utf-8")[:3000]
 VERBS = [["validate"], ["stats"], ["standings"], ["ledger"], ["players"], ["convert"], ["filter"], ["tree"]]
-
-
-@st.composite
-def mutated_pgn(draw: st.DrawFn) -> str:
-    """The seed text with a slice replaced by arbitrary text (Unicode digits and blanks included)."""
-    start = draw(st.integers(0, len(SEED)))
-    end = draw(st.integers(start, min(len(SEED), start + 40)))
-    return SEED[:start] + draw(st.text(max_size=40)) + SEED[end:]
 
 
 def _check(tmp_path: Path, verb: list[str], text: str) -> None:
@@ -35,7 +27,7 @@ def _check(tmp_path: Path, verb: list[str], text: str) -> None:
 
 @pytest.mark.parametrize("verb", VERBS, ids=[v[0] for v in VERBS])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=mutated_pgn())
+@given(text=mutated(SEED))
 def test_every_reading_command_survives_mutated_pgn(verb: list[str], text: str, tmp_path: Path) -> None:
     _check(tmp_path, verb, text)
 
@@ -43,6 +35,6 @@ def test_every_reading_command_survives_mutated_pgn(verb: list[str], text: str, 
 @pytest.mark.slow
 @pytest.mark.parametrize("verb", VERBS, ids=[v[0] for v in VERBS])
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=mutated_pgn())
+@given(text=mutated(SEED))
 def test_every_reading_command_survives_mutated_pgn_long(verb: list[str], text: str, tmp_path: Path) -> None:
     _check(tmp_path, verb, text)

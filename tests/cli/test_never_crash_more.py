@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SAMPLE_GAMES
+from harness_support import mutated
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -267,13 +268,6 @@ DRAWING = {
 }
 
 
-@st.composite
-def mutated_pgn(draw: st.DrawFn) -> str:
-    start = draw(st.integers(0, len(SEED)))
-    end = draw(st.integers(start, min(len(SEED), start + 40)))
-    return SEED[:start] + draw(st.text(max_size=40)) + SEED[end:]
-
-
 def _drawing(verb: str, text: str, tmp_path: Path) -> list[str]:
     source = tmp_path / "in.pgn"
     source.write_text(text, encoding="utf-8", errors="surrogatepass")
@@ -282,7 +276,7 @@ def _drawing(verb: str, text: str, tmp_path: Path) -> list[str]:
 
 @pytest.mark.parametrize("verb", ["board", "chart"])
 @settings(max_examples=3, **SETTINGS)  # type: ignore[arg-type]
-@given(text=mutated_pgn())
+@given(text=mutated(SEED))
 def test_the_drawing_commands_survive_mutated_pgn(verb: str, text: str, tmp_path: Path) -> None:
     _survives(_drawing(verb, text, tmp_path))
 
@@ -290,7 +284,7 @@ def test_the_drawing_commands_survive_mutated_pgn(verb: str, text: str, tmp_path
 @pytest.mark.slow
 @pytest.mark.parametrize("verb", sorted(DRAWING))
 @settings(max_examples=60, **SETTINGS)  # type: ignore[arg-type]
-@given(text=mutated_pgn())
+@given(text=mutated(SEED))
 def test_the_drawing_commands_and_scoresheet_survive_mutated_pgn_long(verb: str, text: str, tmp_path: Path) -> None:
     """scoresheet reconstructs every damaged game (seconds each): in the long run only."""
     _survives(_drawing(verb, text, tmp_path))
