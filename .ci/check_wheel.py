@@ -1,6 +1,7 @@
 """The wheel holds the one ``notation`` package: the compiled core, the CLI, the grammars and the data.
 
-Usage: ``python .ci/check_wheel.py WHEEL``; exits 1 naming what is missing.
+Usage: ``python .ci/check_wheel.py WHEEL``; exits 1 naming what is missing, 2 when not given one
+readable wheel.
 """
 
 from __future__ import annotations
@@ -42,7 +43,14 @@ def problems(wheel: str) -> list[str]:
 
 
 if __name__ == "__main__":
-    wrong = problems(sys.argv[1])
+    if len(sys.argv) != 2:
+        print("usage: python .ci/check_wheel.py WHEEL", file=sys.stderr)
+        sys.exit(2)
+    try:
+        wrong = problems(sys.argv[1])
+    except (OSError, zipfile.BadZipFile) as error:
+        print(f"{sys.argv[1]}: not a readable wheel: {error}", file=sys.stderr)
+        sys.exit(2)
     for line in wrong:
         print(f"{sys.argv[1]}: {line}", file=sys.stderr)
     sys.exit(1 if wrong else 0)
