@@ -17,6 +17,23 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 #: installed package (from the checkout's root it would import the checkout, which works too:
 #: ``notation/_checkout.py``).
 OUTSIDE = Path(tempfile.gettempdir())
+#: The sample game files the validation tests read (all but the tournament, round_robin.pgn).
+OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn", "variant_crazyhouse.pgn")
+#: The keys of a validation report's JSON object, in order: the output contract.
+CONTRACT_KEYS = [
+    "file",
+    "game",
+    "line",
+    "white",
+    "black",
+    "result",
+    "status",
+    "plies",
+    "final_fen",
+    "outcome",
+    "claims",
+    "diagnostics",
+]
 #: Set to 1 to write the golden files from the current output (review the diff: it is an API change).
 UPDATE_GOLDEN = os.environ.get("NOTATION_UPDATE_GOLDEN") == "1"
 

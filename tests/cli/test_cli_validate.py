@@ -14,26 +14,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SAMPLE_GAMES, check_golden
+from conftest import CONTRACT_KEYS, OWN_SAMPLES, ROOT, SAMPLE_GAMES, check_golden
 from typer.testing import CliRunner
 
 from notation.cli.main import app
 
-OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn", "variant_crazyhouse.pgn")
-CONTRACT_KEYS = [
-    "file",
-    "game",
-    "line",
-    "white",
-    "black",
-    "result",
-    "status",
-    "plies",
-    "final_fen",
-    "outcome",
-    "claims",
-    "diagnostics",
-]
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from conftest import SAMPLE_GAMES
+from conftest import CONTRACT_KEYS, OWN_SAMPLES, SAMPLE_GAMES
 
 import notation
 from notation.validation.checks import (
@@ -30,21 +30,6 @@ from notation.validation.reports import GameReport, check_game
 from notation.validation.run import validate
 
 HEAD = '[Event "t"]\n[Site "?"]\n[Date "2026.01.01"]\n[Round "1"]\n[White "W"]\n[Black "B"]\n'
-OWN_SAMPLES = ("broken.pgn", "chess960.pgn", "classics.pgn", "draws.pgn", "special_moves.pgn", "variant_crazyhouse.pgn")
-CONTRACT_KEYS = [
-    "file",
-    "game",
-    "line",
-    "white",
-    "black",
-    "result",
-    "status",
-    "plies",
-    "final_fen",
-    "outcome",
-    "claims",
-    "diagnostics",
-]
 
 
 def game(movetext: str, result: str = "*", *, tag_result: str | None = None, **tags: str) -> Game:
