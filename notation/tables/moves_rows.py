@@ -233,8 +233,8 @@ class MovesBuilder:
                 "mb0": pl.Int16,
             },
         )
-        frame, found = _type_moves(games, plies, problems)
-        for game, ply, san, column, text in found:
+        frame, located = _type_moves(games, plies, problems)
+        for game, ply, san, column, text in located:
             file, number, line = self._where[game]
             self.diagnostics.append(
                 ranges.out_of_range(
