@@ -78,11 +78,18 @@ class ArrowColumns:
 
 @final
 class MovesBatch:
-    """Moves-table columns of the games the core took, in replay order."""
+    """Moves-table columns of the games the core took, in replay order; with ``commands`` (the
+    comment patterns, ``notation.tables.moves_rows.CORE_PATTERNS``) each ply's comments are read
+    into the comment columns instead of a raw ``text`` column."""
 
+    def __init__(self, commands: tuple[str, ...] | list[str] | None = None) -> None: ...
     def __len__(self) -> int: ...
+    def take_problems(self) -> list[tuple[int, str, str]]: ...
     def take(self) -> ArrowColumns: ...
 
+def comment_values(
+    patterns: tuple[str, ...] | list[str], texts: list[tuple[str, bool]]
+) -> list[tuple[float | None, int | None, int | None, int | None, int | None, str | None, list[tuple[str, str]]]]: ...
 def replay_game(
     fen: str | None,
     lines: Line,

@@ -4,12 +4,14 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    BooleanBuilder, Int8Builder, ListBuilder, StringBuilder, UInt64Builder, UInt8Builder,
+    BooleanBuilder, Float64Builder, Int16Builder, Int32Builder, Int64Builder, Int8Builder,
+    ListBuilder, StringBuilder, UInt64Builder, UInt8Builder,
 };
 use arrow_array::{ArrayRef, StructArray};
 use arrow_schema::{Field, Fields};
 use cozy_chess::{File, Piece, Square};
 
+use crate::commands::{Column, Commands};
 use crate::replay::{Game, Note};
 
 /// Piece types as the Python engine numbers them (pawn 1 .. king 6).
@@ -30,7 +32,62 @@ pub struct MovesColumns {
     text: StringBuilder,
     nags: ListBuilder<UInt8Builder>,
     position_key: UInt64Builder,
+    /// With the comment patterns: the values read from each ply's comments (the moves table's
+    /// columns) instead of the raw `text`.
+    read: Option<ReadColumns>,
     rows: usize,
+}
+
+/// The comment-read columns (`notation.tables.moves_rows.COMMENT_COLUMNS`) and the values that
+/// did not fit their column: (row, column, text as written).
+struct ReadColumns {
+    commands: Arc<Commands>,
+    clock_seconds: Float64Builder,
+    move_time_ms: Int64Builder,
+    eval_cp: Int32Builder,
+    eval_mate: Int16Builder,
+    depth: Int16Builder,
+    comment: StringBuilder,
+    problems: Vec<(usize, Column, String)>,
+}
+
+impl ReadColumns {
+    fn new(commands: Arc<Commands>) -> Self {
+        ReadColumns {
+            commands,
+            clock_seconds: Float64Builder::new(),
+            move_time_ms: Int64Builder::new(),
+            eval_cp: Int32Builder::new(),
+            eval_mate: Int16Builder::new(),
+            depth: Int16Builder::new(),
+            comment: StringBuilder::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, row: usize, text: Option<&str>, white: bool) {
+        let Some(text) = text else {
+            self.clock_seconds.append_null();
+            self.move_time_ms.append_null();
+            self.eval_cp.append_null();
+            self.eval_mate.append_null();
+            self.depth.append_null();
+            self.comment.append_null();
+            return;
+        };
+        let read = self.commands.read(text, white);
+        self.clock_seconds.append_option(read.clock_seconds);
+        self.move_time_ms.append_option(read.move_time_ms);
+        self.eval_cp.append_option(read.eval_cp);
+        self.eval_mate.append_option(read.eval_mate);
+        self.depth.append_option(read.depth);
+        self.comment.append_option(read.comment);
+        self.problems.extend(
+            read.problems
+                .into_iter()
+                .map(|(column, written)| (row, column, written)),
+        );
+    }
 }
 
 impl Default for MovesColumns {
@@ -48,6 +105,7 @@ impl Default for MovesColumns {
             text: StringBuilder::new(),
             nags: ListBuilder::new(UInt8Builder::new()),
             position_key: UInt64Builder::new(),
+            read: None,
             rows: 0,
         }
     }
@@ -56,6 +114,33 @@ impl Default for MovesColumns {
 impl MovesColumns {
     pub fn len(&self) -> usize {
         self.rows
+    }
+
+    /// Columns that read each ply's comments with `commands` (see [`ReadColumns`]).
+    pub fn with_commands(commands: Arc<Commands>) -> Self {
+        MovesColumns {
+            read: Some(ReadColumns::new(commands)),
+            ..MovesColumns::default()
+        }
+    }
+
+    /// Empty columns of the same kind (reading comments or not).
+    pub fn fresh(&self) -> Self {
+        match &self.read {
+            Some(read) => MovesColumns::with_commands(read.commands.clone()),
+            None => MovesColumns::default(),
+        }
+    }
+
+    /// The values of the rows so far that did not fit their column: (row, column, text).
+    pub fn take_problems(&mut self) -> Vec<(usize, &'static str, String)> {
+        match &mut self.read {
+            Some(read) => std::mem::take(&mut read.problems)
+                .into_iter()
+                .map(|(row, column, text)| (row, column.name(), text))
+                .collect(),
+            None => Vec::new(),
+        }
     }
 
     /// Append every mainline ply of `game` (castling king-takes-rook when `chess960`, else the
@@ -104,10 +189,10 @@ impl MovesColumns {
                     }
                 }
             }
-            if comments > 0 {
-                self.text.append_value(&text);
-            } else {
-                self.text.append_null();
+            let written = (comments > 0).then_some(text.as_str());
+            match &mut self.read {
+                Some(read) => read.push(self.rows, written, ply.white),
+                None => self.text.append_option(written),
             }
             self.nags.append(nags > 0);
             self.position_key.append_value(ply.key);
@@ -128,10 +213,26 @@ impl MovesColumns {
             ("castle", Arc::new(self.castle.finish())),
             ("check", Arc::new(self.check.finish())),
             ("mate", Arc::new(self.mate.finish())),
-            ("text", Arc::new(self.text.finish())),
-            ("nags", Arc::new(nags)),
-            ("position_key", Arc::new(self.position_key.finish())),
         ];
+        let mut columns = columns;
+        if self.read.is_none() {
+            columns.push(("text", Arc::new(self.text.finish())));
+        }
+        columns.push(("nags", Arc::new(nags)));
+        columns.push(("position_key", Arc::new(self.position_key.finish())));
+        if let Some(read) = &mut self.read {
+            columns.extend([
+                (
+                    "clock_seconds",
+                    Arc::new(read.clock_seconds.finish()) as ArrayRef,
+                ),
+                ("move_time_ms", Arc::new(read.move_time_ms.finish())),
+                ("eval_cp", Arc::new(read.eval_cp.finish())),
+                ("eval_mate", Arc::new(read.eval_mate.finish())),
+                ("depth", Arc::new(read.depth.finish())),
+                ("comment", Arc::new(read.comment.finish())),
+            ]);
+        }
         let fields: Fields = columns
             .iter()
             .map(|(name, array)| Arc::new(Field::new(*name, array.data_type().clone(), true)))

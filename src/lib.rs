@@ -6,7 +6,8 @@
 //! the MIT-licensed `cozy-chess` crate), and computes what `notation validate` and
 //! `notation import` report: checks, mate, stalemate, dead positions and who can still mate
 //! ([`dead`], with the MIT-licensed `chasolver` crate), the repetition key ([`polyglot`]) and
-//! claim plies, the final FEN ([`fen`]), and per-ply columns.
+//! claim plies, the final FEN ([`fen`]), and per-ply columns, with the values read from each
+//! move's comments ([`commands`]).
 //!
 //! The core handles the common case exactly, wrong `+`/`#` suffixes and move numbers included
 //! (it locates those warnings: [`replay::Remark`]), and *declines* anything else: a lenient
@@ -17,6 +18,7 @@
 //! which explains what is wrong with located diagnostics. So both paths give one behaviour,
 //! and tests compare them over the whole corpus.
 
+pub mod commands;
 pub mod dead;
 pub mod fen;
 pub mod helpmate;

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyInt, PyList, PyString, PyTuple};
 
 use crate::columns::MovesColumns;
+use crate::commands::Commands;
 use crate::dead;
 use crate::fen;
 use crate::replay::{self, Decline, Item, Pos, MAX_DEPTH, MAX_PLIES, SYMBOL_NAGS};
@@ -491,11 +492,24 @@ pub struct MovesBatch {
 
 #[pymethods]
 impl MovesBatch {
+    /// `commands`: the comment patterns (`crate::commands::PATTERNS`, in that order); with them
+    /// each ply's comments are read into the moves table's columns here (no raw `text` column).
     #[new]
-    fn new() -> Self {
-        MovesBatch {
-            columns: MovesColumns::default(),
-        }
+    #[pyo3(signature = (commands = None))]
+    fn new(commands: Option<Vec<String>>) -> PyResult<Self> {
+        let columns = match commands {
+            Some(patterns) => MovesColumns::with_commands(std::sync::Arc::new(
+                Commands::new(&patterns).map_err(pyo3::exceptions::PyValueError::new_err)?,
+            )),
+            None => MovesColumns::default(),
+        };
+        Ok(MovesBatch { columns })
+    }
+
+    /// The values of the rows held that their column cannot hold, `(row, column, text)`, in
+    /// row order; they are forgotten (call before `take`).
+    fn take_problems(&mut self) -> Vec<(usize, &'static str, String)> {
+        self.columns.take_problems()
     }
 
     /// Rows held.
@@ -506,9 +520,52 @@ impl MovesBatch {
     /// The rows so far as an object with `__arrow_c_array__` (a struct array); the batch empties.
     fn take(&mut self) -> ArrowColumns {
         ArrowColumns {
-            array: Some(std::mem::take(&mut self.columns).finish()),
+            array: Some({
+                let fresh = self.columns.fresh();
+                std::mem::replace(&mut self.columns, fresh).finish()
+            }),
         }
     }
+}
+
+/// One value of [`comment_values`]: clock seconds, move time ms, centipawns, mate, depth,
+/// comment, and the values that did not fit, `(column, text)`.
+type CommentValues = (
+    Option<f64>,
+    Option<i64>,
+    Option<i32>,
+    Option<i16>,
+    Option<i16>,
+    Option<String>,
+    Vec<(&'static str, String)>,
+);
+
+/// What the moves table reads from each `(comment text, white moved)` with `patterns` (as
+/// `MovesBatch(commands=...)` reads them; for the tests that compare it with the reference).
+#[pyfunction]
+fn comment_values(
+    patterns: Vec<String>,
+    texts: Vec<(String, bool)>,
+) -> PyResult<Vec<CommentValues>> {
+    let commands = Commands::new(&patterns).map_err(pyo3::exceptions::PyValueError::new_err)?;
+    Ok(texts
+        .iter()
+        .map(|(text, white)| {
+            let read = commands.read(text, *white);
+            (
+                read.clock_seconds,
+                read.move_time_ms,
+                read.eval_cp,
+                read.eval_mate,
+                read.depth,
+                read.comment,
+                read.problems
+                    .into_iter()
+                    .map(|(column, written)| (column.name(), written))
+                    .collect(),
+            )
+        })
+        .collect())
 }
 
 /// A struct array for the Arrow PyCapsule interface (consumed once, by Polars).
@@ -998,6 +1055,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_end, m)?)?;
     m.add_function(wrap_pyfunction!(lines_and_starts, m)?)?;
     m.add_class::<MovesBatch>()?;
+    m.add_function(wrap_pyfunction!(comment_values, m)?)?;
     m.add_class::<ArrowColumns>()?;
     // A panic is reported to Python as CorePanic (and by notation as internal.error); the
     // default hook would also print to stderr, which a library must not do.

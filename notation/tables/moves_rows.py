@@ -2,11 +2,13 @@
 arrays), typed and derived by Polars per batch.
 
 Per ply, Python (or the compiled core, :mod:`notation.validation.core`) collects only what the
-replay knows; :func:`_type_moves` derives the rest at flush time, including the values read
-from each move's comments: ``[%clk]``/``tl=`` (``clock_seconds``; ``tl=`` in milliseconds or h:mm:ss), ``[%emt]``/``mt=``
-(``move_time_ms``), ``[%eval]``/``wv=``/``score/depth`` (``eval_cp``, ``eval_mate``) and
-``[%eval …,depth]``/``d=``/``score/depth`` (``depth``), with the patterns of :mod:`notation.pgn.comment_commands`. Both
-paths hand this module the raw comment text, so the derived columns are the same on both.
+replay knows; :func:`_type_moves` derives the rest at flush time. The values read from each
+move's comments, ``[%clk]``/``tl=`` (``clock_seconds``; ``tl=`` in milliseconds or h:mm:ss),
+``[%emt]``/``mt=`` (``move_time_ms``), ``[%eval]``/``wv=``/``score/depth`` (``eval_cp``,
+``eval_mate``), ``[%eval …,depth]``/``d=``/``score/depth`` (``depth``) and the cleaned
+``comment``, with the patterns of :mod:`notation.pgn.comment_commands`, come from the core for
+the games it reads (it is handed those patterns, :data:`CORE_PATTERNS`) and from
+:func:`read_comments`, the reference, for the others; tests compare both readings.
 Values that do not fit their column are null plus a ``table.value-out-of-range`` warning
 (:mod:`notation.tables.ranges`).
 """
@@ -47,6 +49,27 @@ BATCH_ROWS = 65_536
 #: a run of whitespace (folded to one space in the ``comment`` column)
 SPACES = re.compile(r"\s+")
 
+#: The patterns the compiled core reads comments with (``MovesBatch(commands=...)``), in the
+#: order of ``src/commands.rs`` ``PATTERNS``: the very ones :func:`read_comments` uses.
+CORE_PATTERNS: tuple[str, ...] = tuple(
+    pattern.pattern
+    for pattern in (
+        COMMAND_PATTERN,
+        CLOCK_PATTERN,
+        EMT_PATTERN,
+        EVAL_PATTERN,
+        WV_PATTERN,
+        TL_PATTERN,
+        MT_PATTERN,
+        SCORE_DEPTH_PATTERN,
+        DEPTH_PATTERN,
+        SPACES,
+    )
+)
+
+#: The columns read from a ply's comments, in the order both readings give them.
+COMMENT_COLUMNS: tuple[str, ...] = ("clock_seconds", "move_time_ms", "eval_cp", "eval_mate", "depth", "comment")
+
 
 class MovesBuilder:
     """Per-column lists for the moves table, filled from a replay's plies.
@@ -54,12 +77,11 @@ class MovesBuilder:
     Per ply, Python collects only what the replay already knows (one list comprehension per
     column): the canonical SAN, the move's squares and promotion, the piece types on its from
     and to squares, whether it castles, checks or mates, the raw comment text, NAGs and the
-    repetition key. Everything derivable from those is computed by Polars at flush time: game
-    id, ply, move number and colour (from the start position's turn and move number), UCI,
-    piece letters, material (running sums of captures and promotions from the start
-    position's material), the comment commands ``[%clk]``/``[%emt]``/``[%eval]``, the engine
-    comments' ``tl=``/``mt=``/``wv=``/``d=`` and the cleaned comment, with the very patterns of
-    :mod:`notation.pgn.comment_commands` (a test keeps both paths agreeing).
+    repetition key; the values read from the comments come from :func:`read_comments` per
+    segment of Python-built rows (the core reads them itself). Everything derivable from those
+    is computed by Polars at flush time: game id, ply, move number and colour (from the start
+    position's turn and move number), UCI, piece letters and material (running sums of
+    captures and promotions from the start position's material).
     """
 
     _GAME = ("game", "game_id", "n", "white_first", "fullmove", "mw0", "mb0")
@@ -74,6 +96,7 @@ class MovesBuilder:
         "check",
         "mate",
         "text",
+        "white",
         "nags",
         "position_key",
     )
@@ -83,7 +106,8 @@ class MovesBuilder:
         self._frames: list[pl.DataFrame] = []
         self._g: dict[str, list[Any]] = {name: [] for name in self._GAME}
         self._p: dict[str, list[Any]] = {name: [] for name in self._PLY}
-        self._segments: list[pl.DataFrame] = []  # ply columns of earlier games, in order
+        # ply columns of earlier games, in order, each with its comment values' problems
+        self._segments: list[tuple[pl.DataFrame, list[tuple[int, str, str]]]] = []
         self.core_batch: MovesBatch | None = None  # the compiled core's columns
         self._where: list[tuple[str | None, int | None, int | None]] = []  # per game of the batch
         #: ``table.value-out-of-range`` warnings of the rows flushed so far (see ``ranges``)
@@ -138,8 +162,7 @@ class MovesBuilder:
         plies = rep.plies
         if not plies:
             return
-        if self.core_batch is not None and len(self.core_batch):
-            self._segments.append(pl.DataFrame(self.core_batch.take()))
+        self._seal_core()
         self._game(gid, plies[0].before, len(plies), game)
         p = self._p
         p["san"].extend([r.san for r in plies])
@@ -157,6 +180,7 @@ class MovesBuilder:
         # mate as the replay wrote it: the suffix of the canonical SAN (read by formats.san)
         p["mate"].extend([r.check and parse_san_syntax(r.san).suffix == "#" for r in plies])
         p["text"].extend([" ".join(c) if (c := r.node.comments) else None for r in plies])
+        p["white"].extend([bool(r.before.turn) for r in plies])
         p["nags"].extend(
             [
                 ranges.keep_nags(n, self._where[-1], i, r.san, self.diagnostics) if (n := r.node.nags) else None
@@ -170,18 +194,32 @@ class MovesBuilder:
             self._flush()
 
     def _seal_python(self) -> None:
-        """The Python-built ply columns so far become a segment."""
-        self._segments.append(pl.DataFrame(self._p, schema=_PLY_SCHEMA, strict=False))
+        """The Python-built ply columns so far become a segment (their comments read here)."""
+        frame = pl.DataFrame(self._p, schema=_PLY_SCHEMA, strict=False)
+        values, problems = read_comments(frame.select("text", "white"))
+        self._segments.append((pl.concat([frame.drop("text", "white"), values], how="horizontal"), problems))
         self._p = {name: [] for name in self._PLY}
+
+    def _seal_core(self) -> None:
+        """The compiled core's rows so far become a segment."""
+        batch = self.core_batch
+        if batch is not None and len(batch):
+            problems = batch.take_problems()
+            self._segments.append((pl.DataFrame(batch.take()), problems))
 
     def _flush(self) -> None:
         if not self._rows:
             return
         if self._p["san"]:
             self._seal_python()
-        if self.core_batch is not None and len(self.core_batch):
-            self._segments.append(pl.DataFrame(self.core_batch.take()))
-        plies = pl.concat(self._segments, how="vertical") if len(self._segments) > 1 else self._segments[0]
+        self._seal_core()
+        frames = [frame for frame, _ in self._segments]
+        plies = pl.concat(frames, how="vertical") if len(frames) > 1 else frames[0]
+        problems: list[tuple[int, str, str]] = []
+        offset = 0
+        for frame, found in self._segments:
+            problems.extend((offset + row, column, text) for row, column, text in found)
+            offset += len(frame)
         self._segments = []
         games = pl.DataFrame(
             self._g,
@@ -195,12 +233,20 @@ class MovesBuilder:
                 "mb0": pl.Int16,
             },
         )
-        frame, problems = _type_moves(games, plies)
-        for game, ply, san, column, what, text in problems.iter_rows():
+        frame, located = _type_moves(games, plies, problems)
+        for game, ply, san, column, text in located:
             file, number, line = self._where[game]
             self.diagnostics.append(
                 ranges.out_of_range(
-                    column, MOVES_SCHEMA[column], what, text, file=file, game=number, line=line, ply=ply, san=san
+                    column,
+                    MOVES_SCHEMA[column],
+                    ranges.MOVE_CHECKS[column],
+                    text,
+                    file=file,
+                    game=number,
+                    line=line,
+                    ply=ply,
+                    san=san,
                 )
             )
         self._frames.append(frame)
@@ -218,7 +264,8 @@ class MovesBuilder:
         return frame
 
 
-#: The raw ply columns (Python lists or the compiled core's Arrow arrays) before derivation.
+#: The raw ply columns Python collects (the compiled core gives the same, with the
+#: :data:`COMMENT_COLUMNS` read from ``text``, by ``white``'s view, in their place).
 _PLY_SCHEMA = pl.Schema(
     {
         "san": pl.String(),
@@ -231,24 +278,23 @@ _PLY_SCHEMA = pl.Schema(
         "check": pl.Boolean(),
         "mate": pl.Boolean(),
         "text": pl.String(),
+        "white": pl.Boolean(),  # White moved
         "nags": pl.List(pl.UInt8()),  # MOVES_SCHEMA["nags"]
         "position_key": pl.UInt64(),
     }
 )
 
 
-def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The typed moves frame of one batch: per-game facts exploded to plies, plus derived
-    columns; and the values that did not fit their column (null in the frame): one row
-    ``(game, ply, san, column, what, text)`` each (see :mod:`notation.tables.ranges`).
+def read_comments(plies: pl.DataFrame) -> tuple[pl.DataFrame, list[tuple[int, str, str]]]:
+    """The reference reading of ply comments (columns ``text``, the comments joined by a space,
+    and ``white``, White moved): the :data:`COMMENT_COLUMNS` with the moves table's dtypes, and
+    ``(row, column, text)`` of each value present that its column cannot hold (null in the
+    frame; see :mod:`notation.tables.ranges`). The compiled core reads the games it takes the
+    same way (``src/commands.rs``, with :data:`CORE_PATTERNS`).
 
-    Three ``with_columns``/``select`` stages so that each intermediate (colour, captured piece,
-    the regex matches of the comment commands) is computed once (eager Polars has no
-    common-subexpression elimination).
+    Two ``with_columns`` stages so that the regex matches of the comment commands are computed
+    once (eager Polars has no common-subexpression elimination).
     """
-    per_ply = games.with_columns(i=pl.int_ranges(0, pl.col("n"), dtype=pl.Int32)).explode("i").drop("n")
-    frame = pl.concat([per_ply, plies], how="horizontal")
-    target = pl.col("target")
     texts = plies["text"]
 
     def held(literal: str) -> bool:
@@ -261,10 +307,8 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         same nulls, of the same type, without being run over every ply."""
         return pl.col("text") if held(literal) else pl.lit(None, dtype=pl.String)
 
-    # stage 1: ply parity, capture, and the comment text's commands
-    frame = frame.with_columns(
-        k=pl.col("i") + pl.when(pl.col("white_first")).then(0).otherwise(1),
-        capture=target.ne_missing(0),
+    # stage 1: the comment text's commands
+    frame = plies.with_columns(
         clk=holding("[%clk").str.extract_groups(CLOCK_PATTERN.pattern),
         ev=holding("[%eval").str.extract_groups(EVAL_PATTERN.pattern),
         wv=holding("wv=").str.extract_groups(WV_PATTERN.pattern),  # engine comments (TCEC, cutechess)
@@ -278,16 +322,11 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         .str.replace_all(SPACES.pattern, " ")
         .str.strip_chars(),
     )
-    # stage 2: colour, captured piece, material changes
-    white = (pl.col("k") % 2) == 0
-    captured = pl.when(pl.col("capture")).then(target.fill_null(PAWN))
+    # stage 2: the input's numbers, computed wide; those that fit their column are kept
+    # (loose casts: the patterns' \d also matches non-ASCII digits such as '٣', which give none)
     clk, ev, wv, sd = pl.col("clk"), pl.col("ev"), pl.col("wv"), pl.col("sd")
-    view = pl.when(white).then(1).otherwise(-1)  # a score/depth comment's score is the mover's
-    frame = frame.with_columns(white=white, captured=captured).with_columns(
-        cap_value=_piece_value(pl.col("captured")).fill_null(0),
-        promo_gain=(_piece_value(pl.col("promotion")) - PIECE_VALUES[PAWN]).fill_null(0),
-        # the input's numbers, computed wide; stage 3 keeps those that fit their column
-        # (loose casts: the patterns' \d also matches non-ASCII digits such as '٣')
+    view = pl.when(pl.col("white")).then(1).otherwise(-1)  # a score/depth comment's score is the mover's
+    frame = frame.with_columns(
         clock_w=pl.coalesce(
             clk.struct.field("1").cast(pl.Float64, strict=False) * 3600.0
             + clk.struct.field("2").cast(pl.Float64, strict=False) * 60.0
@@ -309,7 +348,6 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
             * pl.when(sd.struct.field("1") == "-").then(-1).otherwise(1)
             * view,
         ),
-        move_w=pl.col("fullmove").cast(pl.Int64) + pl.col("k") // 2,
         # [%emt] wins over mt=; null where the text's number is not an Int64 (too many digits)
         time_w=pl.when(pl.col("emt").struct.field("1").is_not_null())
         .then(_milliseconds(pl.col("emt")))
@@ -322,19 +360,71 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         "clock_seconds": pl.col("clock_w").is_finite(),
         "eval_cp": ranges.in_range(pl.col("cp_w"), MOVES_SCHEMA["eval_cp"]),
         "eval_mate": ranges.in_range(pl.col("mate_w"), MOVES_SCHEMA["eval_mate"]),
-        "move_number": ranges.in_range(pl.col("move_w"), MOVES_SCHEMA["move_number"]),
         "move_time_ms": pl.col("time_w").is_not_null(),
         "depth": ranges.in_range(pl.col("depth_w"), MOVES_SCHEMA["depth"]),
     }
-    problems = ranges.move_problems(frame, fits)
+    problems = ranges.comment_problems(frame, fits)
+    comment = pl.col("comment")
+    values = frame.select(
+        pl.when(fits["clock_seconds"]).then(pl.col("clock_w")).alias("clock_seconds"),
+        pl.col("time_w").alias("move_time_ms"),
+        pl.when(fits["eval_cp"]).then(pl.col("cp_w")).cast(MOVES_SCHEMA["eval_cp"], strict=False).alias("eval_cp"),
+        pl.when(fits["eval_mate"])
+        .then(pl.col("mate_w"))
+        .cast(MOVES_SCHEMA["eval_mate"], strict=False)
+        .alias("eval_mate"),
+        pl.when(fits["depth"]).then(pl.col("depth_w")).cast(MOVES_SCHEMA["depth"], strict=False).alias("depth"),
+        pl.when(comment != "").then(comment).alias("comment"),
+    ).cast({name: MOVES_SCHEMA[name] for name in COMMENT_COLUMNS})
+    return values, problems
+
+
+def _type_moves(
+    games: pl.DataFrame, plies: pl.DataFrame, problems: list[tuple[int, str, str]]
+) -> tuple[pl.DataFrame, list[tuple[int, int, str, str, str]]]:
+    """The typed moves frame of one batch: per-game facts exploded to plies, plus derived
+    columns; and the values that did not fit their column (null in the frame): one
+    ``(game, ply, san, column, text)`` each, in ply order (see :mod:`notation.tables.ranges`).
+    ``problems``: those of the comment values, ``(row, column, text)``.
+
+    Two ``with_columns`` stages and a ``select`` so that each intermediate (colour, captured
+    piece) is computed once (eager Polars has no common-subexpression elimination).
+    """
+    per_ply = games.with_columns(i=pl.int_ranges(0, pl.col("n"), dtype=pl.Int32)).explode("i").drop("n")
+    frame = pl.concat([per_ply, plies], how="horizontal")
+    target = pl.col("target")
+
+    # stage 1: ply parity, capture
+    frame = frame.with_columns(
+        k=pl.col("i") + pl.when(pl.col("white_first")).then(0).otherwise(1),
+        capture=target.ne_missing(0),
+    )
+    # stage 2: colour, captured piece, material changes
+    white = (pl.col("k") % 2) == 0
+    captured = pl.when(pl.col("capture")).then(target.fill_null(PAWN))
+    frame = frame.with_columns(white=white, captured=captured).with_columns(
+        cap_value=_piece_value(pl.col("captured")).fill_null(0),
+        promo_gain=(_piece_value(pl.col("promotion")) - PIECE_VALUES[PAWN]).fill_null(0),
+        move_w=pl.col("fullmove").cast(pl.Int64) + pl.col("k") // 2,
+    )
+    number_fits = ranges.in_range(pl.col("move_w"), MOVES_SCHEMA["move_number"])
+    # a FEN move number near the column's end: the move numbers past it (rare: one pass of flags)
+    unfit = frame.select(pl.col("fullmove").is_not_null() & ~number_fits.fill_null(False)).to_series()
+    if unfit.any():
+        numbers = frame.get_column("move_w").cast(pl.String)
+        problems = problems + [(row, "move_number", numbers[row]) for row in unfit.arg_true().to_list()]
+    order = {column: rank for rank, column in enumerate(ranges.MOVE_CHECKS)}
+    located = [
+        (frame["game"][row], frame["i"][row] + 1, frame["san"][row], column, text)
+        for row, column, text in sorted(problems, key=lambda found: (found[0], order[found[1]]))
+    ]
     white = pl.col("white")
     cap_value, promo_gain = pl.col("cap_value"), pl.col("promo_gain")
     promotion = _piece_letter(pl.col("promotion"))
-    comment = pl.col("comment")
     columns: dict[str, pl.Expr] = {
         "game_id": pl.col("game_id"),
         "ply": pl.col("i") + 1,
-        "move_number": pl.when(fits["move_number"]).then(pl.col("move_w")),
+        "move_number": pl.when(number_fits).then(pl.col("move_w")),
         "color": pl.when(white).then(pl.lit("white")).otherwise(pl.lit("black")),
         "san": pl.col("san"),
         "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
@@ -353,24 +443,19 @@ def _type_moves(games: pl.DataFrame, plies: pl.DataFrame) -> tuple[pl.DataFrame,
         "is_mate": pl.col("mate"),
         "is_castle": pl.col("castle"),
         "is_en_passant": target.is_null(),
-        "clock_seconds": pl.when(fits["clock_seconds"]).then(pl.col("clock_w")),
-        "move_time_ms": pl.col("time_w"),
-        "eval_cp": pl.when(fits["eval_cp"]).then(pl.col("cp_w")),
-        "eval_mate": pl.when(fits["eval_mate"]).then(pl.col("mate_w")),
-        "depth": pl.when(fits["depth"]).then(pl.col("depth_w")),
         "nags": pl.col("nags"),
-        "comment": pl.when(comment != "").then(comment),
         "position_key": pl.col("position_key"),
         "material_white": pl.col("mw0") + _running(pl.when(white).then(promo_gain).otherwise(-cap_value)),
         "material_black": pl.col("mb0") + _running(pl.when(white).then(-cap_value).otherwise(promo_gain)),
     }
+    columns.update((name, pl.col(name)) for name in COMMENT_COLUMNS)
     # stage 3: the schema's columns, in order, with their dtypes
     typed = frame.select(
         expr.cast(dtype, strict=False).alias(name) if name in _CAST_LOOSE else expr.cast(dtype).alias(name)
         for name, dtype in MOVES_SCHEMA.items()
         for expr in (columns[name],)
     )
-    return typed, problems
+    return typed, located
 
 
 def _time_left(tl: pl.Expr) -> pl.Expr:

@@ -13,8 +13,9 @@ for a move's value, its ply and SAN, quoting the text as written.
 
 The row builders (:mod:`notation.tables.rows`) compute the values as they always did, loosely
 cast; this module says which nulls are not "absent" but "did not fit": :func:`game_problems`
-(vectorised over a batch of raw tag text, :data:`GAME_CHECKS`), :func:`move_problems` (over a
-batch of plies: ``[%clk]``, ``[%eval]``, move times, search depths, move numbers) and :func:`out_of_range` (the
+(vectorised over a batch of raw tag text, :data:`GAME_CHECKS`), :func:`comment_problems` (over a
+batch of plies: ``[%clk]``, ``[%eval]``, move times, search depths; the compiled core finds the
+same for the games it reads, ``src/commands.rs``) and :func:`out_of_range` (the
 diagnostic). The builders check the per-game FEN move number and NAGs in Python, with
 :func:`fits`.
 Dates are not checked here: a date that is not a calendar date is validation's
@@ -138,29 +139,36 @@ def out_of_range(
     return Diagnostic.make(CODE, message, file=file, game=game, line=line, ply=ply, san=san)
 
 
-#: per checked moves column: (the raw value's presence, what it is, its text as written)
-_MOVE_VALUES: dict[str, tuple[pl.Expr, str, pl.Expr]] = {
+#: The moves columns whose values are checked, in the order their problems are reported within
+#: a ply; and what each value is, for the message.
+MOVE_CHECKS: Final[dict[str, str]] = {
+    "clock_seconds": "clock",
+    "eval_cp": "evaluation",
+    "eval_mate": "evaluation",
+    "move_number": "move number",
+    "move_time_ms": "move time",
+    "depth": "search depth",
+}
+
+#: per moves column read from comments: (the raw value's presence, its text as written), over
+#: the stage-1 columns of ``notation.tables.moves_rows.read_comments``
+_COMMENT_VALUES: dict[str, tuple[pl.Expr, pl.Expr]] = {
     "clock_seconds": (
         pl.col("clk").struct.field("1").is_not_null(),
-        "clock",
         pl.col("text").str.extract(CLOCK_PATTERN.pattern, 0),
     ),
     "eval_cp": (
         pl.col("ev").struct.field("2").is_not_null(),
-        "evaluation",
         pl.col("text").str.extract(EVAL_PATTERN.pattern, 0),
     ),
     "eval_mate": (
         pl.col("ev").struct.field("1").is_not_null(),
-        "evaluation",
         pl.col("text").str.extract(EVAL_PATTERN.pattern, 0),
     ),
-    "move_number": (pl.col("fullmove").is_not_null(), "move number", pl.col("move_w").cast(pl.String)),
     "move_time_ms": (
         pl.col("emt").struct.field("1").is_not_null()
         | pl.col("mt").struct.field("1").is_not_null()
         | pl.col("mt").struct.field("4").is_not_null(),
-        "move time",
         pl.coalesce(
             pl.col("text").str.extract(EMT_PATTERN.pattern, 0),
             pl.col("text").str.extract(MT_PATTERN.pattern, 0).str.strip_chars(" \t\n\r,{}"),
@@ -168,7 +176,6 @@ _MOVE_VALUES: dict[str, tuple[pl.Expr, str, pl.Expr]] = {
     ),
     "depth": (
         pl.col("ev").struct.field("3").is_not_null() | pl.col("dp").is_not_null(),
-        "search depth",
         pl.when(pl.col("ev").struct.field("3").is_not_null())
         .then(pl.col("text").str.extract(EVAL_PATTERN.pattern, 0))
         .otherwise(pl.col("text").str.extract(DEPTH_PATTERN.pattern, 0).str.strip_chars(" \t\n\r,{}")),
@@ -176,34 +183,20 @@ _MOVE_VALUES: dict[str, tuple[pl.Expr, str, pl.Expr]] = {
 }
 
 
-def move_problems(frame: pl.DataFrame, fits: dict[str, pl.Expr]) -> pl.DataFrame:
-    """The rows ``(game, ply, san, column, what, text)`` whose value is present in the input but
-    does not fit its column (usually none: one pass of flags over the batch)."""
-    schema = {
-        "game": pl.Int32,
-        "ply": pl.Int32,
-        "san": pl.String,
-        "column": pl.String,
-        "what": pl.String,
-        "text": pl.String,
-    }
+def comment_problems(frame: pl.DataFrame, fits: dict[str, pl.Expr]) -> list[tuple[int, str, str]]:
+    """``(row, column, text)`` of every value read from a comment that is present in the input
+    but does not fit its column, in row order (usually none: one pass of flags over the rows)."""
     flags = frame.select(
-        (present & ~fits[name].fill_null(False)).alias(name) for name, (present, _, _) in _MOVE_VALUES.items()
+        (present & ~fits[name].fill_null(False)).alias(name) for name, (present, _) in _COMMENT_VALUES.items()
     )
     if not flags.select(pl.any_horizontal(pl.all()).any()).item():
-        return pl.DataFrame(schema=schema)
-    found = [
-        frame.filter(flags.get_column(name)).select(
-            pl.col("game"),
-            (pl.col("i") + 1).alias("ply"),
-            pl.col("san"),
-            pl.lit(name).alias("column"),
-            pl.lit(what).alias("what"),
-            text.alias("text"),
-        )
-        for name, (_, what, text) in _MOVE_VALUES.items()
-    ]
-    return pl.concat([f.cast(schema) for f in found]).sort("game", "ply", maintain_order=True)  # type: ignore[arg-type]
+        return []
+    found: list[tuple[int, str, str]] = []
+    for name, (_, text) in _COMMENT_VALUES.items():
+        rows = flags.get_column(name).arg_true()
+        texts = frame.select(text.alias("text")).get_column("text").gather(rows)
+        found.extend(zip(rows.to_list(), [name] * len(rows), texts.to_list(), strict=True))
+    return sorted(found, key=lambda problem: problem[0])  # by row, columns in their order
 
 
 def keep_nags(

@@ -28,7 +28,7 @@ from notation.formats.fen import STARTING_FEN
 from notation.tables.openings import KeysBuilder, openings_of, with_openings
 from notation.pgn.comment_commands import COMMAND_PATTERN
 from notation.tables import ranges
-from notation.tables.moves_rows import BATCH_ROWS, SPACES, MovesBuilder
+from notation.tables.moves_rows import BATCH_ROWS, CORE_PATTERNS, SPACES, MovesBuilder
 from notation.tables.schema import (
     COLUMN_TAGS,
     GAMES_SCHEMA,
@@ -424,7 +424,7 @@ class TableBuilder:
         batch = None
         if self.moves is not None:
             if self.moves.core_batch is None:
-                self.moves.core_batch = module.MovesBatch()
+                self.moves.core_batch = module.MovesBatch(commands=CORE_PATTERNS)
             batch = self.moves.core_batch
         elif self.keys is not None:
             batch = self.keys.batch(module)

@@ -1,0 +1,437 @@
+//! The values the moves table reads from a move's comment text: `[%clk]`/`tl=` (clock seconds),
+//! `[%emt]`/`mt=` (move time in milliseconds), `[%eval]`/`wv=`/`score/depth` (centipawns and
+//! mate distance, White's view), `[%eval …,depth]`/`d=`/`score/depth` (search depth) and the
+//! comment with its commands removed.
+//!
+//! The patterns are not written here: the caller hands over those of
+//! `notation.pgn.comment_commands` (and `notation.tables.moves_rows.SPACES`), in the order of
+//! [`PATTERNS`]. The arithmetic is that of `notation.tables.moves_rows.read_comments`, the Polars
+//! reference: string-to-number casts that give no value for non-ASCII digits, products and sums
+//! in `f64`, rounding half to even, and the out-of-range problems `notation.tables.ranges`
+//! reports. Tests compare both readings over the corpus and generated comments.
+
+use fancy_regex::{Captures, Regex};
+
+/// The names of the patterns [`Commands::new`] takes, in order.
+pub const PATTERNS: [&str; 10] = [
+    "COMMAND",
+    "CLOCK",
+    "EMT",
+    "EVAL",
+    "WV",
+    "TL",
+    "MT",
+    "SCORE_DEPTH",
+    "DEPTH",
+    "SPACES",
+];
+
+/// The moves-table columns whose values can fail to fit (the names of `MOVES_SCHEMA`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    ClockSeconds,
+    EvalCp,
+    EvalMate,
+    MoveTimeMs,
+    Depth,
+}
+
+impl Column {
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::ClockSeconds => "clock_seconds",
+            Column::EvalCp => "eval_cp",
+            Column::EvalMate => "eval_mate",
+            Column::MoveTimeMs => "move_time_ms",
+            Column::Depth => "depth",
+        }
+    }
+}
+
+/// What one ply's comment text gives.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Read {
+    pub clock_seconds: Option<f64>,
+    pub move_time_ms: Option<i64>,
+    pub eval_cp: Option<i32>,
+    pub eval_mate: Option<i16>,
+    pub depth: Option<i16>,
+    /// The text without its commands, whitespace runs folded; None when nothing is left.
+    pub comment: Option<String>,
+    /// Values present in the text that their column cannot hold: (column, the text as written).
+    pub problems: Vec<(Column, String)>,
+}
+
+/// Which of the literals the patterns' matches hold a text holds (one pass over its bytes; the
+/// same answers as `str::contains` of each).
+#[derive(Default)]
+struct Held {
+    command: bool, // "[%"
+    clk: bool,     // "[%clk"
+    eval: bool,    // "[%eval"
+    emt: bool,     // "[%emt"
+    wv: bool,      // "wv="
+    tl: bool,      // "tl="
+    mt: bool,      // "mt="
+    d: bool,       // "d="
+    slash: bool,   // "/"
+}
+
+impl Held {
+    fn of(text: &str) -> Held {
+        let bytes = text.as_bytes();
+        let mut held = Held::default();
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'[' if bytes.get(i + 1) == Some(&b'%') => {
+                    held.command = true;
+                    let rest = &bytes[i + 2..];
+                    held.clk |= rest.starts_with(b"clk");
+                    held.eval |= rest.starts_with(b"eval");
+                    held.emt |= rest.starts_with(b"emt");
+                }
+                b'=' => {
+                    let before = &bytes[..i];
+                    held.wv |= before.ends_with(b"wv");
+                    held.tl |= before.ends_with(b"tl");
+                    held.mt |= before.ends_with(b"mt");
+                    held.d |= before.ends_with(b"d");
+                }
+                b'/' => held.slash = true,
+                _ => {}
+            }
+        }
+        held
+    }
+}
+
+/// The compiled patterns.
+pub struct Commands {
+    command: Regex,
+    clock: Regex,
+    emt: Regex,
+    eval: Regex,
+    wv: Regex,
+    tl: Regex,
+    mt: Regex,
+    score_depth: Regex,
+    depth: Regex,
+    spaces: Regex,
+    /// SPACES is `\s+` (Unicode White_Space runs, as `char::is_whitespace`): folded word by word.
+    fold_by_words: bool,
+    /// COMMAND is `\[%[^\]]*\]` (from `[%` to the next `]`): removed by [`without_commands`].
+    commands_by_brackets: bool,
+}
+
+/// `text` with each command (`[%` up to the next `]`) replaced by a space: what the COMMAND
+/// pattern `\[%[^\]]*\]` replaces (leftmost first; after a `[%` with no `]` nothing matches).
+fn without_commands(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("[%") {
+        let Some(end) = rest[start + 2..].find(']') else {
+            break;
+        };
+        out.push_str(&rest[..start]);
+        out.push(' ');
+        rest = &rest[start + 2 + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `s` cast to `Float64` as Polars casts strings (strict=False): ASCII decimal text only.
+fn float(s: Option<&str>) -> Option<f64> {
+    let s = s?;
+    if !s.is_ascii() {
+        return None;
+    }
+    s.parse::<f64>().ok()
+}
+
+/// `s` as an `Int64` (Polars `str.to_integer(strict=False)`): None for non-ASCII digits or overflow.
+fn integer(s: Option<&str>) -> Option<i64> {
+    let s = s?;
+    if !s.is_ascii() {
+        return None;
+    }
+    s.parse::<i64>().ok()
+}
+
+/// Polars' loose `Float64` -> `Int64` cast: None outside the range (and for NaN).
+fn to_i64(value: f64) -> Option<i64> {
+    let bound = -(i64::MIN as f64); // 2^63, exact
+    (-bound..bound).contains(&value).then_some(value as i64)
+}
+
+fn group<'t>(caps: &Option<Captures<'t, str>>, index: usize) -> Option<&'t str> {
+    caps.as_ref()?.get(index).map(|m| m.as_str())
+}
+
+/// `h:mm(:ss(.f))` (groups 1-3) as whole milliseconds, missing seconds as 0.
+fn milliseconds(caps: &Option<Captures<'_, str>>) -> Option<i64> {
+    let hours = float(group(caps, 1))?;
+    let minutes = float(group(caps, 2))?;
+    let seconds = float(group(caps, 3)).unwrap_or(0.0);
+    to_i64((hours * 3_600_000.0 + minutes * 60_000.0 + seconds * 1000.0).round_ties_even())
+}
+
+/// Milliseconds written as digits as seconds, as `ranges.milliseconds_as_seconds` computes them.
+fn milliseconds_as_seconds(digits: &str) -> Option<f64> {
+    if !digits.is_ascii() {
+        return None;
+    }
+    let padded = format!("{digits:0>4}");
+    let (whole, fraction) = padded.split_at(padded.len() - 3);
+    format!("{whole}.{fraction}").parse::<f64>().ok()
+}
+
+fn strip_separators(text: &str) -> &str {
+    text.trim_matches([' ', '\t', '\n', '\r', ',', '{', '}'])
+}
+
+impl Commands {
+    /// The patterns in the order of [`PATTERNS`].
+    pub fn new(patterns: &[String]) -> Result<Commands, String> {
+        if patterns.len() != PATTERNS.len() {
+            return Err(format!(
+                "{} patterns given, {} expected ({})",
+                patterns.len(),
+                PATTERNS.len(),
+                PATTERNS.join(", ")
+            ));
+        }
+        let compile = |i: usize| {
+            Regex::new(&patterns[i]).map_err(|e| format!("pattern {}: {e}", PATTERNS[i]))
+        };
+        Ok(Commands {
+            command: compile(0)?,
+            clock: compile(1)?,
+            emt: compile(2)?,
+            eval: compile(3)?,
+            wv: compile(4)?,
+            tl: compile(5)?,
+            mt: compile(6)?,
+            score_depth: compile(7)?,
+            depth: compile(8)?,
+            spaces: compile(9)?,
+            fold_by_words: patterns[9] == r"\s+",
+            commands_by_brackets: patterns[0] == r"\[%[^\]]*\]",
+        })
+    }
+
+    /// The first match of `pattern` in `text`, looked for only when `held` (`text` holds the
+    /// literal every match of the pattern holds).
+    fn find<'t>(pattern: &Regex, text: &'t str, held: bool) -> Option<Captures<'t, str>> {
+        if held {
+            pattern.captures(text).ok().flatten()
+        } else {
+            None
+        }
+    }
+
+    /// Read one ply's comment text (the comments joined by a space); `white`: White moved.
+    pub fn read(&self, text: &str, white: bool) -> Read {
+        let held = Held::of(text);
+        let clk = Self::find(&self.clock, text, held.clk);
+        let ev = Self::find(&self.eval, text, held.eval);
+        let wv = Self::find(&self.wv, text, held.wv);
+        let tl = Self::find(&self.tl, text, held.tl);
+        let emt = Self::find(&self.emt, text, held.emt);
+        let mt = Self::find(&self.mt, text, held.mt);
+        let dp = Self::find(&self.depth, text, held.d);
+        let sd = Self::find(&self.score_depth, text, held.slash);
+        let view = if white { 1.0 } else { -1.0 };
+        let mut read = Read::default();
+
+        // clock: [%clk], else tl= (milliseconds or h:mm:ss)
+        let clock_value = float(group(&clk, 1)).and_then(|hours| {
+            let minutes = float(group(&clk, 2))?;
+            Some(hours * 3600.0 + minutes * 60.0 + float(group(&clk, 3)).unwrap_or(0.0))
+        });
+        let time_left = match group(&tl, 4) {
+            Some(digits) => milliseconds_as_seconds(digits),
+            None => (|| {
+                Some(
+                    float(group(&tl, 1))? * 3600.0
+                        + float(group(&tl, 2))? * 60.0
+                        + float(group(&tl, 3))?,
+                )
+            })(),
+        };
+        let clock = clock_value.or(time_left);
+        read.clock_seconds = clock.filter(|v| v.is_finite());
+        if group(&clk, 1).is_some() && read.clock_seconds.is_none() {
+            read.problems.push((
+                Column::ClockSeconds,
+                group(&clk, 0).unwrap_or("").to_string(),
+            ));
+        }
+
+        // evaluation, White's view: [%eval], else wv=, else score/depth (the mover's view)
+        let cp = float(group(&ev, 2))
+            .or_else(|| float(group(&wv, 3)))
+            .or_else(|| float(group(&sd, 3)).map(|pawns| pawns * view))
+            .map(|pawns| (pawns * 100.0).round_ties_even());
+        read.eval_cp = cp
+            .filter(|v| (-2_147_483_648.0..=2_147_483_647.0).contains(v))
+            .map(|v| v as i32);
+        let mate = integer(group(&ev, 1))
+            .or_else(|| {
+                let distance = group(&wv, 2)?;
+                integer(Some(&format!("{}{distance}", group(&wv, 1)?)))
+            })
+            .or_else(|| {
+                let sign = if group(&sd, 1) == Some("-") { -1 } else { 1 };
+                Some(
+                    integer(group(&sd, 2))?
+                        .wrapping_mul(sign)
+                        .wrapping_mul(view as i64),
+                )
+            });
+        read.eval_mate = mate.and_then(|v| i16::try_from(v).ok());
+        let eval_text = || group(&ev, 0).unwrap_or("").to_string();
+        if group(&ev, 2).is_some() && read.eval_cp.is_none() {
+            read.problems.push((Column::EvalCp, eval_text()));
+        }
+        if group(&ev, 1).is_some() && read.eval_mate.is_none() {
+            read.problems.push((Column::EvalMate, eval_text()));
+        }
+
+        // move time: [%emt] wins over mt= (milliseconds or h:mm:ss)
+        read.move_time_ms = if group(&emt, 1).is_some() {
+            milliseconds(&emt)
+        } else if let Some(digits) = group(&mt, 4) {
+            integer(Some(digits))
+        } else {
+            milliseconds(&mt)
+        };
+        let timed = group(&emt, 1).is_some() || group(&mt, 1).is_some() || group(&mt, 4).is_some();
+        if timed && read.move_time_ms.is_none() {
+            let written = match group(&emt, 0) {
+                Some(whole) => whole,
+                None => strip_separators(group(&mt, 0).unwrap_or("")),
+            };
+            read.problems
+                .push((Column::MoveTimeMs, written.to_string()));
+        }
+
+        // depth: [%eval …,depth], else d=, else score/depth (the first written, then read)
+        let depth_text = group(&ev, 3)
+            .or_else(|| group(&dp, 1))
+            .or_else(|| group(&sd, 4));
+        read.depth = integer(depth_text).and_then(|v| i16::try_from(v).ok());
+        if (group(&ev, 3).is_some() || group(&dp, 1).is_some()) && read.depth.is_none() {
+            let written = match group(&ev, 3) {
+                Some(_) => group(&ev, 0).unwrap_or(""),
+                None => strip_separators(group(&dp, 0).unwrap_or("")),
+            };
+            read.problems.push((Column::Depth, written.to_string()));
+        }
+
+        // the comment: commands removed, whitespace runs folded, trimmed
+        let without = if held.command && self.commands_by_brackets {
+            std::borrow::Cow::Owned(without_commands(text))
+        } else if held.command {
+            self.command.replace_all(text, " ")
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
+        let folded = if self.fold_by_words {
+            // what SPACES (`\s+`: Unicode White_Space runs) and trimming give
+            let mut words = without.split_whitespace();
+            words.next().map(|first| {
+                let mut folded = first.to_string();
+                for word in words {
+                    folded.push(' ');
+                    folded.push_str(word);
+                }
+                folded
+            })
+        } else {
+            let folded = self.spaces.replace_all(&without, " ");
+            let trimmed = folded.trim();
+            (!trimmed.is_empty()).then(|| trimmed.to_string())
+        };
+        read.comment = folded;
+        read
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The patterns live in notation/pgn/comment_commands.py; these copies only exercise the
+    // arithmetic here (tests/tables/test_comment_values.py compares against the Python reading).
+    fn commands() -> Commands {
+        let patterns: Vec<String> = [
+            r"\[%[^\]]*\]",
+            r"\[%clk\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]",
+            r"\[%emt\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]",
+            r"\[%eval\s+(?:#([+-]?\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:\s*,\s*(\d+))?\s*\]",
+            r"(?:^|[\s,{])wv=(?:(-?)M(\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:[\s,}]|$)",
+            r"(?:^|[\s,{])tl=(?:(\d+):(\d{1,2}):(\d{1,2}(?:\.\d*)?)|(\d+))(?:[\s,}]|$)",
+            r"(?:^|[\s,{])mt=(?:(\d+):(\d{1,2}):(\d{1,2}(?:\.\d*)?)|(\d+))(?:[\s,}]|$)",
+            r"^\s*(?:([+-]?)M(\d+)|([+-]?(?:\d+\.\d*|\.\d+)))/(\d+)(?:[\s,}]|$)",
+            r"(?:^|[\s,{])d=(\d+)(?:[\s,}]|$)",
+            r"\s+",
+        ]
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+        Commands::new(&patterns).unwrap()
+    }
+
+    #[test]
+    fn hand_written_folding_and_removal_equal_the_patterns() {
+        let fast = commands();
+        assert!(fast.fold_by_words && fast.commands_by_brackets);
+        let mut slow = commands();
+        slow.fold_by_words = false;
+        slow.commands_by_brackets = false;
+        for text in [
+            "",
+            "  ",
+            "[%clk 0:01:00]",
+            " a [%csl Ge4][%cal Ge2e4]b\u{a0}\u{2003}c\u{200b} [% x",
+            "[%[%]] ] [%",
+            "x\u{85}y\u{2028}\u{3000}z [%eval 1] \t\n",
+        ] {
+            assert_eq!(fast.read(text, true), slow.read(text, true), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn lichess_comment() {
+        let read = commands().read("[%eval -0.25] [%clk 0:02:59.5]", false);
+        assert_eq!(read.clock_seconds, Some(179.5));
+        assert_eq!(read.eval_cp, Some(-25));
+        assert_eq!(read.comment, None);
+        assert!(read.problems.is_empty());
+    }
+
+    #[test]
+    fn engine_comment_and_score_depth() {
+        let c = commands();
+        let read = c.read("d=34, mt=3076, tl=57236, wv=-M15, good", true);
+        assert_eq!(read.depth, Some(34));
+        assert_eq!(read.move_time_ms, Some(3076));
+        assert_eq!(read.clock_seconds, Some(57.236));
+        assert_eq!(read.eval_mate, Some(-15));
+        let read = c.read("+0.18/23 239", false);
+        assert_eq!((read.eval_cp, read.depth), (Some(-18), Some(23)));
+    }
+
+    #[test]
+    fn values_that_do_not_fit() {
+        let read = commands().read("[%eval #-99999] [%emt 0:00:٣]", true);
+        assert_eq!(read.eval_mate, None);
+        assert_eq!(read.move_time_ms, Some(0)); // unreadable seconds count as none
+        assert_eq!(
+            read.problems,
+            vec![(Column::EvalMate, "[%eval #-99999]".to_string())]
+        );
+        assert!(Commands::new(&[]).is_err());
+    }
+}
