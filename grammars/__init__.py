@@ -17,11 +17,13 @@ from __future__ import annotations
 import importlib.resources
 import os
 from functools import lru_cache, cache
-from typing import Any
+from typing import Any, cast
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - Lark is imported when a grammar is loaded, not before
+    from collections.abc import Callable
+
     from lark import Lark
 
 
@@ -95,6 +97,22 @@ def terminal_patterns(name: str) -> dict[str, str]:
     after a hash of the grammar texts and the Lark version, so that later processes skip
     Lark's grammar compilation (about 0.1 s a grammar); a missing, unreadable or damaged file
     is computed again (and rewritten atomically)."""
+    found = _kept("terminals", name, str, _compiled_terminals)
+    return cast("dict[str, str]", found)
+
+
+@cache
+def terminal_priorities(name: str) -> dict[str, int]:
+    """The priority of every terminal of ``<name>.lark`` (named as in :func:`terminal_patterns`),
+    kept in the temporary folder as :func:`terminal_patterns` keeps the patterns."""
+    found = _kept("priorities", name, int, lambda n: {term: t.priority for term, t in _terminals(n).items()})
+    return cast("dict[str, int]", found)
+
+
+def _kept(kind: str, name: str, value: type, compute: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """``compute(name)``, read from (or written to) a file of the temporary folder named after
+    ``kind``, a hash of the grammar texts and the Lark version; a missing, unreadable or damaged
+    file (a value not of type ``value``) is computed again and rewritten atomically."""
     import hashlib
     import json
     import tempfile
@@ -103,17 +121,17 @@ def terminal_patterns(name: str) -> dict[str, str]:
 
     texts = "\0".join(grammar_text(n) for n in sorted({name, "tokens"}))
     digest = hashlib.sha256(f"{lark.__version__}\0{name}\0{texts}".encode()).hexdigest()[:24]
-    path = os.path.join(tempfile.gettempdir(), f".notation_terminals_{name}_{digest}.json")
+    path = os.path.join(tempfile.gettempdir(), f".notation_{kind}_{name}_{digest}.json")
     try:
         with open(path, encoding="utf-8") as handle:
             cached = json.load(handle)
-        if isinstance(cached, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in cached.items()):
+        if isinstance(cached, dict) and all(isinstance(k, str) and type(v) is value for k, v in cached.items()):
             return cached
     except (OSError, ValueError):
         pass
-    out = _compiled_terminals(name)
+    out = compute(name)
     try:
-        fd, partial = tempfile.mkstemp(prefix=".notation_terminals_", dir=os.path.dirname(path))
+        fd, partial = tempfile.mkstemp(prefix=f".notation_{kind}_", dir=os.path.dirname(path))
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(out, handle)
         os.replace(partial, path)
@@ -148,7 +166,7 @@ def overridden(name: str, terminals: dict[str, str]) -> str:
     a grammar changed the way Lark changes grammars, never by editing its text."""
     lines = [grammar_text(name)]
     for term, definition in terminals.items():
-        priority = _terminals(name)[term].priority
+        priority = terminal_priorities(name)[term]
         head = term if priority == 0 else f"{term}.{priority}"
         lines.append(f"%override {head}: {definition}")
     return "\n".join(lines) + "\n"

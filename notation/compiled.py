@@ -29,6 +29,12 @@ if TYPE_CHECKING:  # pragma: no cover
 T = TypeVar("T")
 
 
+#: A plain game's outline as the core builds it (``notation._core.game_outline``): its tags, the
+#: mainline outline (``[(MOVES text, line, column)]`` or ``[]``) and the result token ``(text,
+#: line, column)`` or None.
+CoreOutline = tuple[dict[str, str], list[tuple[str, int, int]], tuple[str, int, int] | None]
+
+
 class Core(Protocol):
     """What the package uses of the compiled core (``notation._core``, typed by ``_core.pyi``):
     the module itself satisfies it (mypy checks that where :func:`core_module` returns it), and
@@ -57,6 +63,7 @@ class Core(Protocol):
         wins: bool | None = None,
         searches: int = 8,
     ) -> tuple[int | None, _core.MateVerdict, _core.MateVerdict]: ...
+    def game_outline(self, text: str, line: int) -> CoreOutline | None: ...
     def lex_game(self, text: str) -> list[tuple[str, str, int, int, int, int, int, int]] | None: ...
     def split_run(
         self,
@@ -141,6 +148,20 @@ def through_core(raw: RawGame, work: Callable[[Core], T | None]) -> tuple[T | No
         return work(core), None
     except core.CorePanic as exc:
         return None, core_failure(str(exc), raw.line)
+
+
+def core_outline(text: str, line: int) -> tuple[CoreOutline | None, Diagnostic | None]:
+    """``(the core's outline of a game's text, None)`` (``notation._core.game_outline``: Lark's
+    automaton run on the core's tokens, the tree built as the outline builder builds it; None
+    when Lark must parse the game, or the core is off); ``(None, internal.error)`` when the
+    core panicked (the gate's meaning, at line ``line``)."""
+    core = core_module()
+    if core is None:
+        return None, None
+    try:
+        return core.game_outline(text, line), None
+    except core.CorePanic as exc:
+        return None, core_failure(str(exc), line)
 
 
 def core_tokens(

@@ -263,6 +263,36 @@ impl Tables {
     /// Parses `text` as Lark does, appending the events of its tree to `events` (cleared
     /// first); on failure the events are those before it.
     pub fn parse_into(&self, text: &str, events: &mut Vec<Event>) -> Result<(), Failure> {
+        self.run(events, |state, at| {
+            self.next_token(self.state_lexer[state], text, at)
+                .map_err(|at| match self.match_at(self.root, text, at) {
+                    Some((terminal, _)) => Failure::Token {
+                        at,
+                        terminal: Some(terminal),
+                    },
+                    None => Failure::Character { at },
+                })
+        })
+    }
+
+    /// Parses tokens cut beforehand (`(terminal, start, end)`, ignored terminals left out) as
+    /// Lark's parser does with a lexer that hands them over: the same loop without lexing.
+    pub fn parse_tokens(
+        &self,
+        tokens: &[(u16, usize, usize)],
+        events: &mut Vec<Event>,
+    ) -> Result<(), Failure> {
+        let mut next = tokens.iter().copied();
+        self.run(events, |_, _| Ok(next.next()))
+    }
+
+    /// Lark's LALR loop: `next_token(state, at)` gives the token after byte `at` in parser
+    /// state `state` (None at the end).
+    fn run(
+        &self,
+        events: &mut Vec<Event>,
+        mut next_token: impl FnMut(usize, usize) -> Result<Option<(u16, usize, usize)>, Failure>,
+    ) -> Result<(), Failure> {
         events.clear();
         let end_symbol = self.terminals.len();
         let mut stack: Vec<u16> = vec![self.start];
@@ -270,18 +300,7 @@ impl Tables {
         let mut last_start = 0;
         loop {
             let state = usize::from(*stack.last().expect("the start state stays"));
-            let token = match self.next_token(self.state_lexer[state], text, at) {
-                Ok(token) => token,
-                Err(at) => {
-                    return Err(match self.match_at(self.root, text, at) {
-                        Some((terminal, _)) => Failure::Token {
-                            at,
-                            terminal: Some(terminal),
-                        },
-                        None => Failure::Character { at },
-                    });
-                }
-            };
+            let token = next_token(state, at)?;
             let symbol = token.map_or(end_symbol, |(terminal, _, _)| usize::from(terminal));
             loop {
                 let state = usize::from(*stack.last().expect("the start state stays"));

@@ -5,8 +5,8 @@
 //! Comments before the first move are `COMMENT` tokens (as in every TCEC game, which opens
 //! with the engines' options).
 //!
-//! Lark still parses the game with the grammar's rules; this only spares Python's regex engine
-//! the lexing. Anything else (a malformed tag, a variation, a lenient spelling, an escape line, non-ASCII blanks, text after the result) returns `None`,
+//! The core parses these tokens with Lark's automaton ([`crate::outline`]), or Lark parses them
+//! in Python (where its builder has something to report). Anything else (a malformed tag, a variation, a lenient spelling, an escape line, non-ASCII blanks, text after the result) returns `None`,
 //! and the game is lexed by Lark itself. A test compares the tokens with Lark's own on the
 //! corpus and on generated games.
 
@@ -41,11 +41,27 @@ fn spaces(b: &[u8], mut i: usize) -> usize {
 
 /// One `TAG_PAIR` at `i` (tokens.lark): the index after its `]`.
 fn tag_pair(text: &str, i: usize) -> Option<usize> {
+    tag_parts(text, i).map(|pair| pair.end)
+}
+
+/// The parts of one well-formed tag pair (`TAG_PAIR`): byte ranges in the text.
+pub struct TagParts {
+    /// `TAG_NAME`
+    pub name: (usize, usize),
+    /// `TAG_STRING`, its quotes included
+    pub string: (usize, usize),
+    /// The index after the `]`
+    pub end: usize,
+}
+
+/// The `TAG_PAIR` at `i`, or None when there is none.
+pub fn tag_parts(text: &str, i: usize) -> Option<TagParts> {
     let b = text.as_bytes();
     if b.get(i) != Some(&b'[') {
         return None;
     }
     let mut j = spaces(b, i + 1);
+    let name_start = j;
     let first = *b.get(j)?;
     if !(first.is_ascii_alphanumeric() || first == b'_') {
         return None;
@@ -54,10 +70,12 @@ fn tag_pair(text: &str, i: usize) -> Option<usize> {
     while j < b.len() && (b[j].is_ascii_alphanumeric() || b"_+#=:-".contains(&b[j])) {
         j += 1;
     }
+    let name = (name_start, j);
     j = spaces(b, j);
     if b.get(j) != Some(&b'"') {
         return None;
     }
+    let string_start = j;
     j += 1;
     loop {
         match *b.get(j)? {
@@ -74,11 +92,16 @@ fn tag_pair(text: &str, i: usize) -> Option<usize> {
             _ => j += 1,
         }
     }
+    let string = (string_start, j + 1);
     j = spaces(b, j + 1);
     if b.get(j) != Some(&b']') {
         return None;
     }
-    Some(j + 1)
+    Some(TagParts {
+        name,
+        string,
+        end: j + 1,
+    })
 }
 
 /// A closed `{...}` (`BRACE_COMMENT`) or a `;...` comment (`LINE_COMMENT`) at `i`: the index

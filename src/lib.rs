@@ -12,8 +12,8 @@
 //! The core handles the common case exactly, wrong `+`/`#` suffixes and move numbers included
 //! (it locates those warnings: [`replay::Remark`]), and *declines* anything else: a lenient
 //! spelling, an illegal, ambiguous or invalid move, a move after mate, a null move. It also
-//! finds where a game ends for the reader's boundary scan ([`split`]) and cuts a plain game's
-//! tokens for Lark ([`lex`]).
+//! finds where a game ends for the reader's boundary scan ([`split`]), cuts a plain game's
+//! tokens ([`lex`]) and parses them with Lark's automaton into the game's outline ([`outline`]).
 //! A declined game is replayed by the pure-Python reference (`notation.validation.replay`),
 //! which explains what is wrong with located diagnostics. So both paths give one behaviour,
 //! and tests compare them over the whole corpus.
@@ -24,6 +24,7 @@ pub mod fen;
 pub mod helpmate;
 pub mod lalr;
 pub mod lex;
+pub mod outline;
 pub mod polyglot;
 pub mod replay;
 pub mod san;

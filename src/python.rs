@@ -7,7 +7,7 @@ use cozy_chess::Board;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyCapsule, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyCapsule, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use crate::columns::MovesColumns;
 use crate::commands::Commands;
@@ -645,6 +645,50 @@ fn lex_fields(
     Some(out)
 }
 
+/// A plain game's outline (see `outline.rs`): the tags (a dict, in order), the mainline
+/// outline as `OutlineBuilder` gives it (`[(MOVES text, line, column)]` or `[]`) and the result
+/// token `(text, line, column)` or None; lines counted from `line`, the chunk's first line,
+/// columns in characters. None when Lark must parse the game in Python.
+#[pyfunction]
+fn game_outline<'py>(
+    py: Python<'py>,
+    text: &str,
+    line: usize,
+) -> PyResult<Option<GameOutline<'py>>> {
+    let found = catch_unwind(|| {
+        crate::outline::outline(text).map(|found| {
+            let at = |(start, end): (usize, usize)| {
+                let before = &text[..start];
+                let newlines = before.bytes().filter(|&c| c == b'\n').count();
+                let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+                let column = text[line_start..start].chars().count() + 1;
+                (text[start..end].to_owned(), line + newlines, column)
+            };
+            (found.tags, found.moves.map(at), found.result.map(at))
+        })
+    })
+    .map_err(|payload| CorePanic::new_err(panic_message(payload)))?;
+    let Some((tags, moves, result)) = found else {
+        return Ok(None);
+    };
+    let dict = PyDict::new(py);
+    for (name, value) in tags {
+        dict.set_item(name, value.as_ref())?;
+    }
+    let outline = PyList::empty(py);
+    if let Some(run) = moves {
+        outline.append(run)?;
+    }
+    Ok(Some((dict, outline, result)))
+}
+
+/// What `game_outline` returns: tags, mainline outline, result token.
+type GameOutline<'py> = (
+    Bound<'py, PyDict>,
+    Bound<'py, PyList>,
+    Option<(String, usize, usize)>,
+);
+
 /// Byte offsets of one text as character offsets (Python's), counted forwards from the last.
 struct CharOffsets<'t> {
     text: &'t str,
@@ -1051,6 +1095,7 @@ fn select_layer(
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game_outline, m)?)?;
     m.add_function(wrap_pyfunction!(lalr_parse, m)?)?;
     m.add_function(wrap_pyfunction!(game_end, m)?)?;
     m.add_function(wrap_pyfunction!(lines_and_starts, m)?)?;

@@ -262,17 +262,6 @@ def _corpus_texts(limit: int | None) -> list[str]:
     return texts
 
 
-def test_the_core_cuts_tokens_as_lark_does_on_corpus_games() -> None:
-    texts = _corpus_texts(limit=150)
-    assert _check_lexed(texts) > 0.5 * len(texts)
-
-
-@pytest.mark.slow
-def test_the_core_cuts_tokens_as_lark_does_on_the_whole_corpus() -> None:
-    texts = _corpus_texts(limit=None)
-    assert _check_lexed(texts) > 0.5 * len(texts)
-
-
 _TAGS = st.sampled_from(
     [
         '[Event "x"]\n',
@@ -306,6 +295,87 @@ def test_the_core_cuts_tokens_as_lark_does_on_generated_games(
 ) -> None:
     text = "".join(tags) + "\n" + "".join(intros) + "".join(pieces) + " " + end
     _check_lexed([text])
+
+
+# ------------------------------------------------------------------------------ the outline
+def _reference_outline(text: str, line: int) -> tuple[object, ...]:
+    """What Lark's parse in Python (``parse_game_outline`` with the core's outline off) makes
+    of a game: tags in order, mainline outline, result, diagnostics."""
+    from unittest import mock
+
+    with mock.patch("notation.pgn.parser.core_outline", return_value=(None, None)):
+        game, outline = parse_game_outline(text, file="f.pgn", number=3, line=line, offset=7)
+    return list(game.tags.items()), outline, game.result, game.diagnostics
+
+
+def _check_outlines(texts: list[str]) -> int:
+    """The core's outline (``_core.game_outline`` through ``parse_game_outline``) equals the
+    Python parse's on every text it takes; how many it took."""
+    taken = 0
+    for number, text in enumerate(texts):
+        line = 1 + number % 5
+        if _core.game_outline(text, line) is None:
+            continue
+        taken += 1
+        game, outline = parse_game_outline(text, file="f.pgn", number=3, line=line, offset=7)
+        found = (list(game.tags.items()), outline, game.result, game.diagnostics)
+        assert found == _reference_outline(text, line), text[:300]
+    return taken
+
+
+_CORPUS_CHECKS = {"tokens": _check_lexed, "outline": _check_outlines}
+
+
+@pytest.mark.parametrize("what", sorted(_CORPUS_CHECKS))
+def test_the_core_reads_corpus_games_as_lark_does(what: str) -> None:
+    """The core's tokens and outlines equal Lark's on the first 150 games of each corpus file."""
+    texts = _corpus_texts(limit=150)
+    assert _CORPUS_CHECKS[what](texts) > 0.5 * len(texts)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("what", sorted(_CORPUS_CHECKS))
+def test_the_core_reads_the_whole_corpus_as_lark_does(what: str) -> None:
+    texts = _corpus_texts(limit=None)
+    assert _CORPUS_CHECKS[what](texts) > 0.5 * len(texts)
+
+
+def test_the_core_outline_leaves_what_the_builder_reports_to_lark() -> None:
+    text = '[Event "x"]\n[Event "y"]\n\n1. e4 *\n'
+    assert _core.game_outline(text, 1) is None
+    game, _ = parse_game_outline(text)
+    assert [d.code for d in game.diagnostics] == ["pgn.duplicate-tag"]
+    for text in ['[Event "x"]\n\n1. e4 (1. d4) *', '[Event "x"]\n\n1. e4 * junk', "1. e4 *"]:
+        assert _core.game_outline(text, 1) is None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(_TAGS | st.sampled_from(['[Result "1-0"]\n', '[Result "0-1"]\n'])),
+    st.lists(_INTROS, max_size=2),
+    st.lists(_PIECES, max_size=12),
+    _ENDS,
+)
+def test_the_core_outlines_generated_games_as_lark_does(
+    tags: list[str], intros: list[str], pieces: list[str], end: str
+) -> None:
+    _check_outlines(["".join(tags) + "\n" + "".join(intros) + "".join(pieces) + " " + end])
+
+
+_SAMPLE = (
+    '[Event "Rated Blitz"]\n[Site "https://lichess.org/x"]\n[White "a\\"b"]\n[Result "1/2-1/2"]\n\n'
+    "{ intro } 1. e4 { [%clk 0:03:00] } 1... e5 2. Nf3 $1 Nc6 3. Bb5+ a6?! 4. Ba4 Nf6 1/2-1/2\n\n"
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, len(_SAMPLE)), st.integers(0, 6), _PIECES | _TAGS | _ENDS), max_size=3))
+def test_the_core_outlines_mutated_games_as_lark_does(edits: list[tuple[int, int, str]]) -> None:
+    text = _SAMPLE
+    for at, cut, insert in edits:
+        at = min(at, len(text))
+        text = text[:at] + insert + text[at + cut :]
+    _check_outlines([text])
 
 
 # ------------------------------------------------------------------------ the boundary scan

@@ -75,3 +75,25 @@ def test_the_kept_terminals_are_the_compiled_ones_and_a_damaged_file_is_rewritte
         assert list(tmp_path.glob(".notation_terminals_*")) == [kept]
     finally:
         grammars.terminal_patterns.cache_clear()
+
+
+def test_the_kept_priorities_are_lark_s_and_a_damaged_file_is_rewritten(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``overridden`` (the PGN parser's grammar) takes the terminals' priorities from the kept
+    file, so a process that reads it never compiles the grammar for them."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    grammars.terminal_priorities.cache_clear()
+    try:
+        first = grammars.terminal_priorities("pgn")
+        assert first == {term: t.priority for term, t in grammars._terminals("pgn").items()}
+        assert first["MOVES"] == 3 and first["TAGS"] == 4
+        (kept,) = tmp_path.glob(".notation_priorities_pgn_*.json")
+        kept.write_text('{"MOVES": "3"}', encoding="utf-8")  # a value of the wrong type
+        grammars.terminal_priorities.cache_clear()
+        assert grammars.terminal_priorities("pgn") == first
+        grammars.terminal_priorities.cache_clear()
+        assert grammars.terminal_priorities("pgn") == first  # read back from the rewritten file
+    finally:
+        grammars.terminal_priorities.cache_clear()

@@ -126,7 +126,7 @@ def _parser() -> Any:
     if _PARSER is None:
         from notation.grammars import build_parser
 
-        _PARSER = build_parser("san")
+        _PARSER = build_parser("san", cache=True)  # Lark keeps the built parser in the temporary folder
     return _PARSER
 
 

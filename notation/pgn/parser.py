@@ -33,7 +33,7 @@ from lark import Lark, Token, Transformer
 from lark.lexer import Lexer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from notation.compiled import core_tokens
+from notation.compiled import CoreOutline, core_outline, core_tokens
 from notation.diagnostics import Diagnostic
 from notation.formats.san import SanError, parse_san_syntax
 from notation.grammars import build_parser, lark_cython_available, overridden, regex_literal, terminal_patterns
@@ -659,10 +659,20 @@ def _finish(game: Game, builder: GameBuilder, token: Any, has_moves: bool) -> No
             result = "1/2-1/2"
     elif builder.recovered_result is not None:
         result = builder.recovered_result
+    at = (token.line + builder.base_line, token.column) if token is not None else (game.line, None)
+    _close(game, result, at, builder.end_of_text, has_moves)
+
+
+def _close(
+    game: Game, result: str | None, at: tuple[int, int | None], end_of_text: tuple[int, int | None], has_moves: bool
+) -> None:
+    """The game's result and the reader's findings on it: the termination marker missing (at
+    ``end_of_text``), disagreeing with the Result tag (at ``at``, the marker's line and column),
+    no moves."""
     game.result = result
     where = {"file": game.file, "game": game.number}
     if result is None:
-        line, column = builder.end_of_text
+        line, column = end_of_text
         game.diagnostics.append(
             Diagnostic.make(
                 "pgn.missing-result",
@@ -679,8 +689,8 @@ def _finish(game: Game, builder: GameBuilder, token: Any, has_moves: bool) -> No
                 Diagnostic.make(
                     "pgn.result-mismatch",
                     f"termination marker {result!r} disagrees with the Result tag {tag!r}",
-                    line=token.line + builder.base_line if token is not None else game.line,
-                    column=token.column if token is not None else None,
+                    line=at[0],
+                    column=at[1],
                     san=result,
                     **where,
                 )
@@ -690,6 +700,29 @@ def _finish(game: Game, builder: GameBuilder, token: Any, has_moves: bool) -> No
 
 
 # ---------------------------------------------------------------------------------- outline
+def _core_outline_game(
+    text: str,
+    outline: CoreOutline,
+    file: str | None,
+    number: int,
+    line: int,
+    offset: int,
+    encoding: str,
+) -> tuple[Game, list[Any]]:
+    """:func:`parse_game_outline`'s answer from the core's outline of the game (tags, mainline
+    outline, result token as ``(text, line, column)``)."""
+    tags, mainline, token = outline
+    game = Game(
+        file=file, number=number, line=line, offset=offset, tags=tags, result=None, diagnostics=[], encoding=encoding
+    )
+    if token is None:
+        body = text.rstrip()
+        _close(game, None, (line, None), (line + body.count("\n"), len(body) - body.rfind("\n")), bool(mainline))
+    else:
+        _close(game, token[0].rstrip(), (token[1], token[2]), (line, None), bool(mainline))
+    return game, mainline
+
+
 class OutlineBuilder(GameBuilder):
     """The same parse with the move runs left whole: each line is a list of ``(MOVES token
     text, file line, column)`` tuples and, after a run, the non-empty variation lists that
@@ -780,10 +813,17 @@ def parse_game_outline(
     (see :class:`OutlineBuilder`). Never raises.
 
     When the compiled core can cut the game's tokens (a game of tag pairs, moves in standard
-    SAN with comments and NAGs, and a result), Lark parses the tokens it cut; otherwise Lark
-    lexes the game itself. Tests prove both give the same tokens."""
+    SAN with comments and NAGs, and a result), the core runs Lark's automaton on them and
+    builds the outline as :class:`OutlineBuilder` does (``notation._core.game_outline``), unless
+    the builder has something to report (a tag given twice), when Lark parses the tokens the
+    core cut; otherwise Lark lexes the game itself. Tests prove all three agree."""
     guard = needs_guard(text, MAX_DIAGNOSTICS)
-    fields, failure = (None, None) if guard else core_tokens(text, line)
+    outline, failure = (None, None) if guard else core_outline(text, line)
+    if outline is not None:
+        return _core_outline_game(text, outline, file, number, line, offset, encoding)
+    fields = None
+    if not guard and failure is None:
+        fields, failure = core_tokens(text, line)
     parser: Lark
     builder: GameBuilder
     if fields is not None:

@@ -1,8 +1,9 @@
 """Validation through the compiled core (``notation._core``), with the Python reference behind it.
 
-Lark still parses every game (:func:`notation.pgn.parser.parse_game_outline`: tags, result,
-the reader's diagnostics, and the mainline's move runs and variations left whole); the core
-splits the runs, resolves and plays every move, and computes the claims, the rule-based end
+:func:`notation.pgn.parser.parse_game_outline` reads every game (tags, result, the reader's
+diagnostics, and the mainline's move runs and variations left whole): the core itself for a
+plain game (Lark's automaton run on the core's tokens), Lark for the rest; the core splits the
+runs, resolves and plays every move, and computes the claims, the rule-based end
 and the final FEN in one call, returning a few Python objects per game (never one per move).
 
 The core handles a game when the pure-Python replay would say nothing about its moves, or
