@@ -120,3 +120,21 @@ def test_two_injected_errors_small_fixed_seed(pool: list[list[str]]) -> None:
     read it beside the one-error sheets)."""
     two = trust.run(12, 2, seed0=500, pool=pool[:24])  # games(24) is the start of games(80)
     assert two["outcomes"]["all"]["wrong"] == 0, two["wrong"]  # type: ignore[index]
+
+
+def test_a_left_out_move_read_first_as_a_box_too_many_is_found(
+    pool: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move left out (35. b3, the generator's sheet 52) is read first as a box too many (b6
+    dropped) and, six plies on, a box as no move: the widening pass reads again from before the
+    dropped box, where the reading left the boxes' order, and finds the original."""
+    import notation.scoresheet.decoder as decoder
+
+    sans = pool[52]
+    made = trust.error_sheet(sans, 1, 52)
+    assert made is not None and made[1] == ["omitted"]
+    rec = reconstruct(made[0])
+    assert rec.readings[0].sans == tuple(sans)
+    assert [e.kind for e in rec.readings[0].edits] == ["omitted"]
+    monkeypatch.setattr(decoder, "WIDE_PASS_LOOK", 0)  # from six plies before the box only
+    assert reconstruct(made[0]).readings[0].sans != tuple(sans)
