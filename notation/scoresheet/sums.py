@@ -155,19 +155,20 @@ def _readings(ranked: list[State]) -> list[Found]:
     for k, edge in enumerate(path):
         rest = best_end.total - edge.child.cost
         detours.extend(
-            (other.parent.cost + other.cost + rest, k, n, other)
+            # (never below the best reading: a tie computed by another sum may round lower)
+            (max(best_end.total, other.parent.cost + other.cost + rest), k, n, other)
             for n, other in enumerate(edge.child.incoming)
             if other is not edge
         )
     detours.sort(key=lambda d: (d[0], d[1], d[2]))
-    # the ends first on equal costs (the best reading is the first of them)
-    options = [(end.total, 0, n) for n, end in enumerate(ranked)] + [
+    # the best reading first, then the cheapest, the ends first on equal costs
+    options = [(end.total, 0, n) for n, end in enumerate(ranked) if n] + [
         (d[0], 1, n) for n, d in enumerate(detours[:READINGS])
     ]
     options.sort()
     readings: list[Found] = []
     seen: set[tuple[Move, ...]] = set()
-    for _, kind, n in options:
+    for _, kind, n in [(best_end.total, 0, 0), *options]:
         if kind == 0:
             found = Found.ending_at(ranked[n])
         else:
