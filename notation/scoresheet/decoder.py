@@ -29,8 +29,10 @@ two and then a box behind the other copies for the rest of the game.
 **The widening second pass.** A beam can still drop the reading that explains the sheet: a move
 the writer left out costs more, for a few plies, than misreading the boxes after it, and the
 boxes then read as no move at all. Where the best reading of a sheet read alone reads a box so,
-the plies before it are read again with a wider beam and the sheet read on from there; the new
-reading is kept when it is cheaper (:meth:`_Decoder.widen`). Copies read together keep each
+the plies before it (from before the place where the reading left the boxes' order, when that
+was shortly before: a box dropped as one too many is often where a move was left out) are read
+again with a wider beam and the sheet read on from there; the new reading is kept when it is
+cheaper (:meth:`_Decoder.widen`). Copies read together keep each
 other in step and are not read again.
 
 **Pins.** A reviewer may settle a ply (``pins``: the move played there, as SAN): only that move is
@@ -102,11 +104,17 @@ BREAK_RUN = 16
 BREAK_COST = 4.5
 #: The widening second pass: the plies before a box read as no move are read again with a beam of
 #: :data:`WIDE_PASS_BEAM`, from :data:`WIDE_PASS_BEFORE` plies before it to :data:`WIDE_PASS_AFTER`
-#: after, and the sheet read on; at most :data:`WIDE_PASSES` places a sheet.
+#: after, and the sheet read on; at most :data:`WIDE_PASSES` places a sheet. Where the reading
+#: left its boxes' order shortly before (a box dropped as extra, a move with no box, boxes
+#: swapped: in the :data:`WIDE_PASS_LOOK` plies before), the pass starts
+#: :data:`WIDE_PASS_BEFORE_EDIT` plies before the first such ply instead if that is earlier: a move
+#: left out is often read first as a box too many, the boxes after it then as no move.
 WIDE_PASSES = 2
 WIDE_PASS_BEAM = 256
 WIDE_PASS_BEFORE = 6
 WIDE_PASS_AFTER = 1
+WIDE_PASS_LOOK = 12
+WIDE_PASS_BEFORE_EDIT = 2
 
 
 class Option(NamedTuple):
@@ -500,7 +508,12 @@ class _Decoder:
         path = min(self.ends, key=lambda s: s.total).path()
         for ply in range(after, len(path)):
             if any(op.kind == MATCH and op.reading is None and op.cost >= unreadable - 1e-9 for op in path[ply].ops):
-                return ply, max(0, ply - WIDE_PASS_BEFORE), ply + WIDE_PASS_AFTER
+                first = ply - WIDE_PASS_BEFORE
+                for before in range(max(0, ply - WIDE_PASS_LOOK), ply):
+                    if any(op.kind in (EXTRA_MATCH, OMIT, SWAP, TRANSPOSE) for op in path[before].ops):
+                        first = min(first, before - WIDE_PASS_BEFORE_EDIT)
+                        break
+                return ply, max(0, first), ply + WIDE_PASS_AFTER
         return None
 
     def widen(self, found: float, beam: int) -> bool:

@@ -126,11 +126,17 @@ class Found:
 
     @classmethod
     def ending_at(cls, end: State) -> Found:
-        path = end.path()
+        """The cheapest reading that ends at ``end``."""
+        return cls.along(end.path(), end, end.total)
+
+    @classmethod
+    def along(cls, path: list[Edge], end: State, total: float) -> Found:
+        """The reading that takes the edges ``path`` (from the start) to ``end`` and ends there,
+        at the cost ``total``."""
         return cls(
             tuple(e.move for e in path),
             tuple(e.ops for e in path),
-            end.total,
+            total,
             end.pos,
             sum(e.prior for e in path),
             (end.end or 0.0) + sum(e.weight for e in path),

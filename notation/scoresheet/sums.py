@@ -118,16 +118,7 @@ def posterior(layers: list[list[State]], ends: list[State], t: float, settled: f
     _forward(layers, t)
     _backward(layers, t)
     z = logsum([s.alpha + (s.end or 0.0) for s in ends], t)
-    readings: list[Found] = []
-    seen: set[tuple[Move, ...]] = set()
-    for end in ranked:
-        found = Found.ending_at(end)
-        if found.moves in seen:
-            continue
-        seen.add(found.moves)
-        readings.append(found)
-        if len(readings) >= READINGS:
-            break
+    readings = _readings(ranked)
     path = best_end.path()
     move_probability: list[float] = []
     choices: list[tuple[Choice, ...]] = []
@@ -150,6 +141,46 @@ def posterior(layers: list[list[State]], ends: list[State], t: float, settled: f
     )
     reading_probability = min(reading_probability, at_end, 1.0)
     return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z, choices, t)
+
+
+def _readings(ranked: list[State]) -> list[Found]:
+    """The readings listed (distinct games, cheapest first, at most :data:`READINGS`): the
+    cheapest way to each end, and the ways that leave the best reading at one state only (another
+    edge into it, then the best reading on). Two readings that reach the same position with the
+    same boxes read (two move orders, two transpositions of the same boxes) are one state of the
+    lattice; only the second kind lists the one that is not its cheapest way."""
+    best_end = ranked[0]
+    path = best_end.path()
+    detours: list[tuple[float, int, int, Edge]] = []
+    for k, edge in enumerate(path):
+        rest = best_end.total - edge.child.cost
+        detours.extend(
+            # (never below the best reading: a tie computed by another sum may round lower)
+            (max(best_end.total, other.parent.cost + other.cost + rest), k, n, other)
+            for n, other in enumerate(edge.child.incoming)
+            if other is not edge
+        )
+    detours.sort(key=lambda d: (d[0], d[1], d[2]))
+    # the best reading first, then the cheapest, the ends first on equal costs
+    options = [(end.total, 0, n) for n, end in enumerate(ranked) if n] + [
+        (d[0], 1, n) for n, d in enumerate(detours[:READINGS])
+    ]
+    options.sort()
+    readings: list[Found] = []
+    seen: set[tuple[Move, ...]] = set()
+    for _, kind, n in [(best_end.total, 0, 0), *options]:
+        if kind == 0:
+            found = Found.ending_at(ranked[n])
+        else:
+            total, k, _, other = detours[n]
+            found = Found.along(other.parent.path() + [other] + path[k + 1 :], best_end, total)
+        if found.moves in seen:
+            continue
+        seen.add(found.moves)
+        readings.append(found)
+        if len(readings) >= READINGS:
+            break
+    return readings
 
 
 def _habit_at(op: CopyOp, edge: Edge) -> bool:

@@ -183,6 +183,18 @@ def test_real_sheets_fixed_sample() -> None:
     assert exact >= sheets // 2 and plies >= 0.95 * counted, (exact, sheets, plies, counted)
 
 
+def test_the_cheapest_reading_is_the_reading_when_another_way_ties_it() -> None:
+    # HCS 001, each copy read alone: at 44. Qe8 (written so) another way into a later state of the
+    # reading costs the same, summed in another order; the readings listed include it, after the
+    # cheapest reading, which stays the reading (read as the answer)
+    game = {g.game: g for g in load_hcs(corpus_path("scoresheets", "hcs"))}["001"]
+    assert game.answer is not None
+    for copy in game.copies:
+        rec = reconstruct(copy.text())
+        assert rec.readings[0].sans == tuple(rec.sans)
+        assert score_reading(tuple(rec.sans), game.answer, copy.boxes)[0]
+
+
 def test_real_copies_together_fixed_sample() -> None:
     # Both players' sheets of three real games, read together (--same-game): each is the answer.
     # In two of them both players wrote a box that fits no move at the same ply; the copies must

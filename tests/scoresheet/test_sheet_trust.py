@@ -120,3 +120,38 @@ def test_two_injected_errors_small_fixed_seed(pool: list[list[str]]) -> None:
     read it beside the one-error sheets)."""
     two = trust.run(12, 2, seed0=500, pool=pool[:24])  # games(24) is the start of games(80)
     assert two["outcomes"]["all"]["wrong"] == 0, two["wrong"]  # type: ignore[index]
+
+
+def test_a_left_out_move_read_first_as_a_box_too_many_is_found(
+    pool: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move left out (35. b3, the generator's sheet 52) is read first as a box too many (b6
+    dropped) and, six plies on, a box as no move: the widening pass reads again from before the
+    dropped box, where the reading left the boxes' order, and finds the original."""
+    import notation.scoresheet.decoder as decoder
+
+    sans = pool[52]
+    made = trust.error_sheet(sans, 1, 52)
+    assert made is not None and made[1] == ["omitted"]
+    rec = reconstruct(made[0])
+    assert rec.readings[0].sans == tuple(sans)
+    assert [e.kind for e in rec.readings[0].edits] == ["omitted"]
+    monkeypatch.setattr(decoder, "WIDE_PASS_LOOK", 0)  # from six plies before the box only
+    assert reconstruct(made[0]).readings[0].sans != tuple(sans)
+
+
+def test_two_transpositions_of_the_same_boxes_are_both_listed(pool: list[list[str]]) -> None:
+    """The generator's sheet 58: 13. Bh4 and 15. dxc5 swapped. The boxes read as well as the
+    original (13... h6 14. Bh4 c5 15. dxc5) as with 12...c5 13. dxc5 h6 14. Bh4 (12...h6 and
+    13...c5 swapped): one transposition each, the same position after it with the same boxes
+    read, so one state of the lattice. A coin flip, flagged; both readings listed, equally likely."""
+    sans = pool[58]
+    made = trust.error_sheet(sans, 1, 58)
+    assert made is not None and made[1] == ["transposed"]
+    rec = reconstruct(made[0])
+    assert rec.status == "needs-human"
+    listed = {r.sans: r.probability for r in rec.readings}
+    assert tuple(sans) in listed and len(listed) >= 2
+    first, second = rec.readings[:2]
+    assert first.probability == pytest.approx(second.probability)
+    assert {e.kind for e in first.edits} == {e.kind for e in second.edits} == {"transposed"}
