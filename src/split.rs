@@ -77,9 +77,14 @@ pub fn game_end(data: &[u8]) -> Option<usize> {
 /// for the parallel reader (`notation.validation.run`), the first line of the next byte range
 /// and a guess of the games in this one (checked when the range is split).
 pub fn lines_and_starts(data: &[u8]) -> (usize, usize) {
-    let lines = data.iter().filter(|&&c| c == b'\n').count();
-    let starts = data.windows(3).filter(|w| *w == b"\n\n[").count()
-        + data.windows(4).filter(|w| *w == b"\n\r\n[").count();
+    let (mut lines, mut starts) = (0, 0);
+    for at in memchr::memchr_iter(b'\n', data) {
+        lines += 1;
+        let rest = &data[at + 1..];
+        if rest.starts_with(b"\n[") || rest.starts_with(b"\r\n[") {
+            starts += 1;
+        }
+    }
     (lines, starts)
 }
 
@@ -95,6 +100,22 @@ mod tests {
             (5, 1)
         );
         assert_eq!(lines_and_starts(b"*\r\n\r\n[A \"\"]\r\n\n\n["), (5, 2));
+    }
+
+    /// Every text of up to seven characters of `\n`, `\r`, `[` and `a`: the same counts as the
+    /// plain definition (newlines; occurrences of `\n\n[` and `\n\r\n[`).
+    #[test]
+    fn counts_as_the_definition_on_every_short_text() {
+        let alphabet = [b'\n', b'\r', b'[', b'a'];
+        for len in 0..=7u32 {
+            for code in 0..4usize.pow(len) {
+                let text: Vec<u8> = (0..len).map(|i| alphabet[(code >> (2 * i)) & 3]).collect();
+                let lines = text.iter().filter(|&&c| c == b'\n').count();
+                let starts = text.windows(3).filter(|w| *w == b"\n\n[").count()
+                    + text.windows(4).filter(|w| *w == b"\n\r\n[").count();
+                assert_eq!(lines_and_starts(&text), (lines, starts), "{text:?}");
+            }
+        }
     }
 
     #[test]
