@@ -75,13 +75,21 @@ struct Held {
     mt: bool,      // "mt="
     d: bool,       // "d="
     slash: bool,   // "/"
+    /// Printable ASCII, tabs and line ends only: where the hand-written matchers ([`fast`]) apply.
+    plain: bool,
 }
 
 impl Held {
     fn of(text: &str) -> Held {
         let bytes = text.as_bytes();
-        let mut held = Held::default();
+        let mut held = Held {
+            plain: true,
+            ..Held::default()
+        };
         for (i, &b) in bytes.iter().enumerate() {
+            if !(b' '..=b'~').contains(&b) && !matches!(b, b'\t' | b'\n' | b'\r') {
+                held.plain = false;
+            }
             match b {
                 b'[' if bytes.get(i + 1) == Some(&b'%') => {
                     held.command = true;
@@ -121,6 +129,31 @@ pub struct Commands {
     fold_by_words: bool,
     /// COMMAND is `\[%[^\]]*\]` (from `[%` to the next `]`): removed by [`without_commands`].
     commands_by_brackets: bool,
+    /// Which patterns are those the matchers of [`fast`] were written from.
+    known: Known,
+}
+
+/// Which of the handed-over patterns have a hand-written matcher ([`fast`]).
+#[derive(Default)]
+struct Known {
+    clock: bool,
+    emt: bool,
+    eval: bool,
+}
+
+/// Where `literal` first occurs in `text` (its first byte found with `memchr`: cheaper than
+/// `str::find`'s searcher for the short texts of comments).
+fn find_literal(text: &str, literal: &str) -> Option<usize> {
+    let (bytes, wanted) = (text.as_bytes(), literal.as_bytes());
+    let mut from = 0;
+    while let Some(found) = memchr::memchr(wanted[0], &bytes[from..]) {
+        let at = from + found;
+        if bytes[at..].starts_with(wanted) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// `text` with each command (`[%` up to the next `]`) replaced by a space: what the COMMAND
@@ -128,8 +161,8 @@ pub struct Commands {
 fn without_commands(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(start) = rest.find("[%") {
-        let Some(end) = rest[start + 2..].find(']') else {
+    while let Some(start) = find_literal(rest, "[%") {
+        let Some(end) = memchr::memchr(b']', &rest.as_bytes()[start + 2..]) else {
             break;
         };
         out.push_str(&rest[..start]);
@@ -164,12 +197,26 @@ fn to_i64(value: f64) -> Option<i64> {
     (-bound..bound).contains(&value).then_some(value as i64)
 }
 
-fn group<'t>(caps: &Option<Captures<'t, str>>, index: usize) -> Option<&'t str> {
-    caps.as_ref()?.get(index).map(|m| m.as_str())
+/// A match's groups (0: the whole match; the patterns have at most four groups of their own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Groups<'t>([Option<&'t str>; 5]);
+
+impl<'t> Groups<'t> {
+    fn of(caps: &Captures<'t, str>) -> Groups<'t> {
+        let mut groups = [None; 5];
+        for (index, slot) in groups.iter_mut().enumerate() {
+            *slot = caps.get(index).map(|m| m.as_str());
+        }
+        Groups(groups)
+    }
+}
+
+fn group<'t>(caps: &Option<Groups<'t>>, index: usize) -> Option<&'t str> {
+    caps.as_ref()?.0.get(index).copied().flatten()
 }
 
 /// `h:mm(:ss(.f))` (groups 1-3) as whole milliseconds, missing seconds as 0.
-fn milliseconds(caps: &Option<Captures<'_, str>>) -> Option<i64> {
+fn milliseconds(caps: &Option<Groups<'_>>) -> Option<i64> {
     let hours = float(group(caps, 1))?;
     let minutes = float(group(caps, 2))?;
     let seconds = float(group(caps, 3)).unwrap_or(0.0);
@@ -217,27 +264,69 @@ impl Commands {
             spaces: compile(9)?,
             fold_by_words: patterns[9] == r"\s+",
             commands_by_brackets: patterns[0] == r"\[%[^\]]*\]",
+            known: Known {
+                clock: patterns[1] == fast::CLOCK,
+                emt: patterns[2] == fast::EMT,
+                eval: patterns[3] == fast::EVAL,
+            },
         })
     }
 
     /// The first match of `pattern` in `text`, looked for only when `held` (`text` holds the
     /// literal every match of the pattern holds).
-    fn find<'t>(pattern: &Regex, text: &'t str, held: bool) -> Option<Captures<'t, str>> {
+    fn find<'t>(pattern: &Regex, text: &'t str, held: bool) -> Option<Groups<'t>> {
         if held {
-            pattern.captures(text).ok().flatten()
+            pattern
+                .captures(text)
+                .ok()
+                .flatten()
+                .map(|caps| Groups::of(&caps))
         } else {
             None
+        }
+    }
+
+    /// [`Self::find`] for a pattern that has a matcher written by hand (`fast`): used when the
+    /// pattern handed over is the one the matcher was written from (`known`) and the text is
+    /// [`Held::plain`] (where `\d` and `\s` mean their ASCII classes alone).
+    fn find_fast<'t>(
+        pattern: &Regex,
+        known: bool,
+        fast: fn(&'t str) -> Option<Groups<'t>>,
+        text: &'t str,
+        held: bool,
+        plain: bool,
+    ) -> Option<Groups<'t>> {
+        if held && known && plain {
+            fast(text)
+        } else {
+            Self::find(pattern, text, held)
         }
     }
 
     /// Read one ply's comment text (the comments joined by a space); `white`: White moved.
     pub fn read(&self, text: &str, white: bool) -> Read {
         let held = Held::of(text);
-        let clk = Self::find(&self.clock, text, held.clk);
-        let ev = Self::find(&self.eval, text, held.eval);
+        let plain = held.plain;
+        let clk = Self::find_fast(
+            &self.clock,
+            self.known.clock,
+            fast::clock,
+            text,
+            held.clk,
+            plain,
+        );
+        let ev = Self::find_fast(
+            &self.eval,
+            self.known.eval,
+            fast::eval,
+            text,
+            held.eval,
+            plain,
+        );
         let wv = Self::find(&self.wv, text, held.wv);
         let tl = Self::find(&self.tl, text, held.tl);
-        let emt = Self::find(&self.emt, text, held.emt);
+        let emt = Self::find_fast(&self.emt, self.known.emt, fast::emt, text, held.emt, plain);
         let mt = Self::find(&self.mt, text, held.mt);
         let dp = Self::find(&self.depth, text, held.d);
         let sd = Self::find(&self.score_depth, text, held.slash);
@@ -358,6 +447,186 @@ impl Commands {
     }
 }
 
+/// Hand-written matchers for the commands of nearly every comment that holds one (`[%clk]`,
+/// `[%emt]`, `[%eval]`): the leftmost match and the groups the regular expressions they were
+/// written from give, on [`Held::plain`] text (where `\d` is `[0-9]` and `\s` is
+/// `[ \t\n\r]`). Each tries the patterns' alternatives in their order of preference, so that
+/// the groups are those of the backtracking search. A test compares them with the patterns on
+/// every text of a small alphabet up to a length and on random longer ones.
+mod fast {
+    use super::Groups;
+
+    pub const CLOCK: &str = r"\[%clk\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]";
+    pub const EMT: &str = r"\[%emt\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]";
+    pub const EVAL: &str =
+        r"\[%eval\s+(?:#([+-]?\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:\s*,\s*(\d+))?\s*\]";
+
+    fn space(b: u8) -> bool {
+        matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+    }
+
+    /// The end of the run of bytes from `at` that `class` takes.
+    fn run(bytes: &[u8], at: usize, class: fn(u8) -> bool) -> usize {
+        at + bytes[at..].iter().take_while(|&&b| class(b)).count()
+    }
+
+    fn digit(b: u8) -> bool {
+        b.is_ascii_digit()
+    }
+
+    /// `\s*\]` from `at`: the end of the match.
+    fn close(bytes: &[u8], at: usize) -> Option<usize> {
+        let at = run(bytes, at, space);
+        (bytes.get(at) == Some(&b']')).then_some(at + 1)
+    }
+
+    /// `\d{1,2}` from `at`: the ends to try, two digits first.
+    fn one_or_two(bytes: &[u8], at: usize) -> impl Iterator<Item = usize> + '_ {
+        [2, 1]
+            .into_iter()
+            .map(move |n| at + n)
+            .filter(move |&end| end <= bytes.len() && bytes[at..end].iter().all(|&b| digit(b)))
+    }
+
+    /// Every start of `literal` in `text`, left to right, and the match `at` finds there.
+    fn leftmost<'t>(
+        text: &'t str,
+        literal: &str,
+        at: impl Fn(&'t str, usize) -> Option<Groups<'t>>,
+    ) -> Option<Groups<'t>> {
+        let mut from = 0;
+        while let Some(found) = super::find_literal(&text[from..], literal) {
+            let start = from + found;
+            if let Some(groups) = at(text, start) {
+                return Some(groups);
+            }
+            from = start + 1;
+        }
+        None
+    }
+
+    /// `LITERAL\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]` at `start`.
+    fn time_at<'t>(text: &'t str, start: usize, literal: usize) -> Option<Groups<'t>> {
+        let bytes = text.as_bytes();
+        let at = start + literal;
+        let hours = run(bytes, at, space);
+        if hours == at {
+            return None;
+        }
+        let colon = run(bytes, hours, digit);
+        if colon == hours || bytes.get(colon) != Some(&b':') {
+            return None;
+        }
+        let found = |minutes: usize, seconds: Option<(usize, usize)>, end: usize| {
+            Groups([
+                Some(&text[start..end]),
+                Some(&text[hours..colon]),
+                Some(&text[colon + 1..minutes]),
+                seconds.map(|(from, to)| &text[from..to]),
+                None,
+            ])
+        };
+        for minutes in one_or_two(bytes, colon + 1) {
+            if bytes.get(minutes) == Some(&b':') {
+                for whole in one_or_two(bytes, minutes + 1) {
+                    if bytes.get(whole) == Some(&b'.') {
+                        let fraction = run(bytes, whole + 1, digit);
+                        if let Some(end) = close(bytes, fraction) {
+                            return Some(found(minutes, Some((minutes + 1, fraction)), end));
+                        }
+                    }
+                    if let Some(end) = close(bytes, whole) {
+                        return Some(found(minutes, Some((minutes + 1, whole)), end));
+                    }
+                }
+            }
+            if let Some(end) = close(bytes, minutes) {
+                return Some(found(minutes, None, end));
+            }
+        }
+        None
+    }
+
+    /// [`CLOCK`]'s first match.
+    pub fn clock(text: &str) -> Option<Groups<'_>> {
+        leftmost(text, "[%clk", |text, start| time_at(text, start, 5))
+    }
+
+    /// [`EMT`]'s first match.
+    pub fn emt(text: &str) -> Option<Groups<'_>> {
+        leftmost(text, "[%emt", |text, start| time_at(text, start, 5))
+    }
+
+    /// `(?:\s*,\s*(\d+))?\s*\]` from `at`: (depth, end).
+    fn depth_and_close(bytes: &[u8], at: usize) -> Option<(Option<(usize, usize)>, usize)> {
+        let comma = run(bytes, at, space);
+        if bytes.get(comma) == Some(&b',') {
+            let from = run(bytes, comma + 1, space);
+            let to = run(bytes, from, digit);
+            if to > from {
+                if let Some(end) = close(bytes, to) {
+                    return Some((Some((from, to)), end));
+                }
+            }
+        }
+        close(bytes, at).map(|end| (None, end))
+    }
+
+    /// `\[%eval\s+(?:#([+-]?\d+)|([+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:\s*,\s*(\d+))?\s*\]` at `start`.
+    fn eval_at(text: &str, start: usize) -> Option<Groups<'_>> {
+        let bytes = text.as_bytes();
+        let at = start + 6;
+        let value = run(bytes, at, space);
+        if value == at {
+            return None;
+        }
+        let signed = |from: usize| from + usize::from(matches!(bytes.get(from), Some(b'+' | b'-')));
+        let found = |mate: bool, number: (usize, usize), rest: (Option<(usize, usize)>, usize)| {
+            let (depth, end) = rest;
+            let number = Some(&text[number.0..number.1]);
+            Groups([
+                Some(&text[start..end]),
+                if mate { number } else { None },
+                if mate { None } else { number },
+                depth.map(|(from, to)| &text[from..to]),
+                None,
+            ])
+        };
+        if bytes.get(value) == Some(&b'#') {
+            let digits = signed(value + 1);
+            let end = run(bytes, digits, digit);
+            if end == digits {
+                return None;
+            }
+            return depth_and_close(bytes, end).map(|rest| found(true, (value + 1, end), rest));
+        }
+        let digits = signed(value);
+        let whole = run(bytes, digits, digit);
+        if whole > digits {
+            if bytes.get(whole) == Some(&b'.') {
+                let fraction = run(bytes, whole + 1, digit);
+                if let Some(rest) = depth_and_close(bytes, fraction) {
+                    return Some(found(false, (value, fraction), rest));
+                }
+            }
+            return depth_and_close(bytes, whole).map(|rest| found(false, (value, whole), rest));
+        }
+        if bytes.get(digits) == Some(&b'.') {
+            let fraction = run(bytes, digits + 1, digit);
+            if fraction > digits + 1 {
+                return depth_and_close(bytes, fraction)
+                    .map(|rest| found(false, (value, fraction), rest));
+            }
+        }
+        None
+    }
+
+    /// [`EVAL`]'s first match.
+    pub fn eval(text: &str) -> Option<Groups<'_>> {
+        leftmost(text, "[%eval", eval_at)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,6 +669,82 @@ mod tests {
         ] {
             assert_eq!(fast.read(text, true), slow.read(text, true), "{text:?}");
         }
+    }
+
+    /// Every text of `tokens` up to `len` tokens, then random ones of up to 14 tokens.
+    fn texts(tokens: &[&str], len: u32) -> Vec<String> {
+        let mut out = Vec::new();
+        let n = tokens.len();
+        for k in 0..=len {
+            for mut code in 0..n.pow(k) {
+                let mut text = String::new();
+                for _ in 0..k {
+                    text.push_str(tokens[code % n]);
+                    code /= n;
+                }
+                out.push(text);
+            }
+        }
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            for _ in 0..(state % 15) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(tokens[(state >> 32) as usize % n]);
+            }
+            out.push(text);
+        }
+        out
+    }
+
+    #[test]
+    fn hand_written_matchers_equal_the_patterns() {
+        type Matcher = fn(&str) -> Option<Groups<'_>>;
+        let cases: [(&str, Matcher, [&str; 9]); 3] = [
+            (
+                fast::CLOCK,
+                fast::clock,
+                ["[%clk", " ", "1", "23", ":", ".", "]", "x", "\n"],
+            ),
+            (
+                fast::EMT,
+                fast::emt,
+                ["[%emt", "\t", "4", "56", ":", ".", "]", "[%clk", " "],
+            ),
+            (
+                fast::EVAL,
+                fast::eval,
+                ["[%eval", " ", "7", "#", "-", ".", ",", "]", "+"],
+            ),
+        ];
+        for (pattern, matcher, tokens) in cases {
+            let regex = Regex::new(pattern).unwrap();
+            for text in texts(&tokens, 5) {
+                let expected = regex
+                    .captures(text.as_str())
+                    .unwrap()
+                    .map(|caps| Groups::of(&caps));
+                assert_eq!(matcher(&text), expected, "{pattern} on {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn hand_written_matchers_are_used_for_plain_text_only() {
+        let c = commands();
+        assert!(c.known.clock && c.known.emt && c.known.eval);
+        let read = c.read("[%clk 0:0\u{663}:00] [%eval 1.5]", true);
+        assert_eq!(read.clock_seconds, None); // the pattern's \d takes the Arabic-Indic digit
+        assert_eq!(
+            read.problems,
+            vec![(Column::ClockSeconds, "[%clk 0:0\u{663}:00]".to_string())]
+        );
+        assert!(!Held::of("a\u{b}b").plain && Held::of("[%clk 1:00]\t\r\n").plain);
     }
 
     #[test]
