@@ -22,6 +22,7 @@ pub mod commands;
 pub mod dead;
 pub mod fen;
 pub mod helpmate;
+pub mod identity;
 pub mod lalr;
 pub mod lex;
 pub mod outline;

@@ -779,6 +779,12 @@ fn lines_and_starts(py: Python<'_>, data: &[u8]) -> PyResult<(usize, usize)> {
         .map_err(|payload| CorePanic::new_err(panic_message(payload)))
 }
 
+/// The stable id of a game's text (`crate::identity::game_id`).
+#[pyfunction]
+fn game_id(py: Python<'_>, data: &[u8]) -> u64 {
+    py.detach(|| crate::identity::game_id(data))
+}
+
 /// One mainline walked for `notation filter` (see `walk_mainline`).
 type Walk = (Vec<(u8, u8, Option<u8>)>, Vec<u64>, Vec<(u32, [u8; 12])>);
 
@@ -1099,6 +1105,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lalr_parse, m)?)?;
     m.add_function(wrap_pyfunction!(game_end, m)?)?;
     m.add_function(wrap_pyfunction!(lines_and_starts, m)?)?;
+    m.add_function(wrap_pyfunction!(game_id, m)?)?;
     m.add_class::<MovesBatch>()?;
     m.add_function(wrap_pyfunction!(comment_values, m)?)?;
     m.add_class::<ArrowColumns>()?;

@@ -69,8 +69,17 @@ _BLANK_TO_SPACE = bytes.maketrans(b"\t\n\r\x0b\x0c", b"     ")  # bytes.split()'
 
 def game_id(text: str | bytes) -> int:
     """Stable 64-bit id of a game: blake2b-64 of its text with every whitespace run folded to
-    one space (so CRLF/LF, re-wrapping and indentation do not change it)."""
+    one space (so CRLF/LF, re-wrapping and indentation do not change it). The compiled core
+    computes it when it is there (``_core.game_id``), else :func:`game_id_reference`."""
+    from notation.compiled import core_module
+
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    core = core_module()
+    return core.game_id(data) if core is not None else game_id_reference(data)
+
+
+def game_id_reference(data: bytes) -> int:
+    """:func:`game_id` of a game's bytes in Python (the definition; tests compare the core's)."""
     # == b" ".join(data.split()), without a list of every word (a 400,000-ply game: ~50 MB)
     normal = data.translate(_BLANK_TO_SPACE)
     while b"  " in normal:
