@@ -425,7 +425,7 @@ def _type_moves(
         "game_id": pl.col("game_id"),
         "ply": pl.col("i") + 1,
         "move_number": pl.when(number_fits).then(pl.col("move_w")),
-        "color": pl.when(white).then(pl.lit("white")).otherwise(pl.lit("black")),
+        "color": _COLOR_OF_PARITY.gather(pl.col("k") % 2),
         "san": pl.col("san"),
         "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
         .then(pl.lit("0000"))  # the null move
@@ -436,9 +436,9 @@ def _type_moves(
                 promotion.str.to_lowercase().fill_null(""),
             )
         ),
-        "piece": _piece_letter(pl.col("piece")),
-        "captured": _piece_letter(pl.col("captured")),
-        "promotion": promotion,
+        "piece": _piece_enum(pl.col("piece")),
+        "captured": _piece_enum(pl.col("captured")),
+        "promotion": _piece_enum(pl.col("promotion")),
         "is_check": pl.col("check"),
         "is_mate": pl.col("mate"),
         "is_castle": pl.col("castle"),
@@ -480,6 +480,16 @@ def _milliseconds(hms: pl.Expr) -> pl.Expr:
 def _piece_letter(piece_type: pl.Expr) -> pl.Expr:
     """``N`` for piece type 2 (:data:`notation.rules.squares.PIECE_LETTERS`); null stays null."""
     return pl.lit(pl.Series(list(PIECE_LETTERS), dtype=pl.String)).gather(piece_type)
+
+
+def _piece_enum(piece_type: pl.Expr) -> pl.Expr:
+    """:func:`_piece_letter` as the schema's piece ``Enum`` itself (no text cast per ply); piece
+    type 0 (no piece) and null are null."""
+    return pl.lit(pl.Series([None, *MOVES_SCHEMA["piece"].categories], dtype=MOVES_SCHEMA["piece"])).gather(piece_type)
+
+
+#: The mover's colour by the ply's parity from White's first move (``k % 2``), as the schema's ``Enum``.
+_COLOR_OF_PARITY = pl.lit(pl.Series(["white", "black"], dtype=MOVES_SCHEMA["color"]))
 
 
 def _piece_value(piece_type: pl.Expr) -> pl.Expr:
