@@ -432,6 +432,28 @@ def result_diagnostics(
 
 
 # --------------------------------------------------------------------------------- tags
+def plies_before(start: Position) -> int:
+    """Plies before ``start`` counted from move 1 with White (its move number and side to move)."""
+    return 2 * (start.fullmove_number - 1) + (0 if start.turn else 1)
+
+
+def suffix_message(san: str, suffix: str, expected: str) -> str:
+    """The message of ``san.check-suffix``: ``san`` as written with ``suffix`` ("", "+", "#")
+    where the move calls for ``expected`` (both paths build it here)."""
+    if expected == "":
+        return f"{san!r} does not give check: drop the '{suffix}'"
+    if suffix == "":
+        return f"{san!r} gives {'checkmate' if expected == '#' else 'check'}: write '{expected}'"
+    if expected == "#":
+        return f"{san!r} gives checkmate: write '#' not '+'"
+    return f"{san!r} gives check but not mate: write '+' not '#'"
+
+
+def number_message(written: object, actual: object) -> str:
+    """The message of ``movenumber.mismatch`` (both paths build it here)."""
+    return f"move number {written} written, but this is move {actual}"
+
+
 def tag_diagnostics(game: Game) -> list[Diagnostic]:
     """Missing Seven Tag Roster tags (one warning), a Result tag that is not a result, and
     malformed dates."""

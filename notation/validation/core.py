@@ -36,8 +36,11 @@ from notation.validation.checks import (
     Perpetual,
     dead_diagnostics,
     located_claim_diagnostics,
+    number_message,
+    plies_before,
     recorded_winner,
     result_diagnostics,
+    suffix_message,
     tag_diagnostics,
 )
 from notation.validation import dead as dead_positions
@@ -76,7 +79,7 @@ def check_raw(raw: RawGame, name: str | None) -> GameReport:
 
 
 def _through_core(core: Core, raw: RawGame, name: str | None) -> GameReport | None:
-    taken = take(core, raw)
+    taken = _take(core, raw)
     if taken is None:
         return None
     game, result, start = taken
@@ -87,35 +90,64 @@ def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Gam
     """``(game without moves, core result, start position)`` when the core takes ``raw``, else
     None (a core decline is counted in :data:`DECLINES`). ``moves`` receives the game's
     moves-table columns."""
-    from notation.pgn.parser import MAX_DIAGNOSTICS, parse_game_outline
-    from notation.pgn.sources import decode
+    taken = _take(core, raw, moves)
+    if taken is None:
+        return None
+    game, result, start = taken
+    if start is None:
+        from notation.formats.position import Position
+
+        start = Position.initial()
+    return game, result, start
+
+
+def _take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Game, CoreGame, Position | None] | None:
+    """:func:`take` with None for the standard start position (a game without FEN, SetUp
+    ``"1"`` or Variant tags but ``[Variant "Standard"]``): then neither Lark nor the rules
+    engine is imported (:func:`notation.pgn.plain.plain_outline`), until a game needs them."""
+    from notation.pgn.plain import MAX_DIAGNOSTICS, plain_outline
 
     data = raw.data
     if isinstance(data, str):
         text = data
     else:
+        from notation.pgn.sources import decode
+
         text, encoding, bad = decode(data)
         if bad is not None or encoding != "utf-8":
             return None
-    game, outline = parse_game_outline(text, file=raw.file, number=raw.number, line=raw.line, offset=raw.offset)
+    plain = plain_outline(text, raw.file, raw.number, raw.line, raw.offset)
+    if plain is None:
+        from notation.pgn.parser import parse_game_outline
+
+        plain = parse_game_outline(text, file=raw.file, number=raw.number, line=raw.line, offset=raw.offset)
+    game, outline = plain
     diagnostics = game.diagnostics
     if len(diagnostics) >= MAX_DIAGNOSTICS // 2 or any(d.code == "pgn.syntax" for d in diagnostics):
         return None  # junk may be a move the reference reads; a full cap may hide others
-    from notation.validation.replay import start_position  # (the rules tables: once a game is read)
+    tags = game.tags
+    start: Position | None = None
+    fen: str | None = None
+    if "FEN" in tags or tags.get("Variant", "Standard") != "Standard" or "SetUp" in tags:
+        from notation.validation.replay import start_position  # (the rules tables: once a game needs them)
 
-    start, problems, unsupported, chess960 = start_position(game.tags)
-    if start is None or problems or unsupported is not None:
-        return None
-    if not (0 <= start.halfmove_clock < _COUNTER_LIMIT and 0 < start.fullmove_number < _COUNTER_LIMIT):
-        return None  # counters beyond the core's (32-bit) range: the reference handles them
-    fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in game.tags or chess960) else None
+        start, problems, unsupported, chess960 = start_position(tags)
+        if start is None or problems or unsupported is not None:
+            return None
+        if not (0 <= start.halfmove_clock < _COUNTER_LIMIT and 0 < start.fullmove_number < _COUNTER_LIMIT):
+            return None  # counters beyond the core's (32-bit) range: the reference handles them
+        if "FEN" in tags or chess960:
+            fen = start.fen(shredder=True, en_passant="fen")
+        halfmove, fullmove, is960 = start.halfmove_clock, start.fullmove_number, bool(start.chess960)
+    else:
+        halfmove, fullmove, is960 = 0, 1, False  # the standard start position
     result = core.replay_game(
         fen,
         outline,
-        start.halfmove_clock,
-        start.fullmove_number,
+        halfmove,
+        fullmove,
         moves,
-        bool(start.chess960),
+        is960,
         recorded_winner(game),
         dead_positions.SEARCHES,
     )
@@ -128,8 +160,6 @@ def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Gam
 def remark_diagnostics(remarks: list[Remark]) -> list[Diagnostic]:
     """The move-level warnings the core found (wrong check suffixes, wrong move numbers), as
     the reference words and locates them."""
-    from notation.validation.replay import number_message, suffix_message
-
     out = []
     for kind, ply, line, column, san, written, expected in remarks:
         if kind == "suffix":
@@ -152,10 +182,9 @@ def remark_diagnostics(remarks: list[Remark]) -> list[Diagnostic]:
     return out
 
 
-def report_of(game: Game, result: CoreGame, name: str, start: Position) -> GameReport:
-    """The report of a game the core took (the same checks as the reference path)."""
-    from notation.validation.replay import plies_before
-
+def report_of(game: Game, result: CoreGame, name: str, start: Position | None) -> GameReport:
+    """The report of a game the core took (the same checks as the reference path); ``start``
+    None is the standard start position."""
     diagnostics = list(game.diagnostics)
     remarks = result.remarks
     if remarks:
@@ -201,7 +230,7 @@ def report_of(game: Game, result: CoreGame, name: str, start: Position) -> GameR
         claim,
         diagnostics,
         result.variation_plies,
-        plies_before(start),
+        0 if start is None else plies_before(start),
         dead,
     )
 
