@@ -67,6 +67,10 @@ def close_game(
     ``end_of_text``), disagreeing with the Result tag (at ``at``, the marker's line and column),
     no moves."""
     game.result = result
+    if has_moves and result is not None:
+        tag = game.tags.get("Result")
+        if tag is None or tag == result:
+            return  # (the common case: nothing to report)
     where = {"file": game.file, "game": game.number}
     if result is None:
         line, column = end_of_text

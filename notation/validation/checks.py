@@ -351,13 +351,12 @@ def result_diagnostics(
     out: list[Diagnostic] = []
     tag = game.tags.get("Result")
     token = game.result
-    reader_codes = {d.code for d in game.diagnostics}
     line = game.line
     if tag is None and token is None:
-        if "pgn.missing-result" not in reader_codes:
+        if all(d.code != "pgn.missing-result" for d in game.diagnostics):
             out.append(Diagnostic.make("result.missing", "no Result tag and no termination marker", line=line))
     elif tag is not None and token is not None and tag.strip() in RESULTS and tag.strip() != token:
-        if "pgn.result-mismatch" not in reader_codes:
+        if all(d.code != "pgn.result-mismatch" for d in game.diagnostics):
             out.append(
                 Diagnostic.make(
                     "pgn.result-mismatch",
@@ -432,26 +431,7 @@ def result_diagnostics(
 
 
 # --------------------------------------------------------------------------------- tags
-def plies_before(start: Position) -> int:
-    """Plies before ``start`` counted from move 1 with White (its move number and side to move)."""
-    return 2 * (start.fullmove_number - 1) + (0 if start.turn else 1)
-
-
-def suffix_message(san: str, suffix: str, expected: str) -> str:
-    """The message of ``san.check-suffix``: ``san`` as written with ``suffix`` ("", "+", "#")
-    where the move calls for ``expected`` (both paths build it here)."""
-    if expected == "":
-        return f"{san!r} does not give check: drop the '{suffix}'"
-    if suffix == "":
-        return f"{san!r} gives {'checkmate' if expected == '#' else 'check'}: write '{expected}'"
-    if expected == "#":
-        return f"{san!r} gives checkmate: write '#' not '+'"
-    return f"{san!r} gives check but not mate: write '+' not '#'"
-
-
-def number_message(written: object, actual: object) -> str:
-    """The message of ``movenumber.mismatch`` (both paths build it here)."""
-    return f"move number {written} written, but this is move {actual}"
+_ROSTER = frozenset(SEVEN_TAG_ROSTER)
 
 
 def tag_diagnostics(game: Game) -> list[Diagnostic]:
@@ -459,8 +439,8 @@ def tag_diagnostics(game: Game) -> list[Diagnostic]:
     malformed dates."""
     out: list[Diagnostic] = []
     tags = game.tags
-    missing = [name for name in SEVEN_TAG_ROSTER if name not in tags]
-    if missing:
+    if not _ROSTER.issubset(tags):
+        missing = [name for name in SEVEN_TAG_ROSTER if name not in tags]
         out.append(
             Diagnostic.make(
                 "tags.missing-roster",
@@ -469,7 +449,7 @@ def tag_diagnostics(game: Game) -> list[Diagnostic]:
             )
         )
     result = tags.get("Result")
-    if result is not None and result.strip() not in RESULTS:
+    if result is not None and result not in RESULTS and result.strip() not in RESULTS:
         out.append(
             Diagnostic.make(
                 "tags.bad-result",

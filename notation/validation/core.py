@@ -36,13 +36,11 @@ from notation.validation.checks import (
     Perpetual,
     dead_diagnostics,
     located_claim_diagnostics,
-    number_message,
-    plies_before,
     recorded_winner,
     result_diagnostics,
-    suffix_message,
     tag_diagnostics,
 )
+from notation.validation.shared import number_message, plies_before, suffix_message
 from notation.validation import dead as dead_positions
 from notation.validation.reports import GameReport, check_game, game_report
 
@@ -70,11 +68,11 @@ def check_raw(raw: RawGame, name: str | None) -> GameReport:
     """The report of one game chunk of :func:`notation.pgn.reader.split_games` (``name``: the
     file name reports carry), through the core when it takes the game (the one gate:
     :func:`notation.compiled.through_core`)."""
-    from notation.pgn.reader import parse_raw_game
-
     report, failure = through_core(raw, lambda core: _through_core(core, raw, name))
     if report is not None:
         return report
+    from notation.pgn.reader import parse_raw_game
+
     return check_game(parse_raw_game(raw, failure=failure), file=name)
 
 
@@ -123,7 +121,7 @@ def _take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Ga
         plain = parse_game_outline(text, file=raw.file, number=raw.number, line=raw.line, offset=raw.offset)
     game, outline = plain
     diagnostics = game.diagnostics
-    if len(diagnostics) >= MAX_DIAGNOSTICS // 2 or any(d.code == "pgn.syntax" for d in diagnostics):
+    if diagnostics and (len(diagnostics) >= MAX_DIAGNOSTICS // 2 or any(d.code == "pgn.syntax" for d in diagnostics)):
         return None  # junk may be a move the reference reads; a full cap may hide others
     tags = game.tags
     start: Position | None = None
@@ -199,11 +197,15 @@ def report_of(game: Game, result: CoreGame, name: str, start: Position | None) -
     claimed = threefold is not None or fifty is not None or fivefold is not None or seventyfive is not None
     claim = Claims(threefold, fifty, fivefold, seventyfive) if claimed else NO_CLAIMS
     perpetual = result.perpetual
-    end = Outcome(result.termination, result.winner)
-    marks = {m[0]: m for m in result.marks}
+    termination, winner = result.termination, result.winner
+    end = NO_OUTCOME if termination is None and winner is None else Outcome(termination, winner)
+    marks = result.marks  # (a few: the plies a diagnostic may name)
 
     def locate(ply: int) -> Mark:
-        return Mark(*marks[ply])
+        for mark in marks:
+            if mark[0] == ply:
+                return Mark(*mark)
+        raise KeyError(ply)
 
     plies = result.plies
     if plies and (claimed or perpetual is not None):
@@ -237,3 +239,5 @@ def report_of(game: Game, result: CoreGame, name: str, start: Position | None) -
 
 #: The claims of a game with none (shared: :class:`Claims` is frozen).
 NO_CLAIMS = Claims()
+#: The outcome of a game that ended by no rule (shared: :class:`Outcome` is frozen).
+NO_OUTCOME = Outcome()

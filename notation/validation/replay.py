@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from notation.diagnostics import Diagnostic
-from notation.validation.checks import number_message, plies_before, suffix_message
+from notation.validation.shared import number_message, plies_before, suffix_message
 from notation.grammars import terminal_patterns
 from notation.formats.fen import STARTING_FEN, FenError
 from notation.rules.move import NULL_MOVE, Move
