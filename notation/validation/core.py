@@ -25,6 +25,7 @@ one gate of every command, :func:`notation.compiled.through_core`.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from notation.compiled import Core, core_module, through_core
@@ -127,15 +128,10 @@ def _take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Ga
     start: Position | None = None
     fen: str | None = None
     if "FEN" in tags or tags.get("Variant", "Standard") != "Standard" or "SetUp" in tags:
-        from notation.validation.replay import start_position  # (the rules tables: once a game needs them)
-
-        start, problems, unsupported, chess960 = start_position(tags)
-        if start is None or problems or unsupported is not None:
+        found = _start(tags.get("FEN"), tags.get("Variant"), tags.get("SetUp"))
+        if found is None:
             return None
-        if not (0 <= start.halfmove_clock < _COUNTER_LIMIT and 0 < start.fullmove_number < _COUNTER_LIMIT):
-            return None  # counters beyond the core's (32-bit) range: the reference handles them
-        if "FEN" in tags or chess960:
-            fen = start.fen(shredder=True, en_passant="fen")
+        start, fen = found
         halfmove, fullmove, is960 = start.halfmove_clock, start.fullmove_number, bool(start.chess960)
     else:
         halfmove, fullmove, is960 = 0, 1, False  # the standard start position
@@ -153,6 +149,23 @@ def _take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Ga
         return game, result, start
     DECLINES[result.code] += 1
     return None  # declined: the reference replays and explains
+
+
+@lru_cache(maxsize=1024)
+def _start(fen: str | None, variant: str | None, setup: str | None) -> tuple[Position, str | None] | None:
+    """The start position the core takes for a game with these ``FEN``, ``Variant`` and
+    ``SetUp`` tags (None: absent), and the FEN the core is given (None for the standard start);
+    None when the reference must read the game. Remembered: a Chess960 file repeats its start
+    positions, and a :class:`Position` is immutable."""
+    from notation.validation.replay import start_position  # (the rules tables: once a game needs them)
+
+    tags = {name: value for name, value in (("FEN", fen), ("Variant", variant), ("SetUp", setup)) if value is not None}
+    start, problems, unsupported, chess960 = start_position(tags)
+    if start is None or problems or unsupported is not None:
+        return None
+    if not (0 <= start.halfmove_clock < _COUNTER_LIMIT and 0 < start.fullmove_number < _COUNTER_LIMIT):
+        return None  # counters beyond the core's (32-bit) range: the reference handles them
+    return start, start.fen(shredder=True, en_passant="fen") if (fen is not None or chess960) else None
 
 
 def remark_diagnostics(remarks: list[Remark]) -> list[Diagnostic]:
