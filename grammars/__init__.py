@@ -109,18 +109,37 @@ def terminal_priorities(name: str) -> dict[str, int]:
     return cast("dict[str, int]", found)
 
 
+@lru_cache(maxsize=1)
+def _lark_release() -> str:
+    """What names the installed Lark in the cache's key, without importing Lark (a run of plain
+    games never does): the text of its ``__init__`` (which holds ``__version__``) and where it is."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("lark")
+    origin = spec.origin if spec is not None else None
+    if origin is None:  # pragma: no cover - Lark is a dependency
+        return ""
+    try:
+        with open(origin, encoding="utf-8") as handle:
+            return f"{origin}\0{handle.read()}"
+    except OSError:  # pragma: no cover
+        return origin
+
+
 def _kept(kind: str, name: str, value: type, compute: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
     """``compute(name)``, read from (or written to) a file of the temporary folder named after
     ``kind``, a hash of the grammar texts and the Lark version; a missing, unreadable or damaged
     file (a value not of type ``value``) is computed again and rewritten atomically."""
-    import hashlib
     import json
     import tempfile
 
-    import lark
+    try:
+        from _blake2 import blake2b  # hashlib's own, without hashlib's OpenSSL start-up (~10 M instructions)
+    except ImportError:  # pragma: no cover - an interpreter without it
+        from hashlib import blake2b
 
     texts = "\0".join(grammar_text(n) for n in sorted({name, "tokens"}))
-    digest = hashlib.sha256(f"{lark.__version__}\0{name}\0{texts}".encode()).hexdigest()[:24]
+    digest = blake2b(f"{_lark_release()}\0{name}\0{texts}".encode(), digest_size=12).hexdigest()
     path = os.path.join(tempfile.gettempdir(), f".notation_{kind}_{name}_{digest}.json")
     try:
         with open(path, encoding="utf-8") as handle:

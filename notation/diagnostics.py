@@ -219,10 +219,13 @@ class Diagnostic:
     def to_json(self) -> str:
         """``to_dict()`` as compact JSON text (UTF-8 kept), written out directly: the same text
         as ``json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))``."""
+        line, column, ply, san = self.line, self.column, self.ply, self.san
         text = (
-            f'{{"code":{json_string(self.code)},"severity":{json_string(self.severity)},"message":{json_string(self.message)},'
-            f'"line":{json_int(self.line)},"column":{json_int(self.column)},"ply":{json_int(self.ply)},"san":{json_string(self.san)}'
-        )
+            f'{{"code":{encode_basestring(self.code)},"severity":{encode_basestring(self.severity)},'
+            f'"message":{encode_basestring(self.message)},'
+            f'"line":{"null" if line is None else int.__repr__(line)},"column":{"null" if column is None else int.__repr__(column)},'
+            f'"ply":{"null" if ply is None else int.__repr__(ply)},"san":{"null" if san is None else encode_basestring(san)}'
+        )  # (json_int and json_string written out: this runs for every diagnostic of every report)
         if self.fen is not None:
             text += f',"fen":{json_string(self.fen)}'
         if self.candidates:

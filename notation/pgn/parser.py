@@ -33,26 +33,23 @@ from lark import Lark, Token, Transformer
 from lark.lexer import Lexer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from notation.compiled import CoreOutline, core_outline, core_tokens
+from notation.compiled import core_outline, core_tokens
 from notation.diagnostics import Diagnostic
-from notation.formats.san import SanError, parse_san_syntax
 from notation.grammars import build_parser, lark_cython_available, overridden, regex_literal, terminal_patterns
 from notation.pgn.model import (
     GLYPH_NAGS,
     MAX_LINE_PLIES,
     MAX_VARIATION_DEPTH,
-    RESULTS,
     Game,
     MoveNode,
     Span,
     too_long,
 )
-from notation.pgn.recovery import JunkRun, ParenGuard, needs_guard, quoted
+from notation.pgn.plain import MAX_DIAGNOSTICS, close_game, core_outline_game, needs_guard
+from notation.pgn.recovery import JunkRun, ParenGuard, quoted
 from notation.pgn.tags import patterns as tag_patterns
 from notation.pgn.tags import unquote
 
-#: Most syntax diagnostics kept per game (a binary file read as PGN would give thousands).
-MAX_DIAGNOSTICS = 50
 
 #: Annotation symbols written instead of ``$n`` (ChessBase style), with their NAG.
 SYMBOL_NAGS: dict[str, int] = {
@@ -111,6 +108,8 @@ def standard_spelling(san: str) -> str | None:
     -> ``exd5``, ``Z0``/``0000`` -> ``--``, ``Qh7++`` -> ``Qh7#``); None when the token is
     standard, or is no move at all (replay reports that). The reading is
     :func:`notation.formats.san.parse_san_syntax`'s, the same as for a lone SAN."""
+    from notation.formats.san import SanError, parse_san_syntax  # (the rules tables: not for the outline)
+
     try:
         syntax = parse_san_syntax(san)
     except SanError:
@@ -660,69 +659,10 @@ def _finish(game: Game, builder: GameBuilder, token: Any, has_moves: bool) -> No
     elif builder.recovered_result is not None:
         result = builder.recovered_result
     at = (token.line + builder.base_line, token.column) if token is not None else (game.line, None)
-    _close(game, result, at, builder.end_of_text, has_moves)
-
-
-def _close(
-    game: Game, result: str | None, at: tuple[int, int | None], end_of_text: tuple[int, int | None], has_moves: bool
-) -> None:
-    """The game's result and the reader's findings on it: the termination marker missing (at
-    ``end_of_text``), disagreeing with the Result tag (at ``at``, the marker's line and column),
-    no moves."""
-    game.result = result
-    where = {"file": game.file, "game": game.number}
-    if result is None:
-        line, column = end_of_text
-        game.diagnostics.append(
-            Diagnostic.make(
-                "pgn.missing-result",
-                "the movetext has no game termination marker",
-                line=line,
-                column=column,
-                **where,
-            )
-        )
-    else:
-        tag = game.tags.get("Result")
-        if tag in RESULTS and tag != result:
-            game.diagnostics.append(
-                Diagnostic.make(
-                    "pgn.result-mismatch",
-                    f"termination marker {result!r} disagrees with the Result tag {tag!r}",
-                    line=at[0],
-                    column=at[1],
-                    san=result,
-                    **where,
-                )
-            )
-    if not has_moves:
-        game.diagnostics.append(Diagnostic.make("pgn.empty-game", "the game has no moves", line=game.line, **where))
+    close_game(game, result, at, builder.end_of_text, has_moves)
 
 
 # ---------------------------------------------------------------------------------- outline
-def _core_outline_game(
-    text: str,
-    outline: CoreOutline,
-    file: str | None,
-    number: int,
-    line: int,
-    offset: int,
-    encoding: str,
-) -> tuple[Game, list[Any]]:
-    """:func:`parse_game_outline`'s answer from the core's outline of the game (tags, mainline
-    outline, result token as ``(text, line, column)``)."""
-    tags, mainline, token = outline
-    game = Game(
-        file=file, number=number, line=line, offset=offset, tags=tags, result=None, diagnostics=[], encoding=encoding
-    )
-    if token is None:
-        body = text.rstrip()
-        _close(game, None, (line, None), (line + body.count("\n"), len(body) - body.rfind("\n")), bool(mainline))
-    else:
-        _close(game, token[0].rstrip(), (token[1], token[2]), (line, None), bool(mainline))
-    return game, mainline
-
-
 class OutlineBuilder(GameBuilder):
     """The same parse with the move runs left whole: each line is a list of ``(MOVES token
     text, file line, column)`` tuples and, after a run, the non-empty variation lists that
@@ -820,7 +760,7 @@ def parse_game_outline(
     guard = needs_guard(text, MAX_DIAGNOSTICS)
     outline, failure = (None, None) if guard else core_outline(text, line)
     if outline is not None:
-        return _core_outline_game(text, outline, file, number, line, offset, encoding)
+        return core_outline_game(text, outline, file, number, line, offset, encoding)
     fields = None
     if not guard and failure is None:
         fields, failure = core_tokens(text, line)

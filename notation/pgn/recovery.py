@@ -5,7 +5,6 @@ grow with the run) and :func:`quoted` (long text quoted short in messages)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +12,9 @@ from typing import Any
 from lark import Token
 
 from notation.pgn.model import MAX_VARIATION_DEPTH
+from notation.pgn.plain import needs_guard
+
+__all__ = ["JunkRun", "ParenGuard", "needs_guard", "quoted"]
 
 
 class ParenGuard:
@@ -81,30 +83,6 @@ class ParenGuard:
         if self.held is not None:  # the game ends inside the variation not read: its result
             held, self.held = self.held, None
             yield held
-
-
-def needs_guard(text: str, reported: int) -> bool:
-    """Whether ``text`` may nest variations deeper than the cap or hold more unmatched ``)``
-    than can be reported (counting every parenthesis, comments too: a guess on the safe side
-    that costs nothing for the games under the counts)."""
-    if text.count("(") <= MAX_VARIATION_DEPTH and text.count(")") <= reported:
-        return False
-    depth = unmatched = 0
-    for match in _PARENS.finditer(text):
-        if match.group() == "(":
-            depth += 1
-            if depth > MAX_VARIATION_DEPTH:
-                return True
-        elif depth:
-            depth -= 1
-        else:
-            unmatched += 1
-            if unmatched > reported:
-                return True
-    return False
-
-
-_PARENS = re.compile("[()]")
 
 
 @dataclass(slots=True)

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 from collections.abc import Callable
 
-from notation.diagnostics import Diagnostic
+from notation.diagnostics import CODES, Diagnostic
 
 from notation.pgn.model import RESULTS, SEVEN_TAG_ROSTER
 from notation.validation.dead import Dead
@@ -327,6 +327,7 @@ def recorded_winner(game: Game) -> bool | None:
     return None if winner is None else winner == "white"
 
 
+@lru_cache(maxsize=256)
 def time_forfeit(termination: str | None) -> bool:
     """Whether a Termination tag says the game was won on time (the loser's flag fell)."""
     return bool(termination) and _TIME_FORFEIT.search(termination or "") is not None
@@ -351,13 +352,12 @@ def result_diagnostics(
     out: list[Diagnostic] = []
     tag = game.tags.get("Result")
     token = game.result
-    reader_codes = {d.code for d in game.diagnostics}
     line = game.line
     if tag is None and token is None:
-        if "pgn.missing-result" not in reader_codes:
+        if all(d.code != "pgn.missing-result" for d in game.diagnostics):
             out.append(Diagnostic.make("result.missing", "no Result tag and no termination marker", line=line))
     elif tag is not None and token is not None and tag.strip() in RESULTS and tag.strip() != token:
-        if "pgn.result-mismatch" not in reader_codes:
+        if all(d.code != "pgn.result-mismatch" for d in game.diagnostics):
             out.append(
                 Diagnostic.make(
                     "pgn.result-mismatch",
@@ -432,22 +432,26 @@ def result_diagnostics(
 
 
 # --------------------------------------------------------------------------------- tags
+_ROSTER = frozenset(SEVEN_TAG_ROSTER)
+_MISSING_SEVERITY = CODES["tags.missing-roster"][0]
+
+
+@lru_cache(maxsize=128)
+def _missing_message(missing: tuple[str, ...]) -> str:
+    """The message of ``tags.missing-roster`` for the ``missing`` tags (most files miss the same ones)."""
+    return f"missing Seven Tag Roster tag{'s' if len(missing) > 1 else ''}: {', '.join(missing)}"
+
+
 def tag_diagnostics(game: Game) -> list[Diagnostic]:
     """Missing Seven Tag Roster tags (one warning), a Result tag that is not a result, and
     malformed dates."""
     out: list[Diagnostic] = []
     tags = game.tags
-    missing = [name for name in SEVEN_TAG_ROSTER if name not in tags]
-    if missing:
-        out.append(
-            Diagnostic.make(
-                "tags.missing-roster",
-                f"missing Seven Tag Roster tag{'s' if len(missing) > 1 else ''}: {', '.join(missing)}",
-                line=game.line,
-            )
-        )
+    if not _ROSTER.issubset(tags):
+        missing = tuple([name for name in SEVEN_TAG_ROSTER if name not in tags])
+        out.append(Diagnostic("tags.missing-roster", _MISSING_SEVERITY, _missing_message(missing), line=game.line))
     result = tags.get("Result")
-    if result is not None and result.strip() not in RESULTS:
+    if result is not None and result not in RESULTS and result.strip() not in RESULTS:
         out.append(
             Diagnostic.make(
                 "tags.bad-result",

@@ -25,6 +25,7 @@ one gate of every command, :func:`notation.compiled.through_core`.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from notation.compiled import Core, core_module, through_core
@@ -40,6 +41,7 @@ from notation.validation.checks import (
     result_diagnostics,
     tag_diagnostics,
 )
+from notation.validation.shared import number_message, plies_before, suffix_message
 from notation.validation import dead as dead_positions
 from notation.validation.reports import GameReport, check_game, game_report
 
@@ -67,16 +69,16 @@ def check_raw(raw: RawGame, name: str | None) -> GameReport:
     """The report of one game chunk of :func:`notation.pgn.reader.split_games` (``name``: the
     file name reports carry), through the core when it takes the game (the one gate:
     :func:`notation.compiled.through_core`)."""
-    from notation.pgn.reader import parse_raw_game
-
     report, failure = through_core(raw, lambda core: _through_core(core, raw, name))
     if report is not None:
         return report
+    from notation.pgn.reader import parse_raw_game
+
     return check_game(parse_raw_game(raw, failure=failure), file=name)
 
 
 def _through_core(core: Core, raw: RawGame, name: str | None) -> GameReport | None:
-    taken = take(core, raw)
+    taken = _take(core, raw)
     if taken is None:
         return None
     game, result, start = taken
@@ -87,35 +89,59 @@ def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Gam
     """``(game without moves, core result, start position)`` when the core takes ``raw``, else
     None (a core decline is counted in :data:`DECLINES`). ``moves`` receives the game's
     moves-table columns."""
-    from notation.pgn.parser import MAX_DIAGNOSTICS, parse_game_outline
-    from notation.pgn.sources import decode
+    taken = _take(core, raw, moves)
+    if taken is None:
+        return None
+    game, result, start = taken
+    if start is None:
+        from notation.formats.position import Position
+
+        start = Position.initial()
+    return game, result, start
+
+
+def _take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Game, CoreGame, Position | None] | None:
+    """:func:`take` with None for the standard start position (a game without FEN, SetUp
+    ``"1"`` or Variant tags but ``[Variant "Standard"]``): then neither Lark nor the rules
+    engine is imported (:func:`notation.pgn.plain.plain_outline`), until a game needs them."""
+    from notation.pgn.plain import MAX_DIAGNOSTICS, plain_outline
 
     data = raw.data
     if isinstance(data, str):
         text = data
     else:
+        from notation.pgn.sources import decode
+
         text, encoding, bad = decode(data)
         if bad is not None or encoding != "utf-8":
             return None
-    game, outline = parse_game_outline(text, file=raw.file, number=raw.number, line=raw.line, offset=raw.offset)
-    diagnostics = game.diagnostics
-    if len(diagnostics) >= MAX_DIAGNOSTICS // 2 or any(d.code == "pgn.syntax" for d in diagnostics):
-        return None  # junk may be a move the reference reads; a full cap may hide others
-    from notation.validation.replay import start_position  # (the rules tables: once a game is read)
+    plain = plain_outline(text, raw.file, raw.number, raw.line, raw.offset)
+    if plain is None:
+        from notation.pgn.parser import parse_game_outline
 
-    start, problems, unsupported, chess960 = start_position(game.tags)
-    if start is None or problems or unsupported is not None:
-        return None
-    if not (0 <= start.halfmove_clock < _COUNTER_LIMIT and 0 < start.fullmove_number < _COUNTER_LIMIT):
-        return None  # counters beyond the core's (32-bit) range: the reference handles them
-    fen = start.fen(shredder=True, en_passant="fen") if ("FEN" in game.tags or chess960) else None
+        plain = parse_game_outline(text, file=raw.file, number=raw.number, line=raw.line, offset=raw.offset)
+    game, outline = plain
+    diagnostics = game.diagnostics
+    if diagnostics and (len(diagnostics) >= MAX_DIAGNOSTICS // 2 or any(d.code == "pgn.syntax" for d in diagnostics)):
+        return None  # junk may be a move the reference reads; a full cap may hide others
+    tags = game.tags
+    start: Position | None = None
+    fen: str | None = None
+    if "FEN" in tags or tags.get("Variant", "Standard") != "Standard" or "SetUp" in tags:
+        found = _start(tags.get("FEN"), tags.get("Variant"), tags.get("SetUp"))
+        if found is None:
+            return None
+        start, fen = found
+        halfmove, fullmove, is960 = start.halfmove_clock, start.fullmove_number, bool(start.chess960)
+    else:
+        halfmove, fullmove, is960 = 0, 1, False  # the standard start position
     result = core.replay_game(
         fen,
         outline,
-        start.halfmove_clock,
-        start.fullmove_number,
+        halfmove,
+        fullmove,
         moves,
-        bool(start.chess960),
+        is960,
         recorded_winner(game),
         dead_positions.SEARCHES,
     )
@@ -125,11 +151,26 @@ def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Gam
     return None  # declined: the reference replays and explains
 
 
+@lru_cache(maxsize=1024)
+def _start(fen: str | None, variant: str | None, setup: str | None) -> tuple[Position, str | None] | None:
+    """The start position the core takes for a game with these ``FEN``, ``Variant`` and
+    ``SetUp`` tags (None: absent), and the FEN the core is given (None for the standard start);
+    None when the reference must read the game. Remembered: a Chess960 file repeats its start
+    positions, and a :class:`Position` is immutable."""
+    from notation.validation.replay import start_position  # (the rules tables: once a game needs them)
+
+    tags = {name: value for name, value in (("FEN", fen), ("Variant", variant), ("SetUp", setup)) if value is not None}
+    start, problems, unsupported, chess960 = start_position(tags)
+    if start is None or problems or unsupported is not None:
+        return None
+    if not (0 <= start.halfmove_clock < _COUNTER_LIMIT and 0 < start.fullmove_number < _COUNTER_LIMIT):
+        return None  # counters beyond the core's (32-bit) range: the reference handles them
+    return start, start.fen(shredder=True, en_passant="fen") if (fen is not None or chess960) else None
+
+
 def remark_diagnostics(remarks: list[Remark]) -> list[Diagnostic]:
     """The move-level warnings the core found (wrong check suffixes, wrong move numbers), as
     the reference words and locates them."""
-    from notation.validation.replay import number_message, suffix_message
-
     out = []
     for kind, ply, line, column, san, written, expected in remarks:
         if kind == "suffix":
@@ -152,10 +193,9 @@ def remark_diagnostics(remarks: list[Remark]) -> list[Diagnostic]:
     return out
 
 
-def report_of(game: Game, result: CoreGame, name: str, start: Position) -> GameReport:
-    """The report of a game the core took (the same checks as the reference path)."""
-    from notation.validation.replay import plies_before
-
+def report_of(game: Game, result: CoreGame, name: str, start: Position | None) -> GameReport:
+    """The report of a game the core took (the same checks as the reference path); ``start``
+    None is the standard start position."""
     diagnostics = list(game.diagnostics)
     remarks = result.remarks
     if remarks:
@@ -170,11 +210,15 @@ def report_of(game: Game, result: CoreGame, name: str, start: Position) -> GameR
     claimed = threefold is not None or fifty is not None or fivefold is not None or seventyfive is not None
     claim = Claims(threefold, fifty, fivefold, seventyfive) if claimed else NO_CLAIMS
     perpetual = result.perpetual
-    end = Outcome(result.termination, result.winner)
-    marks = {m[0]: m for m in result.marks}
+    termination, winner = result.termination, result.winner
+    end = NO_OUTCOME if termination is None and winner is None else Outcome(termination, winner)
+    marks = result.marks  # (a few: the plies a diagnostic may name)
 
     def locate(ply: int) -> Mark:
-        return Mark(*marks[ply])
+        for mark in marks:
+            if mark[0] == ply:
+                return Mark(*mark)
+        raise KeyError(ply)
 
     plies = result.plies
     if plies and (claimed or perpetual is not None):
@@ -201,10 +245,12 @@ def report_of(game: Game, result: CoreGame, name: str, start: Position) -> GameR
         claim,
         diagnostics,
         result.variation_plies,
-        plies_before(start),
+        0 if start is None else plies_before(start),
         dead,
     )
 
 
 #: The claims of a game with none (shared: :class:`Claims` is frozen).
 NO_CLAIMS = Claims()
+#: The outcome of a game that ended by no rule (shared: :class:`Outcome` is frozen).
+NO_OUTCOME = Outcome()

@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from notation.diagnostics import Diagnostic
+from notation.validation.shared import number_message, plies_before, suffix_message
 from notation.grammars import terminal_patterns
 from notation.formats.fen import STARTING_FEN, FenError
 from notation.rules.move import NULL_MOVE, Move
@@ -112,11 +113,6 @@ class Replay:
     def start_ply(self) -> int:
         """Plies before the start position counted from move 1 with White (for move labels)."""
         return 0 if self.start is None else plies_before(self.start)
-
-
-def plies_before(start: Position) -> int:
-    """Plies before ``start`` counted from move 1 with White (its move number and side to move)."""
-    return 2 * (start.fullmove_number - 1) + (0 if start.turn else 1)
 
 
 def start_position(tags: dict[str, str]) -> tuple[Position | None, list[Diagnostic], str | None, bool]:
@@ -382,23 +378,6 @@ class _Replayer:
                 node,
                 ply,
             )
-
-
-def suffix_message(san: str, suffix: str, expected: str) -> str:
-    """The message of ``san.check-suffix``: ``san`` as written with ``suffix`` ("", "+", "#")
-    where the move calls for ``expected`` (both paths build it here)."""
-    if expected == "":
-        return f"{san!r} does not give check: drop the '{suffix}'"
-    if suffix == "":
-        return f"{san!r} gives {'checkmate' if expected == '#' else 'check'}: write '{expected}'"
-    if expected == "#":
-        return f"{san!r} gives checkmate: write '#' not '+'"
-    return f"{san!r} gives check but not mate: write '+' not '#'"
-
-
-def number_message(written: object, actual: object) -> str:
-    """The message of ``movenumber.mismatch`` (both paths build it here)."""
-    return f"move number {written} written, but this is move {actual}"
 
 
 # SAN syntax by text for the replay loop: one dict lookup per ply instead of a call into

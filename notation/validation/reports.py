@@ -92,15 +92,40 @@ class GameReport:
         same text as ``json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))``
         (a test compares the two on every report of the corpus)."""
         end, claim = self.outcome, self.claims
+        if end.termination is None and end.winner is None:
+            ended = _NO_OUTCOME_JSON
+        else:
+            ended = f'{{"termination":{_string(end.termination)},"winner":{_string(end.winner)}}}'
+        if (
+            claim.threefold is None
+            and claim.fifty_moves is None
+            and claim.fivefold is None
+            and claim.seventyfive_moves is None
+        ):
+            claimed = _NO_CLAIMS_JSON
+        else:
+            claimed = _claims_json(claim)
+        diagnostics = self.diagnostics
         return (
-            f'{{"file":{_string(self.file)},"game":{_int(self.game)},"line":{_int(self.line)},'
+            f'{{"file":{_string(self.file)},"game":{self.game},"line":{self.line},'
             f'"white":{_string(self.white)},"black":{_string(self.black)},"result":{_string(self.result)},'
-            f'"status":{_string(self.status)},"plies":{_int(self.plies)},"final_fen":{_string(self.final_fen)},'
-            f'"outcome":{{"termination":{_string(end.termination)},"winner":{_string(end.winner)}}},'
-            f'"claims":{{"threefold":{_int(claim.threefold)},"fifty_moves":{_int(claim.fifty_moves)},'
-            f'"fivefold":{_int(claim.fivefold)},"seventyfive_moves":{_int(claim.seventyfive_moves)}}},'
-            f'"diagnostics":[{",".join([d.to_json() for d in self.diagnostics])}]}}'
+            f'"status":{_string(self.status)},"plies":{self.plies},"final_fen":{_string(self.final_fen)},'
+            f'"outcome":{ended},"claims":{claimed},'
+            f'"diagnostics":[{",".join([d.to_json() for d in diagnostics]) if diagnostics else ""}]}}'
         )
+
+
+def _claims_json(claim: Claims) -> str:
+    """The ``claims`` object of :meth:`GameReport.to_json`."""
+    return (
+        f'{{"threefold":{_int(claim.threefold)},"fifty_moves":{_int(claim.fifty_moves)},'
+        f'"fivefold":{_int(claim.fivefold)},"seventyfive_moves":{_int(claim.seventyfive_moves)}}}'
+    )
+
+
+#: The ``outcome`` and ``claims`` of a game that ended by no rule and reached no claim.
+_NO_OUTCOME_JSON = '{"termination":null,"winner":null}'
+_NO_CLAIMS_JSON = '{"threefold":null,"fifty_moves":null,"fivefold":null,"seventyfive_moves":null}'
 
 
 def pedantic(report: GameReport) -> GameReport:
