@@ -115,6 +115,14 @@ WIDE_PASS_BEFORE = 6
 WIDE_PASS_AFTER = 1
 WIDE_PASS_LOOK = 12
 WIDE_PASS_BEFORE_EDIT = 2
+#: What the decoder caches to read a layer is dropped this many plies behind the layer read: each
+#: position's moves and facts and the core's boards always (a widening pass that reads an earlier
+#: stretch again makes them again, in the core: cheap); the copies' ways to take each move and the
+#: boxes' costs (Python's work, a third more of it in a widening pass made again) where no
+#: widening pass may come (copies read together, a known game). A reading so holds a few layers'
+#: positions, not the whole sheet's (2.5 MB a move of a damaged sheet read alone before, about half
+#: now; a fifth with several copies).
+CACHE_PLIES = 2
 
 
 class Option(NamedTuple):
@@ -169,6 +177,9 @@ class _Copy:
         self.style = sheet_style(self.readings)
         self.cache: dict[tuple[int, MoveFacts], tuple[float, BoxReading | None]] = {}
         self.option_cache: dict[tuple[tuple[int, int], MoveFacts], list[Option]] = {}
+        # the keys of both caches by the box they start at (see :meth:`forget`)
+        self.costs_at: dict[int, list[MoveFacts]] = {}
+        self.options_at: dict[int, list[tuple[tuple[int, int], MoveFacts]]] = {}
         # The least each box can cost: its cheapest reading's edit, or dropped as an extra box,
         # raised by ``above`` once the box has been read as the move of its own ply (it costs
         # about what it cost for the moves of that ply).
@@ -198,6 +209,7 @@ class _Copy:
         if found is None:
             found = (self.blank, None) if self.boxes[i].blank else box_cost(self.readings[i], f, self.style)
             self.cache[key] = found
+            self.costs_at.setdefault(i, []).append(f)
         return found
 
     def options(self, cursor: tuple[int, int], f: MoveFacts) -> list[Option]:
@@ -206,7 +218,18 @@ class _Copy:
         found = self.option_cache.get(key)
         if found is None:
             found = self.option_cache[key] = self._options(cursor, f)
+            self.options_at.setdefault(cursor[0], []).append(key)
         return found
+
+    def forget(self, before: int) -> None:
+        """Drop what is cached of the boxes before ``before`` (no reading from the layer read on
+        comes back to them; a pass that reads again from further back makes them again)."""
+        for i in [i for i in self.costs_at if i < before]:
+            for f in self.costs_at.pop(i):
+                self.cache.pop((i, f), None)
+        for i in [i for i in self.options_at if i < before]:
+            for key in self.options_at.pop(i):
+                self.option_cache.pop(key, None)
 
     def _options(self, cursor: tuple[int, int], f: MoveFacts) -> list[Option]:
         i, phase = cursor
@@ -296,6 +319,9 @@ class _Decoder:
         self.boards = {start.key(): core_board(start)}
         self.pinned: dict[tuple[int, int], list[Move]] = {}
         self.combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], tuple[list[Combo], ComboCosts]] = {}
+        # the keys of those caches by the depth of the layer that made them (see :meth:`forget`)
+        self.depth = 0
+        self.made: dict[int, tuple[list[int], list[tuple[tuple[tuple[int, int], ...], MoveFacts]]]] = {}
         # per depth, the states kept (position, cursors, cost) and the cheapest end found so far:
         # a layer the same as the last pass's at its depth reads on as before
         self.history: dict[int, tuple[frozenset[tuple[int, tuple[tuple[int, int], ...], float]], float]] = {}
@@ -311,8 +337,9 @@ class _Decoder:
         key = pos.key()
         found = self.generated.get(key)
         if found is None:
-            board = self.boards.get(key)
+            board = self.boards.pop(key, None)  # (kept with the moves)
             found = self.generated[key] = position_moves(board if board is not None else core_board(pos))
+            self._made(key)
         return found
 
     def moves_of(self, state: State) -> list[Move]:
@@ -381,6 +408,7 @@ class _Decoder:
                 if found is None:
                     combos = _combine([s.options(c, f) for c, s in zip(state.cursors, sheets)])
                     found = self.combined[(state.cursors, f)] = (combos, _combo_costs(combos))
+                    self._made(None, (state.cursors, f))
                 lists.append(found[0])
                 tables.append(found[1])
             rows.append((si, state.cost, choice, tables, book, blind))
@@ -418,8 +446,9 @@ class _Decoder:
                 index = cand.move if moves_of[cand.state] is known.moves else known.moves.index(move)
                 gives = known.gives[index]
                 reached = after.key()
-                if reached not in self.boards:
+                if reached not in self.boards and reached not in self.generated:
                     self.boards[reached] = known.board.play(*move)
+                    self._made(reached)
                 found = played[(cand.state, cand.move)] = (after, gives[0], self.plausible(parent, gives), gives[1])
             after, level, plausible, captured = found
             marks = sum(
@@ -450,6 +479,28 @@ class _Decoder:
             return 0.0
         return cost("prior.move." + move_class(gives, parent.last_capture))
 
+    def _made(self, position: int | None, combo: tuple[tuple[tuple[int, int], ...], MoveFacts] | None = None) -> None:
+        positions, combos = self.made.setdefault(self.depth, ([], []))
+        if position is not None:
+            positions.append(position)
+        if combo is not None:
+            combos.append(combo)
+
+    def forget(self, depth: int) -> None:
+        """Drop what the layer at ``depth`` cached (:data:`CACHE_PLIES`): the moves and boards of
+        its positions, and where no widening pass may come, the combos of its states' cursors and
+        the copies' costs of the boxes no state at the next depth has yet to read."""
+        positions, combos = self.made.pop(depth, ([], []))
+        for key in positions:
+            self.generated.pop(key, None)
+            self.boards.pop(key, None)
+        if not self.may_widen:
+            for combo in combos:
+                self.combined.pop(combo, None)
+            if depth + 1 < len(self.layers) and self.layers[depth + 1]:
+                for c, sheet in enumerate(self.sheets):
+                    sheet.forget(min(state.cursors[c][0] for state in self.layers[depth + 1]))
+
     # -- reading on -----------------------------------------------------------------------------
 
     def read_on(self, k: int, width_at: Callable[[int], int], settled: int | None = None) -> float | None:
@@ -465,6 +516,7 @@ class _Decoder:
             state.outgoing = []
             state.end = None
         while layer:
+            self.depth = layer[0].depth
             moves_of = [self.moves_of(state) for state in layer]
             width = width_at(layer[0].depth)
             chosen, debts = self.expand(layer, moves_of, width)
@@ -482,6 +534,8 @@ class _Decoder:
                 if id(state) not in alive:
                     state.best = None  # (no cycle left for the collector: freed with its edges)
             layers.append(kept)
+            if self.depth >= CACHE_PLIES:
+                self.forget(self.depth - CACHE_PLIES)
             if kept and self.forced is None and _broken(kept[0]):
                 for state in kept:  # the sheet breaks here: the readings end, the boxes left reported
                     state.end = 0.0

@@ -209,7 +209,9 @@ class _ToWritten(Transformer[Token, dict[str, Any]]):
             "letter": text,
             "foreign": foreign,
             "figurine": any(text in pair for pair in FIGURINES.values()),
-            "lowercase": text != text.upper(),
+            # a letter written in lower case where the language writes it otherwise ("n" for "N",
+            # "кр" for "Кр"); Russian's king "Кр" is itself partly lower case
+            "lowercase": text != text.upper() and text not in LANGUAGES[self.lang].get(piece or 0, ()),
         }
 
     def promotion(self, items: list[dict[str, Any]]) -> dict[str, Any]:

@@ -415,3 +415,26 @@ def test_every_game_of_a_pgn_input_gets_its_sheet(tmp_path: object) -> None:
     assert data[1]["readings"][0]["moves"][6] == "Ba4"
     pgn = CliRunner().invoke(app, ["scoresheet", str(path)])
     assert pgn.stdout.count("[Event ") == 2
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+def test_the_decoder_holds_a_few_plies_of_positions_not_the_sheets(copies: int) -> None:
+    """The moves and boards of the positions read (and, where no widening pass may come, the
+    copies' combos and box costs) are dropped a few plies behind the layer read: what the
+    decoder holds once a sheet is read is bounded by the last layers, not by the sheet's
+    length (it held about 2.5 MB a move of a damaged sheet)."""
+    from notation.formats.position import Position
+    from notation.scoresheet import decoder
+    from notation.scoresheet.lattice import Box
+
+    moves = LONGER.replace(" *", "").split()
+    boxes = [Box(text) for text in moves if not text[0].isdigit()]
+    boxes[5] = Box("Qxh9")  # a box read as no move
+    dec = decoder._Decoder([list(boxes) for _ in range(copies)], Position.initial(), "en", None, None, {})
+    assert dec.read_on(0, lambda depth: decoder.BEAM) is not None
+    recent = dec.layers[-(decoder.CACHE_PLIES + 2) :]
+    assert len(dec.layers) > 3 * len(recent)
+    assert len(dec.generated) <= sum(len(layer) for layer in recent)
+    assert len(dec.made) <= decoder.CACHE_PLIES + 2
+    if copies > 1:  # no widening pass comes: the copies' caches are dropped too
+        assert all(min(s.costs_at, default=99) >= len(boxes) - 12 for s in dec.sheets)

@@ -131,6 +131,18 @@ def test_piece_types_per_language() -> None:
                 assert written.piece == piece and not written.foreign
 
 
+def test_a_letter_as_the_language_writes_it_is_not_lower_case() -> None:
+    # Russian's king "Кр" is partly lower case as written: no lower-case slip (it cost a clean
+    # "Крh1" 1.5 nats, and a typed Russian sheet ending in a king move was not confident)
+    for lang, letters in LANGUAGES.items():
+        for spellings in letters.values():
+            for spelling in spellings:
+                assert not parse_token(spelling + "d4", lang).lowercase, (lang, spelling)  # type: ignore[union-attr]
+    assert parse_token("крd4", "ru").lowercase  # type: ignore[union-attr]
+    assert parse_token("фd4", "ru").lowercase  # type: ignore[union-attr]
+    assert parse_token("nf3", "en").lowercase  # type: ignore[union-attr]
+
+
 def test_romance_r_is_the_king_and_english_r_the_rook() -> None:
     assert parse_token("Re1", "fr").piece == KING  # type: ignore[union-attr]
     assert parse_token("Re1", "es").piece == KING  # type: ignore[union-attr]
