@@ -10,7 +10,7 @@
 //! and the game is lexed by Lark itself. A test compares the tokens with Lark's own on the
 //! corpus and on generated games.
 
-use crate::scan::scan_extent;
+use crate::scan::scan_extent_kept;
 
 /// One token: its terminal name and its byte range in the game's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,7 +154,7 @@ pub fn lex_game(text: &str) -> Option<Vec<Tok>> {
     }
     // MOVES: the core's moves up to the termination marker or the end
     if i < b.len() {
-        let (pieces, stop) = scan_extent(&text[i..]).ok()?;
+        let (pieces, stop) = scan_extent_kept(&text[i..]).ok()?;
         if pieces > 0 {
             let end = i + stop;
             out.push(Tok {
