@@ -14,6 +14,14 @@ With ``--cli`` both contenders run as whole processes, as a user runs them: the 
 loading and the command's own settings included) against ``python -c`` running the
 python-chess ``read_game`` loop over the same file. ``--games 0`` uses the whole file.
 
+``--core-only`` times the compiled core's own work per game and nothing else, in this process:
+the file is cut into games first (``_core.game_end``, untimed), then each round calls
+``_core.game_outline`` and ``_core.replay_game`` (what ``validate`` asks of the core for a plain
+game: outline, replay, claims, dead-position verdicts) on every game without a FEN tag; the best
+round's CPU seconds give the core's games per second.
+
+    python benchmarks/bench_validate.py /tmp/li5000.pgn --games 0 --core-only --rounds 5
+
 ``--pgn-extract`` adds ``/usr/games/pgn-extract -s -r FILE`` (its full check, no output) to
 every round of ``--cli``; ``--lark-floor`` times, in this process, Lark alone parsing the
 tokens the core cut for every game of the file with ``grammars/pgn.lark`` (the outline
@@ -197,6 +205,50 @@ def first_games(path: Path, count: int | None) -> Path:
     return out
 
 
+def split_games(path: Path) -> list[tuple[str, int]]:
+    """The games of ``path`` as ``(text, first line)``, cut where the reader cuts them."""
+    from notation import _core
+
+    data = path.read_bytes()
+    out: list[tuple[str, int]] = []
+    line = 1
+    while data:
+        end = _core.game_end(data) or len(data)
+        chunk, data = data[:end], data[end:]
+        text = chunk.decode("utf-8", errors="replace")
+        out.append((text, line))
+        line += chunk.count(b"\n")
+    return out
+
+
+_WINNERS = {"1-0": True, "0-1": False}
+
+
+def core_only(path: Path, rounds: int) -> None:
+    """Print the core's own games per second: ``game_outline`` + ``replay_game`` per game."""
+    from notation import _core
+    from notation.validation.dead import SEARCHES
+
+    games = split_games(path)
+    best = float("inf")
+    taken = 0
+    for _ in range(rounds):
+        taken = 0
+        started = time.process_time()
+        for text, line in games:
+            outline = _core.game_outline(text, line)
+            if outline is None:
+                continue
+            tags, runs, _result = outline
+            if "FEN" in tags:
+                continue
+            replayed = _core.replay_game(None, runs, 0, 1, None, False, _WINNERS.get(tags.get("Result", "")), SEARCHES)
+            taken += isinstance(replayed, _core.CoreGame)
+        best = min(best, time.process_time() - started)
+    print(f"file: {path.name}, games: {len(games)}, replayed by the core: {taken}, rounds: {rounds}")
+    print(f"core only (game_outline + replay_game): {len(games) / best:8.0f} games/s  ({best:.3f} CPU s, best round)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("path", nargs="?", type=Path, default=DEFAULT)
@@ -206,7 +258,13 @@ def main() -> None:
     parser.add_argument("--cli", action="store_true", help="time whole processes: the command vs a python-chess script")
     parser.add_argument("--pgn-extract", action="store_true", help="with --cli: time pgn-extract -s -r in every round")
     parser.add_argument("--lark-floor", action="store_true", help="time Lark alone on the core's tokens of the file")
+    parser.add_argument("--core-only", action="store_true", help="time the core's outline + replay per game alone")
     args = parser.parse_args()
+    if args.core_only:
+        if args.games:
+            args.path = first_games(args.path, args.games)
+        core_only(args.path, args.rounds)
+        return
     games = None
     if args.games or args.pgn_extract or args.path.name.endswith(".gz"):
         # the first N games as a file of their own: every contender reads a whole file (with

@@ -10,7 +10,7 @@
 //! and the game is lexed by Lark itself. A test compares the tokens with Lark's own on the
 //! corpus and on generated games.
 
-use crate::scan::scan_extent;
+use crate::scan::scan_extent_kept;
 
 /// One token: its terminal name and its byte range in the game's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,12 +39,8 @@ fn spaces(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// One `TAG_PAIR` at `i` (tokens.lark): the index after its `]`.
-fn tag_pair(text: &str, i: usize) -> Option<usize> {
-    tag_parts(text, i).map(|pair| pair.end)
-}
-
 /// The parts of one well-formed tag pair (`TAG_PAIR`): byte ranges in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TagParts {
     /// `TAG_NAME`
     pub name: (usize, usize),
@@ -126,12 +122,21 @@ const RESULTS: [&str; 4] = ["1/2-1/2", "1-0", "0-1", "*"];
 
 /// The tokens of a whole game chunk, or None when Lark must lex it.
 pub fn lex_game(text: &str) -> Option<Vec<Tok>> {
+    lex_game_tags(text, &mut Vec::new())
+}
+
+/// [`lex_game`], and the parts of the tag pairs of its `TAGS` token in `tags` (in order), so
+/// that the outline need not read them again.
+pub fn lex_game_tags(text: &str, tags: &mut Vec<TagParts>) -> Option<Vec<Tok>> {
     let b = text.as_bytes();
     let mut out = Vec::with_capacity(3);
     // TAGS: one or more tag pairs, each with the blanks after it
     let mut i = 0;
+    tags.clear();
     while b.get(i) == Some(&b'[') {
-        i = blanks(b, tag_pair(text, i)?)?;
+        let parts = tag_parts(text, i)?;
+        i = blanks(b, parts.end)?;
+        tags.push(parts);
     }
     if i == 0 {
         return None;
@@ -154,7 +159,7 @@ pub fn lex_game(text: &str) -> Option<Vec<Tok>> {
     }
     // MOVES: the core's moves up to the termination marker or the end
     if i < b.len() {
-        let (pieces, stop) = scan_extent(&text[i..]).ok()?;
+        let (pieces, stop) = scan_extent_kept(&text[i..]).ok()?;
         if pieces > 0 {
             let end = i + stop;
             out.push(Tok {

@@ -91,9 +91,24 @@ fn tag_pairs(text: &str, start: usize, end: usize) -> Option<Vec<(&str, Cow<'_, 
     Some(pairs)
 }
 
+/// The tag pairs `lex` read (names and unescaped values), or None when a name is given twice
+/// (as [`tag_pairs`] reads them from the text).
+fn pairs_of<'t>(text: &'t str, parts: &[lex::TagParts]) -> Option<Vec<(&'t str, Cow<'t, str>)>> {
+    let mut pairs: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(parts.len());
+    for pair in parts {
+        let name = &text[pair.name.0..pair.name.1];
+        if pairs.iter().any(|(seen, _)| *seen == name) {
+            return None;
+        }
+        pairs.push((name, unquote(&text[pair.string.0..pair.string.1])));
+    }
+    Some(pairs)
+}
+
 /// The outline of `text` when `lex` cuts its tokens and the builder's rules cover its tree.
 pub fn outline(text: &str) -> Option<Outline<'_>> {
-    let cut: Vec<Tok> = lex::lex_game(text)?;
+    let mut parts = Vec::with_capacity(16);
+    let cut: Vec<Tok> = lex::lex_game_tags(text, &mut parts)?;
     let tokens = cut
         .iter()
         .map(|t| Some((terminal_of(t.kind)?, t.start, t.end)))
@@ -118,7 +133,15 @@ pub fn outline(text: &str) -> Option<Outline<'_>> {
                         return None; // a second run merges into the first: the builder's
                     }
                     let (start, end) = last?;
-                    out.tags = tag_pairs(text, start, end)?;
+                    // the one TAGS token `lex` cuts: its pairs are the ones it read
+                    debug_assert_eq!(Some(pairs_of(text, &parts)?), tag_pairs(text, start, end));
+                    out.tags = if parts.first().map(|p| p.name.0) > Some(start)
+                        && parts.last().map(|p| p.end) <= Some(end)
+                    {
+                        pairs_of(text, &parts)?
+                    } else {
+                        tag_pairs(text, start, end)?
+                    };
                 }
                 "line_start" => {
                     lines += 1;

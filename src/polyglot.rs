@@ -53,6 +53,11 @@ pub fn legal_en_passant(board: &Board) -> bool {
 
 /// The Polyglot key of `board` (en passant only when the capture is legal).
 pub fn key(board: &Board) -> u64 {
+    key_with_pieces(board, pieces_key(board))
+}
+
+/// The piece-square part of the key of `board`.
+pub fn pieces_key(board: &Board) -> u64 {
     let t = table();
     let mut h = 0u64;
     for &color in &Color::ALL {
@@ -63,6 +68,41 @@ pub fn key(board: &Board) -> u64 {
             }
         }
     }
+    h
+}
+
+/// The piece-square part of the key of `after` from that of `before` (`before_pieces`): only
+/// the squares whose piece changed are counted (XOR out what left, XOR in what came), so the
+/// part is the one [`pieces_key`] computes from scratch, whatever the move.
+pub fn pieces_key_after(before: &Board, before_pieces: u64, after: &Board) -> u64 {
+    let t = table();
+    let mut h = before_pieces;
+    let changed_squares = (before.occupied() ^ after.occupied())
+        | (before.colors(Color::White) ^ after.colors(Color::White));
+    for &piece in &Piece::ALL {
+        let moved = before.pieces(piece) ^ after.pieces(piece);
+        // a capture of a piece by one of its own kind changes colours only
+        let moved = moved | (changed_squares & (before.pieces(piece) | after.pieces(piece)));
+        if moved.is_empty() {
+            continue;
+        }
+        for &color in &Color::ALL {
+            let kind = piece_kind(piece, color);
+            let diff =
+                (before.colored_pieces(color, piece) ^ after.colored_pieces(color, piece)) & moved;
+            for sq in diff {
+                h ^= t[64 * kind + sq as usize];
+            }
+        }
+    }
+    h
+}
+
+/// The whole key of `board` from its piece-square part `pieces` (castling, en passant, turn
+/// added).
+pub fn key_with_pieces(board: &Board, pieces: u64) -> u64 {
+    let t = table();
+    let mut h = pieces;
     let white = board.castle_rights(Color::White);
     let black = board.castle_rights(Color::Black);
     if white.short.is_some() {
@@ -98,6 +138,69 @@ mod tests {
             board.play(mv);
         }
         board
+    }
+
+    /// The key kept move by move is the key computed from scratch, on every position three
+    /// plies deep from positions with castling (Chess960 too), en passant, promotions and
+    /// captures of a piece by one of its own kind.
+    #[test]
+    fn incremental_pieces_key_is_the_full_one() {
+        fn walk(board: &Board, pieces: u64, depth: u32, count: &mut u64) {
+            assert_eq!(pieces, pieces_key(board));
+            assert_eq!(key_with_pieces(board, pieces), key(board));
+            if depth == 0 {
+                return;
+            }
+            let mut moves = Vec::new();
+            board.generate_moves(|list| {
+                moves.extend(list);
+                false
+            });
+            for mv in moves {
+                let mut next = board.clone();
+                next.play_unchecked(mv);
+                *count += 1;
+                walk(
+                    &next,
+                    pieces_key_after(board, pieces, &next),
+                    depth - 1,
+                    count,
+                );
+            }
+        }
+        let roots = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                false,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                false,
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                false,
+            ),
+            (
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                false,
+            ),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                true,
+            ),
+        ];
+        let mut count = 0;
+        for (fen, chess960) in roots {
+            let board = Board::from_fen(fen, chess960).unwrap();
+            walk(&board, pieces_key(&board), 3, &mut count);
+        }
+        assert!(count > 100_000);
     }
 
     #[test]

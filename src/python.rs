@@ -659,7 +659,7 @@ fn game_outline<'py>(
         crate::outline::outline(text).map(|found| {
             let at = |(start, end): (usize, usize)| {
                 let before = &text[..start];
-                let newlines = before.bytes().filter(|&c| c == b'\n').count();
+                let newlines = memchr::memchr_iter(b'\n', before.as_bytes()).count();
                 let line_start = before.rfind('\n').map_or(0, |i| i + 1);
                 let column = text[line_start..start].chars().count() + 1;
                 (text[start..end].to_owned(), line + newlines, column)

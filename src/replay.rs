@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::polyglot;
 use crate::san::SanMove;
-use crate::scan::{Scanner, Token};
+use crate::scan::{Pieces, Token};
 
 /// Deepest variation nesting the core follows (deeper games go to the reference); the reader
 /// keeps no deeper ones (`notation.pgn.model.MAX_VARIATION_DEPTH`, the same number). Recursion
@@ -505,13 +505,15 @@ struct Replayer<'a> {
     variation_plies: u32,
     keep_notes: bool,
     remarks: Vec<Remark>,
+    /// The piece-square part of the last mainline position's key (kept move by move).
+    pieces: u64,
 }
 
 /// Line and column (1-based, in characters) of byte `at` of a run written at `line:column`.
 fn locate(text: &str, line: u32, column: u32, at: usize) -> (u32, u32) {
     let before = &text[..at];
-    let newlines = before.matches('\n').count() as u32;
-    let col = match before.rfind('\n') {
+    let newlines = memchr::memchr_iter(b'\n', before.as_bytes()).count() as u32;
+    let col = match memchr::memrchr(b'\n', before.as_bytes()) {
         None => column + before.chars().count() as u32,
         Some(nl) => before[nl + 1..].chars().count() as u32 + 1,
     };
@@ -550,7 +552,7 @@ impl<'a> Replayer<'a> {
                     if mainline {
                         self.runs.push((text.as_str(), *line, *column));
                     }
-                    let mut scanner = Scanner::new(text);
+                    let mut scanner = Pieces::of(text);
                     let mut pieces = 0;
                     while let Some(token) = scanner.step().map_err(|_| Decline::NotRead)? {
                         pieces += 1;
@@ -609,8 +611,13 @@ impl<'a> Replayer<'a> {
                                 if mainline {
                                     let has = after.halfmove < 100 || has_moves(&after.board);
                                     let first = self.notes.len() as u32;
+                                    self.pieces = polyglot::pieces_key_after(
+                                        &pos.board,
+                                        self.pieces,
+                                        &after.board,
+                                    );
                                     self.plies.push(Ply {
-                                        key: polyglot::key(&after.board),
+                                        key: polyglot::key_with_pieces(&after.board, self.pieces),
                                         check,
                                         mate,
                                         white: pos.board.side_to_move() == Color::White,
@@ -682,7 +689,8 @@ impl<'a> Replayer<'a> {
 /// Replay a game from `start`; `Err(decline)` when the core declines it. `keep_notes` keeps
 /// the mainline comments and NAGs (for tables).
 pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, Decline> {
-    let start_key = polyglot::key(&start.board);
+    let pieces = polyglot::pieces_key(&start.board);
+    let start_key = polyglot::key_with_pieces(&start.board, pieces);
     let start_white = start.board.side_to_move() == Color::White;
     let mut replayer = Replayer {
         plies: Vec::new(),
@@ -691,6 +699,7 @@ pub fn replay(start: Pos, lines: &[Item], keep_notes: bool) -> Result<Game<'_>, 
         variation_plies: 0,
         keep_notes,
         remarks: Vec::new(),
+        pieces,
     };
     let final_pos = replayer.line(lines, start, true, 0, 1)?;
     Ok(Game {

@@ -97,7 +97,11 @@ fn move_number(run: &str, i: usize) -> Option<(u64, usize)> {
     if j < b.len() && (b[j] == b'/' || b[j] == b'-') {
         return None; // a result, or something else
     }
-    let value: u64 = run[i..j].parse().ok()?;
+    // the digits' value as `str::parse::<u64>` reads them (None on overflow)
+    let mut value: u64 = 0;
+    for &d in &b[i..j] {
+        value = value.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+    }
     loop {
         let mut k = j;
         while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
@@ -150,6 +154,194 @@ pub fn scan_extent(text: &str) -> Result<(usize, usize), NotRead> {
     Ok((count, scanner.at()))
 }
 
+/// Like [`scan_extent`], and where the moves end inside `text` and their run is at most
+/// [`KEEP_LIMIT`] bytes long, the pieces are kept (as byte ranges, with the run's text) for
+/// the next [`Pieces::of`] on this thread: the replay that follows an outline reads the very
+/// `MOVES` text the lexer cut, and takes its pieces from here instead of scanning it again.
+pub fn scan_extent_kept(text: &str) -> Result<(usize, usize), NotRead> {
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        kept.valid = false;
+        kept.cuts.clear();
+        let mut scanner = Scanner::new(text);
+        let mut count = 0;
+        let mut keep = true;
+        while let Some(token) = scanner.step()? {
+            count += 1;
+            if keep {
+                if scanner.at() > KEEP_LIMIT {
+                    keep = false;
+                    kept.cuts = Vec::new();
+                } else {
+                    kept.cuts.push(Cut::of(text, &token));
+                }
+            }
+        }
+        if keep && count > 0 {
+            kept.text.clear();
+            kept.text.push_str(&text[..scanner.at()]);
+            kept.valid = true;
+        }
+        Ok((count, scanner.at()))
+    })
+}
+
+/// The longest run whose pieces [`scan_extent_kept`] keeps (bytes).
+pub const KEEP_LIMIT: usize = 1 << 20;
+
+/// One piece of a run as byte offsets in it (a [`Token`] without the borrow).
+#[derive(Debug, Clone, Copy)]
+pub enum Cut {
+    Move {
+        number: Option<u64>,
+        at: u32,
+        san_end: u32,
+        parsed: SanMove,
+        suffix: u8,
+        glyph_len: u8,
+    },
+    Comment(u32, u32),
+    Nag(u32, u32),
+}
+
+impl Cut {
+    fn of(run: &str, token: &Token<'_>) -> Cut {
+        let offset = |part: &str| (part.as_ptr() as usize - run.as_ptr() as usize) as u32;
+        match *token {
+            Token::Move {
+                number,
+                san,
+                at,
+                parsed,
+                suffix,
+                glyph,
+            } => Cut::Move {
+                number,
+                at: at as u32,
+                san_end: (at + san.len()) as u32,
+                parsed,
+                suffix,
+                glyph_len: glyph.map_or(0, |g| g.len() as u8),
+            },
+            Token::Comment(c) => Cut::Comment(offset(c), offset(c) + c.len() as u32),
+            Token::Nag(n) => Cut::Nag(offset(n), offset(n) + n.len() as u32),
+        }
+    }
+
+    fn token(self, run: &str) -> Token<'_> {
+        match self {
+            Cut::Move {
+                number,
+                at,
+                san_end,
+                parsed,
+                suffix,
+                glyph_len,
+            } => {
+                let (at, end) = (at as usize, san_end as usize);
+                Token::Move {
+                    number,
+                    san: &run[at..end],
+                    at,
+                    parsed,
+                    suffix,
+                    glyph: (glyph_len > 0).then(|| &run[end..end + usize::from(glyph_len)]),
+                }
+            }
+            Cut::Comment(start, end) => Token::Comment(&run[start as usize..end as usize]),
+            Cut::Nag(start, end) => Token::Nag(&run[start as usize..end as usize]),
+        }
+    }
+}
+
+/// The pieces the last [`scan_extent_kept`] on this thread kept, and the run they are of.
+#[derive(Default)]
+struct Kept {
+    valid: bool,
+    text: String,
+    cuts: Vec<Cut>,
+}
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::default());
+}
+
+/// The pieces of a whole run, one at a time: those [`scan_extent_kept`] kept when it read this
+/// very text last (a piece depends only on the text before its end and the byte after it, and
+/// the lexer's run ends after blanks, where no piece starts: a test checks the two readings
+/// agree), else read by a [`Scanner`].
+pub enum Pieces<'a> {
+    Scan(Scanner<'a>),
+    Kept {
+        run: &'a str,
+        cuts: Vec<Cut>,
+        next: usize,
+    },
+}
+
+impl<'a> Pieces<'a> {
+    pub fn of(run: &'a str) -> Self {
+        let cuts = KEPT.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            if kept.valid && kept.text == run {
+                kept.valid = false;
+                Some(std::mem::take(&mut kept.cuts))
+            } else {
+                None
+            }
+        });
+        match cuts {
+            Some(cuts) => {
+                #[cfg(debug_assertions)]
+                {
+                    let fresh = scan_prefix(run).ok();
+                    let kept: Vec<Token<'_>> = cuts.iter().map(|c| c.token(run)).collect();
+                    assert_eq!(fresh, Some((kept, run.len())), "kept pieces of {run:?}");
+                }
+                Pieces::Kept { run, cuts, next: 0 }
+            }
+            None => Pieces::Scan(Scanner::new(run)),
+        }
+    }
+
+    /// As [`Scanner::step`].
+    pub fn step(&mut self) -> Result<Option<Token<'a>>, NotRead> {
+        match self {
+            Pieces::Scan(scanner) => scanner.step(),
+            Pieces::Kept { run, cuts, next } => {
+                let token = cuts.get(*next).map(|c| c.token(run));
+                *next += usize::from(token.is_some());
+                Ok(token)
+            }
+        }
+    }
+
+    /// As [`Scanner::at`] once the pieces are all read.
+    pub fn at(&self) -> usize {
+        match self {
+            Pieces::Scan(scanner) => scanner.at(),
+            Pieces::Kept { run, .. } => run.len(),
+        }
+    }
+}
+
+impl Drop for Pieces<'_> {
+    fn drop(&mut self) {
+        // the buffer goes back for the next game's lexing
+        if let Pieces::Kept { cuts, .. } = self {
+            let mut cuts = std::mem::take(cuts);
+            cuts.clear();
+            let _ = KEPT.try_with(|kept| {
+                if let Ok(mut kept) = kept.try_borrow_mut() {
+                    if kept.cuts.capacity() < cuts.capacity() {
+                        kept.cuts = cuts;
+                    }
+                }
+            });
+        }
+    }
+}
+
 /// Reads the pieces of a run one at a time (see [`scan_prefix`]), so that a caller can stop
 /// early and never hold more than one piece.
 pub struct Scanner<'a> {
@@ -183,12 +375,12 @@ impl<'a> Scanner<'a> {
         }
         let c = b[i];
         if self.seen_move && c == b'{' {
-            let close = run[i + 1..].find('}').ok_or(NotRead)? + i + 1;
+            let close = memchr::memchr(b'}', &b[i + 1..]).ok_or(NotRead)? + i + 1;
             self.i = skip_blanks(b, close + 1);
             return Ok(Some(Token::Comment(&run[i..=close])));
         }
         if self.seen_move && c == b';' {
-            let end = run[i..].find('\n').map_or(b.len(), |k| k + i);
+            let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| k + i);
             self.i = skip_blanks(b, end);
             return Ok(Some(Token::Comment(&run[i..end])));
         }
@@ -291,6 +483,32 @@ mod tests {
             got,
             vec!["|e4|", "C{[%clk 0:03:00]}", "N$1", "C; line", "|e5|", "N+-"]
         );
+    }
+
+    /// The pieces the lexer's scan keeps are the ones a scan of the cut run reads.
+    #[test]
+    fn kept_pieces_are_the_scanners() {
+        for text in [
+            "1. e4 {c} e5 2. Nf3 $1 1-0",
+            "1. e4 e5 *",
+            "e4 ; x\n e5 +- 1/2-1/2",
+            "1. e4 e5 2. Nf3 (2. Nc3) 1-0",
+            "1. e4 e5 2. Qh5?! Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0",
+            "12... Qxd8+! {x} ± e4",
+        ] {
+            let (count, stop) = scan_extent_kept(text).unwrap();
+            let run = &text[..stop];
+            let mut pieces = Pieces::of(run);
+            assert!(matches!(pieces, Pieces::Kept { .. }), "{text}");
+            let mut kept = Vec::new();
+            while let Some(token) = pieces.step().unwrap() {
+                kept.push(token);
+            }
+            assert_eq!(kept.len(), count);
+            assert_eq!(scan_prefix(run), Ok((kept, run.len())), "{text}");
+            // taken once: the next reading scans
+            assert!(matches!(Pieces::of(run), Pieces::Scan(_)));
+        }
     }
 
     #[test]
