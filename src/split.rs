@@ -57,7 +57,7 @@ fn blank_lines_then_text(data: &[u8], nl: usize) -> Option<usize> {
 pub fn game_end(data: &[u8]) -> Option<usize> {
     let mut line_start = 0;
     let mut from = 0;
-    while let Some(k) = data[from..].iter().position(|&c| c == b'\n') {
+    while let Some(k) = memchr::memchr(b'\n', &data[from..]) {
         let nl = from + k;
         if ends_with_marker(data, line_start, nl) {
             if let Some(end) = blank_lines_then_text(data, nl) {
