@@ -35,7 +35,7 @@ from notation.pgn.comment_commands import (
 )
 from notation.rules.squares import PAWN, PIECE_LETTERS, PIECE_VALUES, SQUARE_NAMES
 from notation.tables import ranges
-from notation.tables.schema import MOVES_SCHEMA, empty_moves
+from notation.tables.schema import MOVES_SCHEMA, PIECES, empty_moves
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
@@ -485,7 +485,7 @@ def _piece_letter(piece_type: pl.Expr) -> pl.Expr:
 def _piece_enum(piece_type: pl.Expr) -> pl.Expr:
     """:func:`_piece_letter` as the schema's piece ``Enum`` itself (no text cast per ply); piece
     type 0 (no piece) and null are null."""
-    return pl.lit(pl.Series([None, *MOVES_SCHEMA["piece"].categories], dtype=MOVES_SCHEMA["piece"])).gather(piece_type)
+    return pl.lit(pl.Series([None, *PIECES], dtype=MOVES_SCHEMA["piece"])).gather(piece_type)
 
 
 #: The mover's colour by the ply's parity from White's first move (``k % 2``), as the schema's ``Enum``.
