@@ -67,21 +67,8 @@ NO_ANALYSIS = Dead()
 
 
 def of_core(result: CoreGame) -> Dead:
-    """The analysis a core ``replay_game`` result carries (shared between games when no dead
-    position was found: :class:`Dead` is frozen, and the verdicts are few)."""
-    first, white, black = result.first_dead, result.white_mate, result.black_mate
-    if first is not None:
-        return Dead(first, white, black)
-    key = (white, black)
-    found = _NOT_DEAD.get(key)
-    if found is None:
-        if len(_NOT_DEAD) >= 256:
-            _NOT_DEAD.clear()
-        found = _NOT_DEAD[key] = Dead(None, white, black)
-    return found
-
-
-_NOT_DEAD: dict[tuple[Mate, Mate], Dead] = {}
+    """The analysis a core ``replay_game`` result carries."""
+    return Dead(result.first_dead, result.white_mate, result.black_mate)
 
 
 def analyse(rep: Replay, wins: bool | None) -> Dead:
