@@ -41,7 +41,7 @@ BASE_ERROR_RATE = 0.129
 #: (BENCHMARKS.md "Scoresheets").
 RATE_PRIOR_BOXES = 5.0
 MAX_RATE_SHIFT = 4.0
-#: The readings listed at most (distinct games, cheapest first).
+#: The readings listed at most (distinct games, likeliest first).
 READINGS = 10
 #: The moves listed per ply where the best reading's move is below this probability.
 CHOICES_BELOW = 0.99
@@ -172,8 +172,8 @@ def _best_by_weight(layers: list[list[State]]) -> dict[int, float]:
 
 
 def _readings(ranked: list[State]) -> list[Found]:
-    """The readings listed (distinct games, cheapest first, at most :data:`READINGS`): the
-    cheapest way to each end, and the ways that leave the best reading at one state only (another
+    """The readings listed (distinct games, likeliest first, at most :data:`READINGS`): the
+    best way to each end (see :func:`_best_by_weight`), and the ways that leave the best reading at one state only (another
     edge into it, then the best reading on). Two readings that reach the same position with the
     same boxes read (two move orders, two transpositions of the same boxes) are one state of the
     lattice; only the second kind lists the one that is not its cheapest way."""
