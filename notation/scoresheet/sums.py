@@ -173,8 +173,8 @@ def _best_by_weight(layers: list[list[State]]) -> dict[int, float]:
 
 def _readings(ranked: list[State]) -> list[Found]:
     """The readings listed (distinct games, likeliest first, at most :data:`READINGS`): the
-    best way to each end (see :func:`_best_by_weight`), and the ways that leave the best reading at one state only (another
-    edge into it, then the best reading on). Two readings that reach the same position with the
+    best way to each end (see :func:`_best_by_weight`), and the ways that leave the best reading
+    at one state only (another edge into it, then the best reading on). Two readings that reach the same position with the
     same boxes read (two move orders, two transpositions of the same boxes) are one state of the
     lattice; only the second kind lists the one that is not its cheapest way."""
     best_end = ranked[0]
