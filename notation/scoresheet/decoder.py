@@ -6,7 +6,11 @@ is the position reached and, for each copy of the sheet, the box its reading has
 
 * reads the move in its next box (the cost of the box's text for that move, from
   :mod:`notation.scoresheet.channel`; a blank ``?`` box fits every move at one cost),
-* reads it in the box after next, the next being a box of no move (``edit.extra``),
+* reads it in the box after next, the next being a box of no move (``edit.extra``; where that
+  box names a legal move of the position as written, also the choice of that move among the
+  legal ones, as for a move left out: a move written and not played is as unlikely a text as a
+  move played and not written, and a box too many cannot be cheaper than the move left out that
+  it otherwise is),
 * has no box for it (``edit.omitted``),
 * starts a transposition: the same player's next two moves written in swapped order (boxes
   ``i+2``, ``i+1``, ``i`` read in that order, ``edit.transposed``), or two neighbouring boxes
@@ -32,8 +36,12 @@ boxes then read as no move at all. Where the best reading of a sheet read alone 
 the plies before it (from before the place where the reading left the boxes' order, when that
 was shortly before: a box dropped as one too many is often where a move was left out) are read
 again with a wider beam and the sheet read on from there; the new reading is kept when it is
-cheaper (:meth:`_Decoder.widen`). Copies read together keep each
-other in step and are not read again.
+cheaper (:meth:`_Decoder.widen`). Then the stretches around the first places where the best
+reading leaves its boxes' order (a move with no box, a box dropped, boxes swapped) and corrects
+a box soon after are read again so: a move left out opens every legal move at one cost, more
+states than the beam holds, and the one played is often told apart only by the boxes a ply or
+two after it. Copies read together
+keep each other in step and are not read again.
 
 **Pins.** A reviewer may settle a ply (``pins``: the move played there, as SAN): only that move is
 played at that ply, by every state whose position has it.
@@ -50,6 +58,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from notation._core import ComboCosts, select_layer
 from notation.scoresheet.book import BLANK_BOOK_POWER, book_prior
+from notation.scoresheet.calibration import WRITTEN as LITERAL_COST
 from notation.scoresheet.channel import (
     BoxReading,
     MoveFacts,
@@ -115,6 +124,17 @@ WIDE_PASS_BEFORE = 6
 WIDE_PASS_AFTER = 1
 WIDE_PASS_LOOK = 12
 WIDE_PASS_BEFORE_EDIT = 2
+#: Then, at most :data:`WIDE_EDIT_PASSES` places a sheet where the best reading leaves its boxes'
+#: order (a move with no box, a box dropped, boxes swapped) and corrects a box (:data:`BREAK_COST`
+#: or more) in the :data:`WIDE_EDIT_AFTER` - 1 plies after are read again so, from
+#: :data:`WIDE_EDIT_BEFORE` plies before to :data:`WIDE_EDIT_AFTER` after: a move left out opens
+#: every legal move at the same cost, more states than the beam holds, and the one played is often
+#: known only a ply or two later, by the boxes after it (a reading that kept another then pays
+#: for them). Where the boxes after the edit read as written, nothing is read again (the CPU of
+#: a pass at every edit: a sixth more on the HCS sheets read alone, for the same readings).
+WIDE_EDIT_PASSES = 2
+WIDE_EDIT_BEFORE = 2
+WIDE_EDIT_AFTER = 3
 #: What the decoder caches to read a layer is dropped this many plies behind the layer read: each
 #: position's moves and facts and the core's boards always (a widening pass that reads an earlier
 #: stretch again makes them again, in the core: cheap); the copies' ways to take each move and the
@@ -231,6 +251,14 @@ class _Copy:
             for key in self.options_at.pop(i):
                 self.option_cache.pop(key, None)
 
+    def names_move(self, cursor: tuple[int, int], facts: list[MoveFacts]) -> bool:
+        """True when the box at ``cursor`` (read next) names one of the moves ``facts`` as written
+        (at :data:`~notation.scoresheet.calibration.WRITTEN` or less)."""
+        i, phase = cursor
+        if phase != 0 or i + 1 >= self.n or self.boxes[i].blank:
+            return False
+        return any(self.emit(i, f)[0] <= LITERAL_COST for f in facts)
+
     def _options(self, cursor: tuple[int, int], f: MoveFacts) -> list[Option]:
         i, phase = cursor
         if phase == 1:  # transposition: box i+2 was read, now i+1
@@ -293,6 +321,14 @@ def pin_matches(pos: Position, move: Move, pin: str) -> bool:
         return False
 
 
+#: The key of the combos of a move from a state: the copies' cursors and the move's facts, and
+#: where a copy drops its next box in one of them, what that costs each copy beyond the edit (see
+#: :meth:`_Copy.names_move`).
+_ComboKey = (
+    tuple[tuple[tuple[int, int], ...], "MoveFacts"] | tuple[tuple[tuple[int, int], ...], "MoveFacts", tuple[float, ...]]
+)
+
+
 class _Decoder:
     """One reading of the copies: the layers of kept states, the ends found, and how to read on
     from a layer (:meth:`read_on`) and read a stretch again wider (:meth:`widen`)."""
@@ -318,10 +354,10 @@ class _Decoder:
         # the core's position of each position reached, made when a state first reaches it
         self.boards = {start.key(): core_board(start)}
         self.pinned: dict[tuple[int, int], list[Move]] = {}
-        self.combined: dict[tuple[tuple[tuple[int, int], ...], MoveFacts], tuple[list[Combo], ComboCosts]] = {}
+        self.combined: dict[_ComboKey, tuple[list[Combo], ComboCosts, bool]] = {}
         # the keys of those caches by the depth of the layer that made them (see :meth:`forget`)
         self.depth = 0
-        self.made: dict[int, tuple[list[int], list[tuple[tuple[tuple[int, int], ...], MoveFacts]]]] = {}
+        self.made: dict[int, tuple[list[int], list[_ComboKey]]] = {}
         # per depth, the states kept (position, cursors, cost) and the cheapest end found so far:
         # a layer the same as the last pass's at its depth reads on as before
         self.history: dict[int, tuple[frozenset[tuple[int, tuple[tuple[int, int], ...], float]], float]] = {}
@@ -389,6 +425,8 @@ class _Decoder:
                 continue
             legal, facts, _, _ = self.generate(state.pos)
             choice = math.log(max(1, len(legal)))
+            every = facts
+            named: tuple[float, ...] | None = None
             if moves is not legal:
                 facts = [facts[legal.index(m)] for m in moves]
             book = blind = None
@@ -407,8 +445,19 @@ class _Decoder:
                 found = self.combined.get((state.cursors, f))
                 if found is None:
                     combos = _combine([s.options(c, f) for c, s in zip(state.cursors, sheets)])
-                    found = self.combined[(state.cursors, f)] = (combos, _combo_costs(combos))
+                    dropped = any(o.kind == EXTRA_MATCH for c in combos for o in c.options)
+                    found = self.combined[(state.cursors, f)] = (combos, _combo_costs(combos), dropped)
                     self._made(None, (state.cursors, f))
+                if found[2]:
+                    # a box dropped as one too many that names a legal move here costs, beyond the
+                    # edit, the choice of that move among the legal ones, as a move left out does
+                    # (see the module docstring; to a quarter of a nat: states in positions with
+                    # about as many moves share the combos)
+                    if named is None:
+                        charge = round(choice * 4.0) / 4.0
+                        named = tuple(charge if s.names_move(c, every) else 0.0 for c, s in zip(state.cursors, sheets))
+                    if any(named):
+                        found = self._charged(state.cursors, f, named, found[0])
                 lists.append(found[0])
                 tables.append(found[1])
             rows.append((si, state.cost, choice, tables, book, blind))
@@ -426,6 +475,21 @@ class _Decoder:
             chosen.append(cand)
             debts[cand.combo.cursors] = debt
         return chosen, debts if self.several else None
+
+    def _charged(
+        self, cursors: tuple[tuple[int, int], ...], f: MoveFacts, named: tuple[float, ...], combos: list[Combo]
+    ) -> tuple[list[Combo], ComboCosts, bool]:
+        """``combos`` with each copy that drops its next box charged ``named`` for it (cached)."""
+        key = (cursors, f, named)
+        found = self.combined.get(key)
+        if found is None:
+            charged = [
+                c._replace(cost=c.cost + sum(d for o, d in zip(c.options, named) if o.kind == EXTRA_MATCH))
+                for c in combos
+            ]
+            found = self.combined[key] = (charged, _combo_costs(charged), True)
+            self._made(None, key)
+        return found
 
     def merge(
         self, layer: list[State], moves_of: list[list[Move]], chosen: list[Candidate]
@@ -479,7 +543,7 @@ class _Decoder:
             return 0.0
         return cost("prior.move." + move_class(gives, parent.last_capture))
 
-    def _made(self, position: int | None, combo: tuple[tuple[tuple[int, int], ...], MoveFacts] | None = None) -> None:
+    def _made(self, position: int | None, combo: _ComboKey | None = None) -> None:
         positions, combos = self.made.setdefault(self.depth, ([], []))
         if position is not None:
             positions.append(position)
@@ -552,15 +616,25 @@ class _Decoder:
 
     # -- the widening second pass ---------------------------------------------------------------
 
-    def trouble(self, after: int) -> tuple[int, int, int] | None:
+    def trouble(self, after: int, edits: bool = False) -> tuple[int, int, int] | None:
         """The first place (at ply ``after`` or later, 0-based) where the best reading reads a box
-        as no move written: ``(ply, first, stop)``, the plies ``first`` to ``stop - 1`` to read
-        again wider; None if there is none."""
+        as no move written (``edits``: leaves the boxes' order instead: a move with no box, a box
+        dropped, boxes swapped, and corrects a box soon after: see :data:`WIDE_EDIT_PASSES`):
+        ``(ply, first, stop)``, the plies ``first`` to ``stop - 1`` to read again wider; None if
+        there is none."""
         if not self.ends:
             return None
         unreadable = cost("box.unreadable")
         path = min(self.ends, key=lambda s: s.total).path()
         for ply in range(after, len(path)):
+            if edits:
+                if any(op.kind in (EXTRA_MATCH, OMIT, SWAP, TRANSPOSE) for op in path[ply].ops) and any(
+                    op.kind == MATCH and op.cost >= BREAK_COST
+                    for edge in path[ply + 1 : ply + WIDE_EDIT_AFTER]
+                    for op in edge.ops
+                ):
+                    return ply, max(0, ply - WIDE_EDIT_BEFORE), ply + WIDE_EDIT_AFTER
+                continue
             if any(op.kind == MATCH and op.reading is None and op.cost >= unreadable - 1e-9 for op in path[ply].ops):
                 first = ply - WIDE_PASS_BEFORE
                 for before in range(max(0, ply - WIDE_PASS_LOOK), ply):
@@ -572,34 +646,35 @@ class _Decoder:
 
     def widen(self, found: float, beam: int) -> bool:
         """Read again, with a wider beam, before each place where the best reading reads a box as
-        no move (see :data:`WIDE_PASSES`); keep what is cheaper. True when a cheaper reading was
-        kept."""
-        after = 0
+        no move (see :data:`WIDE_PASSES`), then around each place where it leaves the boxes' order
+        (:data:`WIDE_EDIT_PASSES`); keep what is cheaper. True when a cheaper reading was kept."""
         kept = False
-        for _ in range(WIDE_PASSES):
-            place = self.trouble(after)
-            if place is None:
-                return kept
-            ply, k, stop = place
-            saved_layers = self.layers[k + 1 :]
-            saved_ends = list(self.ends)
-            saved = [(s, s.outgoing, s.end) for s in self.layers[k]]
-            saved_history = dict(self.history)
-            # where the wide layer comes back to the first pass's, the rest reads as before
-            again = self.read_on(k, _widths(k, stop, beam), stop)
-            if again is not None and again < found - 1e-9:
-                found = again
-                kept = True
-            else:  # the first pass stands
-                del self.layers[k + 1 :]
-                self.layers.extend(saved_layers)
-                self.ends[:] = saved_ends
-                for state, outgoing, end in saved:
-                    state.outgoing = outgoing
-                    state.end = end
-                self.history.clear()
-                self.history.update(saved_history)
-            after = ply + 1
+        for edits, passes in ((False, WIDE_PASSES), (True, WIDE_EDIT_PASSES)):
+            after = 0
+            for _ in range(passes):
+                place = self.trouble(after, edits)
+                if place is None:
+                    break
+                ply, k, stop = place
+                saved_layers = self.layers[k + 1 :]
+                saved_ends = list(self.ends)
+                saved = [(s, s.outgoing, s.end) for s in self.layers[k]]
+                saved_history = dict(self.history)
+                # where the wide layer comes back to the first pass's, the rest reads as before
+                again = self.read_on(k, _widths(k, stop, beam), stop)
+                if again is not None and again < found - 1e-9:
+                    found = again
+                    kept = True
+                else:  # the first pass stands
+                    del self.layers[k + 1 :]
+                    self.layers.extend(saved_layers)
+                    self.ends[:] = saved_ends
+                    for state, outgoing, end in saved:
+                        state.outgoing = outgoing
+                        state.end = end
+                    self.history.clear()
+                    self.history.update(saved_history)
+                after = stop if edits else ply + 1
         return kept
 
 

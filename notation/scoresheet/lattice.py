@@ -153,7 +153,7 @@ class Choice:
 
 @dataclass(slots=True)
 class Lattice:
-    """The decoder's outcome: the readings found (cheapest first, distinct games), the
+    """The decoder's outcome: the readings found (likeliest first, distinct games), the
     probability of each move of the best one and the moves the lattice weighs at each of its plies
     (:class:`Choice`, likeliest first), and the probability of the best reading as a whole."""
 

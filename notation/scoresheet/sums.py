@@ -41,7 +41,7 @@ BASE_ERROR_RATE = 0.129
 #: (BENCHMARKS.md "Scoresheets").
 RATE_PRIOR_BOXES = 5.0
 MAX_RATE_SHIFT = 4.0
-#: The readings listed at most (distinct games, cheapest first).
+#: The readings listed at most (distinct games, likeliest first).
 READINGS = 10
 #: The moves listed per ply where the best reading's move is below this probability.
 CHOICES_BELOW = 0.99
@@ -106,15 +106,18 @@ def posterior(layers: list[list[State]], ends: list[State], t: float, settled: f
     (:mod:`notation.scoresheet.calibration`; ``settled``: plies a reviewer has settled, 0-based)."""
     if not ends:
         return Lattice([], [], 0.0, 0, temperature=t)
-    ranked = sorted(ends, key=lambda s: s.total)
-    best_end = ranked[0]
     blank = cost("box.blank")
-    shift = rate_shift(best_end)
+    shift = rate_shift(min(ends, key=lambda s: s.total))
     if shift:
         for layer in layers:
             for state in layer:
                 for e in state.incoming:
                     e.weight = e.cost + shift * errors(e.ops, blank)
+        value = _best_by_weight(layers)
+        ranked = sorted(ends, key=lambda s: value.get(id(s), math.inf) + (s.end or 0.0))
+    else:
+        ranked = sorted(ends, key=lambda s: s.total)
+    best_end = ranked[0]
     _forward(layers, t)
     _backward(layers, t)
     z = logsum([s.alpha + (s.end or 0.0) for s in ends], t)
@@ -143,10 +146,35 @@ def posterior(layers: list[list[State]], ends: list[State], t: float, settled: f
     return Lattice(readings, move_probability, reading_probability, sum(len(layer) for layer in layers), z, choices, t)
 
 
+def _best_by_weight(layers: list[list[State]]) -> dict[int, float]:
+    """Each state's best way in by the edges' weights (the costs at this sheet's error rate, what
+    the probabilities are computed from), and its cost the cost of that way: the best reading is
+    then the likeliest one, not the cheapest at the average rate (on a careful writer's sheet a
+    reading with one slip fewer can be likelier though dearer). Ties keep the cheapest way. The
+    weight of each state's best way in, by ``id``."""
+    value: dict[int, float] = {}
+    for layer in layers:
+        for state in layer:
+            if not state.incoming:
+                value[id(state)] = state.cost
+                continue
+            best = state.best
+            least = math.inf if best is None else value.get(id(best.parent), math.inf) + best.weight
+            for e in state.incoming:
+                here = value.get(id(e.parent), math.inf) + e.weight
+                if here < least - 1e-9:
+                    least, best = here, e
+            value[id(state)] = least
+            if best is not None:  # (the cost of the way in, whose states may have changed theirs)
+                state.best = best
+                state.cost = best.parent.cost + best.cost
+    return value
+
+
 def _readings(ranked: list[State]) -> list[Found]:
-    """The readings listed (distinct games, cheapest first, at most :data:`READINGS`): the
-    cheapest way to each end, and the ways that leave the best reading at one state only (another
-    edge into it, then the best reading on). Two readings that reach the same position with the
+    """The readings listed (distinct games, likeliest first, at most :data:`READINGS`): the
+    best way to each end (see :func:`_best_by_weight`), and the ways that leave the best reading
+    at one state only (another edge into it, then the best reading on). Two readings that reach the same position with the
     same boxes read (two move orders, two transpositions of the same boxes) are one state of the
     lattice; only the second kind lists the one that is not its cheapest way."""
     best_end = ranked[0]
@@ -180,7 +208,8 @@ def _readings(ranked: list[State]) -> list[Found]:
         readings.append(found)
         if len(readings) >= READINGS:
             break
-    return readings
+    # likeliest first: the others by their weight (the best one's is the least: see _best_by_weight)
+    return readings[:1] + sorted(readings[1:], key=lambda r: r.weight)
 
 
 def _habit_at(op: CopyOp, edge: Edge) -> bool:

@@ -31,6 +31,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: A move, or a whole reading, is settled at this probability or more; below it a human looks.
 FLAG = 0.99
+#: Two moves (or readings) whose probabilities differ by less than this are worded as equally
+#: likely: the sheet and the priors cannot tell them apart, and the one listed first is no better.
+TIE = 0.005
 
 _REASONS = {
     "piece.dropped": "piece letter missing",
@@ -153,8 +156,8 @@ class Correction:
     inserted), ``extra`` (a box dropped), ``transposed`` (boxes played in swapped order),
     ``unreadable`` (a box that is no move in any notation, read as a legal move), ``blank`` (a
     box left empty). ``reasons`` name the slips (``wrong piece letter`` ...). ``alternatives``
-    are the other moves weighed at that ply, likeliest first; ``confidence`` is the probability
-    of the move chosen.
+    are the other moves weighed at that ply, likeliest first, and ``tied`` those of them as likely
+    as the move chosen (within :data:`TIE`); ``confidence`` is the probability of the move chosen.
     """
 
     kind: str
@@ -166,6 +169,7 @@ class Correction:
     reasons: tuple[str, ...] = ()
     line: int | None = None
     column: int | None = None
+    tied: tuple[str, ...] = ()
 
     @property
     def confident(self) -> bool:
@@ -199,7 +203,12 @@ class Correction:
             text += f" ({', '.join(self.reasons)})"
         if sure:
             return f"{text}; confidence {self.confidence:.2f}"
-        if self.alternatives:
+        if self.tied:
+            text += f", or {' or '.join(self.tied)}, equally likely: the sheet cannot tell them apart"
+            others = [a for a in self.alternatives if a not in self.tied]
+            if others:
+                text += f" (less likely: {' or '.join(others)})"
+        elif self.alternatives:
             text += f", or {' or '.join(self.alternatives)}"
         return f"perhaps: {text}; confidence only {self.confidence:.2f}"
 
@@ -228,6 +237,7 @@ class Correction:
             "reasons": list(self.reasons),
             "line": self.line,
             "column": self.column,
+            "tied": list(self.tied),
         }
 
 
@@ -573,6 +583,7 @@ def verdict(setting: Setting, language: str, lattice: Lattice, copies: list[list
             reasons=e.reasons,
             line=_where(boxes, e)[0],
             column=_where(boxes, e)[1],
+            tied=_tied(per_move, e.ply, e.chosen),
         )
         for e in best.edits
     ]
@@ -641,7 +652,12 @@ def verdict(setting: Setting, language: str, lattice: Lattice, copies: list[list
                     if where
                     else ""
                 )
-                + f"; readings: {listed}",
+                + f"; readings: {listed}"
+                + (
+                    "; readings 1 and 2 are equally likely: the sheet cannot tell them apart"
+                    if len(readings) > 1 and readings[0].probability - readings[1].probability < TIE
+                    else ""
+                ),
                 ply=where.ply if where else None,
                 san=where.san if where else None,
                 candidates=tuple(c.san for c in where.choices)
@@ -714,6 +730,14 @@ def _confidence_at(per_move: list[MoveConfidence], whole: float, ply: int | None
     return per_move[min(max(ply, 1), len(per_move)) - 1].confidence
 
 
+def _tied(per_move: list[MoveConfidence], ply: int | None, chosen: str | None) -> tuple[str, ...]:
+    """The other moves weighed at ``ply`` as likely as the move chosen (see :data:`TIE`)."""
+    if ply is None or not 1 <= ply <= len(per_move):
+        return ()
+    here = per_move[ply - 1]
+    return tuple(c.san for c in here.choices if c.san != chosen and here.confidence - c.probability < TIE)
+
+
 def _alternatives(
     per_move: list[MoveConfidence], readings: list[Reading], ply: int | None, chosen: str | None
 ) -> tuple[str, ...]:
@@ -732,6 +756,7 @@ def _alternatives(
 
 __all__ = [
     "FLAG",
+    "TIE",
     "BoxView",
     "Correction",
     "Edit",

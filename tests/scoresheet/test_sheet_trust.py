@@ -91,6 +91,13 @@ def pool() -> list[list[str]]:
     return trust.games(SHEETS * 2, corpus=corpus_path("games", "otb-pgnmentor"))
 
 
+def _generated(pool: list[list[str]], k: int, kind: str) -> tuple[list[str], str]:
+    """The game and the text of the generator's one-error sheet ``k`` (its error of ``kind``)."""
+    made = trust.error_sheet(pool[k], 1, k)
+    assert made is not None and made[1] == [kind]
+    return pool[k], made[0]
+
+
 def test_generator_enforces_its_rules(pool: list[list[str]]) -> None:
     kinds = set()
     for seed, sans in enumerate(pool[:30]):
@@ -127,7 +134,9 @@ def test_a_left_out_move_read_first_as_a_box_too_many_is_found(
 ) -> None:
     """A move left out (35. b3, the generator's sheet 52) is read first as a box too many (b6
     dropped) and, six plies on, a box as no move: the widening pass reads again from before the
-    dropped box, where the reading left the boxes' order, and finds the original."""
+    dropped box, where the reading left the boxes' order, and finds the original. (The pass around
+    the dropped box itself, ``WIDE_EDIT_PASSES``, does not run: the boxes just after it read as
+    written.)"""
     import notation.scoresheet.decoder as decoder
 
     sans = pool[52]
@@ -155,3 +164,57 @@ def test_two_transpositions_of_the_same_boxes_are_both_listed(pool: list[list[st
     first, second = rec.readings[:2]
     assert first.probability == pytest.approx(second.probability)
     assert {e.kind for e in first.edits} == {e.kind for e in second.edits} == {"transposed"}
+    # the words say the tie: neither is named the likelier
+    tied = [c for c in rec.corrections if c.tied]
+    assert tied and all("equally likely: the sheet cannot tell them apart" in c.message() for c in tied)
+    assert all(c.to_dict()["tied"] == list(c.tied) for c in rec.corrections)
+    (doubt,) = [d for d in rec.diagnostics if d.code == "sheet.needs-human"]
+    assert "readings 1 and 2 are equally likely" in doubt.message
+
+
+def test_a_left_out_move_lost_by_the_beam_is_found_by_the_pass_around_it(
+    pool: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The generator's sheet 7: 21... Qe5 left out. Every legal move costs the same there, more
+    states than the beam holds, and the boxes tell the queen's square only two plies on
+    (22... Qe7): the first pass keeps 21... Qxd5 and reads 22... Qe7 as Qe6. No box reads as no
+    move; the pass read again around the move left out and the box corrected after it
+    (``WIDE_EDIT_PASSES``) finds a cheaper
+    reading, 21... Qe5 or 21... Qf6 (both reach e7 at once: equally likely, said so)."""
+    import notation.scoresheet.decoder as decoder
+
+    sans, text = _generated(pool, 7, "omitted")
+    rec = reconstruct(text)
+    first, second = rec.readings[:2]
+    assert tuple(sans) in (first.sans, second.sans)
+    assert first.probability == pytest.approx(second.probability)
+    assert any(c.kind == "omitted" and set(c.tied) | {c.chosen} == {"Qe5", "Qf6"} for c in rec.corrections)
+    monkeypatch.setattr(decoder, "WIDE_EDIT_PASSES", 0)
+    assert tuple(sans) not in [r.sans for r in reconstruct(text).readings[:2]]
+
+
+def test_a_box_too_many_that_names_a_legal_move_is_no_cheaper_than_a_move_left_out(
+    pool: list[list[str]],
+) -> None:
+    """The generator's sheet 67: 10... h6 left out (written ``10. Bg5 11. Be3``). Dropping the
+    box ``Bg5`` as one too many (7.96 nats) was cheaper than the move left out (6.74 nats and the
+    choice of h6 among about 30 legal moves); but ``Bg5`` names a legal move there, and a move
+    written and not played is as unlikely a text as one played and not written: the box too
+    many pays that choice too, and the original is read first."""
+    sans, text = _generated(pool, 67, "omitted")
+    rec = reconstruct(text)
+    assert rec.readings[0].sans == tuple(sans)
+    assert [e.kind for e in rec.readings[0].edits] == ["omitted"]
+
+
+def test_the_first_reading_is_the_likeliest_at_the_sheets_own_slip_rate(pool: list[list[str]]) -> None:
+    """The generator's sheet 71: one square off (42. Bd3). The reading cheapest at the average
+    slip rate also reads the box ``Be6`` (57. Be6, as written) as no move: its moves after it
+    leave less hanging, 0.7 nats cheaper. On this clean sheet a slip costs more (the writer's own
+    rate), and at that rate the original is the likelier: it is listed first, and the readings
+    are listed likeliest first."""
+    sans, text = _generated(pool, 71, "square")
+    rec = reconstruct(text)
+    assert rec.readings[0].sans == tuple(sans)
+    probabilities = [r.probability for r in rec.readings]
+    assert probabilities == sorted(probabilities, reverse=True)
