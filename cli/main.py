@@ -11,29 +11,14 @@ import gc
 import os
 import sys
 from collections.abc import Iterable
-from types import ModuleType
+from importlib import import_module
 from typing import Any, NoReturn, TextIO
 
 import typer
 from typer.core import TyperGroup
 
 from notation.cli.render import EXIT_OK, EXIT_USAGE
-from notation.cli import (
-    board_cmd,
-    chart_cmd,
-    help_types,
-    convert_cmd,
-    filter_cmd,
-    import_cmd,
-    integers,
-    ledger_cmd,
-    players_cmd,
-    scoresheet_cmd,
-    standings_cmd,
-    stats_cmd,
-    tree_cmd,
-    validate_cmd,
-)
+from notation.cli import help_types, integers
 
 help_types.install()
 integers.install()
@@ -78,21 +63,21 @@ def _main(
     standings and the club ledger, reconstruct scoresheets."""
 
 
-#: The commands, by name, in the order ``notation --help`` lists them: each module's
-#: ``register(app)`` adds its command.
-COMMANDS: dict[str, ModuleType] = {
-    "validate": validate_cmd,
-    "import": import_cmd,
-    "stats": stats_cmd,
-    "standings": standings_cmd,
-    "ledger": ledger_cmd,
-    "players": players_cmd,
-    "scoresheet": scoresheet_cmd,
-    "filter": filter_cmd,
-    "convert": convert_cmd,
-    "tree": tree_cmd,
-    "chart": chart_cmd,
-    "board": board_cmd,  # pictures: charts and board diagrams
+#: The commands, by name, in the order ``notation --help`` lists them, and the module of each
+#: (in :mod:`notation.cli`), whose ``register(app)`` adds it.
+COMMANDS: dict[str, str] = {
+    "validate": "validate_cmd",
+    "import": "import_cmd",
+    "stats": "stats_cmd",
+    "standings": "standings_cmd",
+    "ledger": "ledger_cmd",
+    "players": "players_cmd",
+    "scoresheet": "scoresheet_cmd",
+    "filter": "filter_cmd",
+    "convert": "convert_cmd",
+    "tree": "tree_cmd",
+    "chart": "chart_cmd",
+    "board": "board_cmd",  # pictures: charts and board diagrams
 }
 
 
@@ -100,8 +85,8 @@ def application(names: Iterable[str] = COMMANDS) -> typer.Typer:
     """The ``notation`` application with the commands ``names`` (all of them by default).
 
     Typer builds every registered command's options from its signature whenever the
-    application runs, so :func:`run` registers only the command a command line names (the
-    same command, help and errors; a command line naming none gets them all)."""
+    application runs, so :func:`run` imports and registers only the command a command line
+    names (the same command, help and errors; a command line naming none gets them all)."""
     built = typer.Typer(
         cls=_Commands,
         name="notation",
@@ -114,11 +99,16 @@ def application(names: Iterable[str] = COMMANDS) -> typer.Typer:
     )
     built.callback()(_main)
     for name in names:
-        COMMANDS[name].register(built)
+        import_module(f"notation.cli.{COMMANDS[name]}").register(built)
     return built
 
 
-app = application()
+def __getattr__(name: str) -> Any:
+    """``app``: the application with every command (built once, when first asked for)."""
+    if name == "app":
+        globals()["app"] = built = application()
+        return built
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _named(argv: list[str]) -> list[str]:
