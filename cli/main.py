@@ -10,28 +10,15 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from collections.abc import Iterable
+from importlib import import_module
 from typing import Any, NoReturn, TextIO
 
 import typer
 from typer.core import TyperGroup
 
 from notation.cli.render import EXIT_OK, EXIT_USAGE
-from notation.cli import (
-    board_cmd,
-    chart_cmd,
-    help_types,
-    convert_cmd,
-    filter_cmd,
-    import_cmd,
-    integers,
-    ledger_cmd,
-    players_cmd,
-    scoresheet_cmd,
-    standings_cmd,
-    stats_cmd,
-    tree_cmd,
-    validate_cmd,
-)
+from notation.cli import help_types, integers
 
 help_types.install()
 integers.install()
@@ -51,18 +38,6 @@ class _Commands(TyperGroup):
             self.rich_markup_mode = markup
 
 
-app = typer.Typer(
-    cls=_Commands,
-    name="notation",
-    help="Chess game scores: validate PGN against the FIDE Laws, import to Polars/Parquet, "
-    "compute standings and the club ledger, reconstruct scoresheets.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
 def _version() -> str:
     """The installed distribution's version (read from its metadata: nothing else is imported)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -79,7 +54,6 @@ def _show_version(value: bool) -> None:
         raise typer.Exit(EXIT_OK)
 
 
-@app.callback()
 def _main(
     version: bool = typer.Option(
         False, "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
@@ -89,21 +63,59 @@ def _main(
     standings and the club ledger, reconstruct scoresheets."""
 
 
-for _module in (
-    validate_cmd,
-    import_cmd,
-    stats_cmd,
-    standings_cmd,
-    ledger_cmd,
-    players_cmd,
-    scoresheet_cmd,
-    filter_cmd,
-    convert_cmd,
-    tree_cmd,
-    chart_cmd,
-    board_cmd,  # pictures: charts and board diagrams
-):
-    _module.register(app)
+#: The commands, by name, in the order ``notation --help`` lists them, and the module of each
+#: (in :mod:`notation.cli`), whose ``register(app)`` adds it.
+COMMANDS: dict[str, str] = {
+    "validate": "validate_cmd",
+    "import": "import_cmd",
+    "stats": "stats_cmd",
+    "standings": "standings_cmd",
+    "ledger": "ledger_cmd",
+    "players": "players_cmd",
+    "scoresheet": "scoresheet_cmd",
+    "filter": "filter_cmd",
+    "convert": "convert_cmd",
+    "tree": "tree_cmd",
+    "chart": "chart_cmd",
+    "board": "board_cmd",  # pictures: charts and board diagrams
+}
+
+
+def application(names: Iterable[str] = COMMANDS) -> typer.Typer:
+    """The ``notation`` application with the commands ``names`` (all of them by default).
+
+    Typer builds every registered command's options from its signature whenever the
+    application runs, so :func:`run` imports and registers only the command a command line
+    names (the same command, help and errors; a command line naming none gets them all)."""
+    built = typer.Typer(
+        cls=_Commands,
+        name="notation",
+        help="Chess game scores: validate PGN against the FIDE Laws, import to Polars/Parquet, "
+        "compute standings and the club ledger, reconstruct scoresheets.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    built.callback()(_main)
+    for name in names:
+        import_module(f"notation.cli.{COMMANDS[name]}").register(built)
+    return built
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the application with every command (built once, when first asked for)."""
+    if name == "app":
+        globals()["app"] = built = application()
+        return built
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _named(argv: list[str]) -> list[str]:
+    """The command ``argv`` (the arguments after the program's name) names, as a one-name list,
+    or every command's name when its first argument is not a command (an option such as
+    ``--version`` or ``--help``, a misspelt command, nothing)."""
+    return argv[:1] if argv and argv[0] in COMMANDS else list(COMMANDS)
 
 
 class OutputGuard:
@@ -192,7 +204,7 @@ def run() -> None:
     sys.stdout = OutputGuard(sys.stdout)
     try:
         try:
-            app()
+            application(_named(sys.argv[1:]))()
         finally:
             sys.stdout.flush()
     except BrokenPipeError:

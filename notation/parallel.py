@@ -17,10 +17,12 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from itertools import islice
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:  # pragma: no cover - the pool's modules load with the first pool
+    from concurrent.futures import Executor, Future
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -20,13 +20,15 @@ import os
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from notation.pgn.chunks import Chunk, ReadFailure
 from notation.validation.core import check_raw
 from notation.validation.reports import GameReport, failure_report
+
+if TYPE_CHECKING:  # pragma: no cover - the pool's modules load with the first pool (--jobs 2 and more)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 
 # --------------------------------------------------------------------------------- driving
@@ -307,6 +309,7 @@ def _work_range(spec: _Range, render: Callable[[GameReport], Any] | None) -> tup
 def process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
     """A started pool of ``jobs`` worker processes (forked after the parsers are built)."""
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     _warm_up()
     gc.freeze()  # keep the collector from touching (and so copying) the parent's pages in workers

@@ -194,3 +194,18 @@ def test_the_docs_say_what_pipes_jobs_identity_and_matching_do() -> None:
         "`notation players",
     ):
         assert words in section, words
+
+
+@pytest.mark.parametrize("args", [["validate", "--help"], ["import", "--help"], ["validate"], ["board", "--nope"]])
+def test_a_command_line_meets_its_command_alone_as_in_the_whole_application(args: list[str]) -> None:
+    """The console script builds only the command its line names (:func:`notation.cli.main._named`):
+    that command's help, usage and errors are those of the application with every command."""
+    from typer.testing import CliRunner
+
+    from notation.cli.main import COMMANDS, _named, app, application
+
+    assert _named(args) == args[:1]
+    assert _named(["--version"]) == _named(["valdate"]) == _named([]) == list(COMMANDS)
+    runner = CliRunner()
+    alone, whole = runner.invoke(application(_named(args)), args), runner.invoke(app, args)
+    assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)
