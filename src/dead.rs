@@ -61,6 +61,23 @@ pub enum Verdict {
     Can,
     Cannot(Reason),
     Undecided,
+    /// Not looked at: the caller reads no more than whether the position is dead, and the other
+    /// side was already shown not proved unable to mate (see [`Need::Deadness`]).
+    NotComputed,
+}
+
+/// What a caller reads of the final position's two verdicts ([`final_verdicts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Both sides' verdicts, each decided as far as the budget allows (`import`'s
+    /// `white_can_mate` and `black_can_mate` columns).
+    Both,
+    /// Whether the position is dead (both sides proved unable to mate) and the verdict of the
+    /// side the recorded result makes the winner (`validate`: a dead position, a win on time
+    /// against a side that cannot mate, 6.9). The loser's verdict is then left
+    /// [`Verdict::NotComputed`] wherever the winner's is not "cannot": the position is not
+    /// proved dead whatever the loser's verdict, and nothing else reads it.
+    Deadness,
 }
 
 /// Full searches a game may spend (each bounded by the solver's own node limits).
@@ -352,15 +369,27 @@ pub fn verdict(board: &Board, side: Color, budget: &mut Budget) -> Verdict {
 /// only where a finding depends on it: on `wins`, the side the recorded result makes the
 /// winner (is the position dead? can a winner on time mate?), and on a side whose opponent is
 /// proved unable to mate (is the position dead?). A side not searched is undecided.
+///
+/// With [`Need::Deadness`], where the winner's verdict is not "cannot", the loser's is not
+/// looked at ([`Verdict::NotComputed`]; its quick static test was most of what the loser's
+/// verdict cost). Every verdict computed is the one [`Need::Both`] gives, and so is the budget
+/// left wherever it is read afterwards: the loser's quick tests spend none, and its search is
+/// only made where the winner cannot mate, where nothing is skipped; the position is proved
+/// dead in exactly the same games (both sides "cannot").
 pub fn final_verdicts(
     board: &Board,
     wins: Option<Color>,
+    need: Need,
     budget: &mut Budget,
 ) -> (Verdict, Verdict) {
     let mut probe = Probe::new(board);
     let mut found = [None, None];
     if let Some(side) = wins {
-        found[side as usize] = Some(search_first(&mut probe, side, budget));
+        let winner = search_first(&mut probe, side, budget);
+        found[side as usize] = Some(winner);
+        if need == Need::Deadness && !matches!(winner, Verdict::Cannot(_)) {
+            found[1 - side as usize] = Some(Verdict::NotComputed);
+        }
     }
     for side in Color::ALL {
         let i = side as usize;
@@ -605,10 +634,62 @@ mod tests {
                 board("8/8/4k3/8/8/8/8/3K4 b - - 0 1"),
             ];
             let mut budget = Budget::default();
-            assert!(both_cannot(final_verdicts(&boards[2], None, &mut budget)));
+            assert!(both_cannot(final_verdicts(
+                &boards[2],
+                None,
+                Need::Both,
+                &mut budget
+            )));
             assert_eq!(first_dead(boards.iter(), &mut budget), 2);
             let mut budget = Budget::default();
             assert_eq!(first_dead(boards[1..].iter(), &mut budget), 1);
+        });
+    }
+
+    /// What validate asks for ([`Need::Deadness`]) gives the verdicts [`Need::Both`] gives on
+    /// every side it computes, the same budget left and the same deadness; the loser is left
+    /// out exactly where the winner is not proved unable to mate.
+    #[test]
+    fn deadness_alone_computes_the_same_verdicts() {
+        on_a_large_stack(|| {
+            for fen in [
+                "8/8/4k3/8/8/2KR4/8/4r3 w - - 0 1",
+                "8/8/4k3/8/8/8/8/3K4 b - - 0 1",
+                "8/8/8/4k3/8/8/8/4KB2 w - - 0 1",
+                "r5k1/pp4p1/2p2q2/2bp3p/5P2/3r4/PPP1N1PP/1R1K3R w - - 0 22",
+                "8/8/8/5QK1/8/8/2q5/1k6 w - - 10 67",
+                "k7/8/1K6/8/8/8/8/7R b - - 0 1",
+                "8/8/8/8/8/8/8/k1K4R w - - 0 1",
+                "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1",
+                "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4KB2 w - - 0 1",
+            ] {
+                let b = board(fen);
+                for wins in [Some(Color::White), Some(Color::Black), None] {
+                    let mut both_budget = Budget::default();
+                    let both = final_verdicts(&b, wins, Need::Both, &mut both_budget);
+                    let mut budget = Budget::default();
+                    let dead = final_verdicts(&b, wins, Need::Deadness, &mut budget);
+                    assert_eq!(budget.searches, both_budget.searches, "{fen} {wins:?}");
+                    assert_eq!(both_cannot(dead), both_cannot(both), "{fen} {wins:?}");
+                    for (side, (d, a)) in [
+                        (Color::White, (dead.0, both.0)),
+                        (Color::Black, (dead.1, both.1)),
+                    ] {
+                        let skipped = wins.is_some_and(|w| {
+                            w != side
+                                && !matches!(
+                                    if w == Color::White { both.0 } else { both.1 },
+                                    Verdict::Cannot(_)
+                                )
+                        });
+                        if skipped {
+                            assert_eq!(d, Verdict::NotComputed, "{fen} {wins:?} {side:?}");
+                        } else {
+                            assert_eq!(d, a, "{fen} {wins:?} {side:?}");
+                        }
+                    }
+                }
+            }
         });
     }
 }
