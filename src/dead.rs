@@ -411,24 +411,36 @@ pub fn final_verdicts(
 
 /// Whether `board` is proved dead (White is tried first; Black only if White cannot mate).
 ///
-/// Before that, while the budget allows a search, a short helpmate walk for each side that has
-/// more than the textbook material ([`crate::helpmate::short_walk_mates`]): a mate it plays out
-/// proves that side able to mate, so the position is not dead, the answer the quick tests and
-/// the searches give (sound, they never call a side that can mate unable to). Only the budget
-/// left may differ, and nothing spends it after an answer of "not dead" ([`first_dead`] ends
-/// there). Where the short walks find nothing, the quick tests and searches decide as before.
+/// The quick tests of both sides come first ([`quick`]: no budget spent): both "cannot" is
+/// dead, either side shown able to mate or undecided is not. Only for what they leave, while
+/// the budget allows a search, a short helpmate walk for each side they left open
+/// ([`crate::helpmate::short_walk_mates`]): a mate it plays out proves that side able to mate,
+/// so the position is not dead, the answer the searches give (sound, they never call a side
+/// that can mate unable to). Then the searches, White's first, as before. The answer is the
+/// one the walks-first order gave (a side the quick tests call unable to mate has no mate for
+/// a walk to find, and a quick answer "can" or "undecided" is "not dead" either way), and so is
+/// the budget left wherever the answer is "dead" (the same searches, in the same order); only
+/// after an answer of "not dead" may it differ, and nothing spends it then ([`first_dead`]
+/// ends there). The walk back mostly meets dead positions, where the walks always failed.
 pub fn is_dead(board: &Board, budget: &mut Budget) -> bool {
+    let mut probe = Probe::new(board);
+    let mut open = [false; 2];
+    for side in Color::ALL {
+        match quick(&mut probe, side) {
+            Some(Verdict::Cannot(_)) => {}
+            Some(_) => return false,
+            None => open[side as usize] = true,
+        }
+    }
     if budget.searches > 0
-        && Color::ALL.into_iter().any(|side| {
-            by_material(board, side).is_none() && crate::helpmate::short_walk_mates(board, side)
-        })
+        && Color::ALL
+            .into_iter()
+            .any(|side| open[side as usize] && crate::helpmate::short_walk_mates(board, side))
     {
         return false;
     }
-    let mut probe = Probe::new(board);
     for side in Color::ALL {
-        let verdict = quick(&mut probe, side).unwrap_or_else(|| search(&mut probe, side, budget));
-        if !matches!(verdict, Verdict::Cannot(_)) {
+        if open[side as usize] && !matches!(search(&mut probe, side, budget), Verdict::Cannot(_)) {
             return false;
         }
     }
