@@ -76,7 +76,8 @@ pub enum Need {
     /// side the recorded result makes the winner (`validate`: a dead position, a win on time
     /// against a side that cannot mate, 6.9). The loser's verdict is then left
     /// [`Verdict::NotComputed`] wherever the winner's is not "cannot": the position is not
-    /// proved dead whatever the loser's verdict, and nothing else reads it.
+    /// proved dead whatever the loser's verdict, and nothing else reads it. Without a decisive
+    /// result both are left so wherever a short helpmate walk plays a mate (not dead).
     Deadness,
 }
 
@@ -382,6 +383,21 @@ pub fn final_verdicts(
     need: Need,
     budget: &mut Budget,
 ) -> (Verdict, Verdict) {
+    // A drawn result, and only deadness read: a short helpmate walk for each side that has
+    // more than the textbook material, before any quick static test; a mate it plays out
+    // proves the position not dead (the answer the tests below give: they never call a side
+    // that can mate unable to), and neither verdict is read. While the budget allows a search
+    // (a budget of 0 asks for the quick tests alone). No budget is spent, so where the walks
+    // find nothing every verdict and the budget are as without them.
+    if wins.is_none()
+        && need == Need::Deadness
+        && budget.searches > 0
+        && Color::ALL.into_iter().any(|side| {
+            by_material(board, side).is_none() && crate::helpmate::short_walk_mates(board, side)
+        })
+    {
+        return (Verdict::NotComputed, Verdict::NotComputed);
+    }
     let mut probe = Probe::new(board);
     let mut found = [None, None];
     if let Some(side) = wins {
@@ -660,7 +676,8 @@ mod tests {
 
     /// What validate asks for ([`Need::Deadness`]) gives the verdicts [`Need::Both`] gives on
     /// every side it computes, the same budget left and the same deadness; the loser is left
-    /// out exactly where the winner is not proved unable to mate.
+    /// out exactly where the winner is not proved unable to mate, both sides of a draw where a
+    /// short walk plays a mate.
     #[test]
     fn deadness_alone_computes_the_same_verdicts() {
         on_a_large_stack(|| {
@@ -681,8 +698,13 @@ mod tests {
                     let both = final_verdicts(&b, wins, Need::Both, &mut both_budget);
                     let mut budget = Budget::default();
                     let dead = final_verdicts(&b, wins, Need::Deadness, &mut budget);
-                    assert_eq!(budget.searches, both_budget.searches, "{fen} {wins:?}");
                     assert_eq!(both_cannot(dead), both_cannot(both), "{fen} {wins:?}");
+                    if wins.is_none() && dead == (Verdict::NotComputed, Verdict::NotComputed) {
+                        // a short walk played a mate: not dead, so neither the verdicts nor
+                        // the budget (only the walk back spends it) are read
+                        continue;
+                    }
+                    assert_eq!(budget.searches, both_budget.searches, "{fen} {wins:?}");
                     for (side, (d, a)) in [
                         (Color::White, (dead.0, both.0)),
                         (Color::Black, (dead.1, both.1)),

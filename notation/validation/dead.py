@@ -50,7 +50,8 @@ Mate = tuple[bool | None, str | None]
 UNDECIDED: Mate = (None, None)
 #: A verdict not looked at: ``validate`` reads only whether the final position is dead and the
 #: winner's verdict (a win on time, 6.9), so where the winner is not proved unable to mate (the
-#: position is then not dead whatever the loser's verdict) the loser's is left alone. ``import``
+#: position is then not dead whatever the loser's verdict) the loser's is left alone, and after a
+#: drawn result neither side's where a short helpmate walk plays a mate. ``import``
 #: (its ``white_can_mate`` and ``black_can_mate`` columns) asks for both sides (``both=True``).
 NOT_COMPUTED: Mate = (None, "not computed")
 
