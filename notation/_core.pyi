@@ -30,8 +30,11 @@ DeclineCode: TypeAlias = Literal[
 Termination: TypeAlias = Literal["dead_position", "fivefold_repetition", "seventyfive_moves", "checkmate", "stalemate"]
 #: Why a side cannot mate (``src/dead.rs``'s ``Reason``).
 MateReason: TypeAlias = Literal["bare king", "material", "blocked position", "forced line"]
-#: Whether a side can still mate: (True, None), (False, why not) or (None, None) when undecided.
-MateVerdict: TypeAlias = tuple[bool | None, MateReason | None]
+#: A verdict not looked at (``src/dead.rs``'s ``Verdict::NotComputed``, ``replay_game(both=False)``).
+NotComputed: TypeAlias = Literal["not computed"]
+#: Whether a side can still mate: (True, None), (False, why not), (None, None) when undecided or
+#: (None, "not computed") when not looked at.
+MateVerdict: TypeAlias = tuple[bool | None, MateReason | NotComputed | None]
 #: A move-level warning: (kind, ply, line, column, SAN as written, what was written, what the move calls for).
 Remark: TypeAlias = tuple[Literal["suffix", "number"], int, int, int, str, str, str]
 #: A ply reports name: (ply, line, column, SAN as written, move number, White moved).
@@ -99,9 +102,10 @@ def replay_game(
     chess960: bool = False,
     wins: bool | None = None,
     searches: int = 8,
+    both: bool = True,
 ) -> CoreGame | Decline: ...
 def dead_analysis(
-    fens: list[str], wins: bool | None = None, searches: int = 8
+    fens: list[str], wins: bool | None = None, searches: int = 8, both: bool = True
 ) -> tuple[int | None, MateVerdict, MateVerdict]: ...
 def helpmate_walk(fen: str, white: bool, search: bool = True) -> tuple[bool, bool | None]: ...
 

@@ -56,12 +56,14 @@ class Core(Protocol):
         chess960: bool = False,
         wins: bool | None = None,
         searches: int = 8,
+        both: bool = True,
     ) -> _core.CoreGame | _core.Decline: ...
     def dead_analysis(
         self,
         fens: list[str],
         wins: bool | None = None,
         searches: int = 8,
+        both: bool = True,
     ) -> tuple[int | None, _core.MateVerdict, _core.MateVerdict]: ...
     def game_outline(self, text: str, line: int) -> CoreOutline | None: ...
     def lex_game(self, text: str) -> list[tuple[str, str, int, int, int, int, int, int]] | None: ...

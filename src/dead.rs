@@ -61,6 +61,24 @@ pub enum Verdict {
     Can,
     Cannot(Reason),
     Undecided,
+    /// Not looked at: the caller reads no more than whether the position is dead, and the other
+    /// side was already shown not proved unable to mate (see [`Need::Deadness`]).
+    NotComputed,
+}
+
+/// What a caller reads of the final position's two verdicts ([`final_verdicts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Both sides' verdicts, each decided as far as the budget allows (`import`'s
+    /// `white_can_mate` and `black_can_mate` columns).
+    Both,
+    /// Whether the position is dead (both sides proved unable to mate) and the verdict of the
+    /// side the recorded result makes the winner (`validate`: a dead position, a win on time
+    /// against a side that cannot mate, 6.9). The loser's verdict is then left
+    /// [`Verdict::NotComputed`] wherever the winner's is not "cannot": the position is not
+    /// proved dead whatever the loser's verdict, and nothing else reads it. Without a decisive
+    /// result both are left so wherever a short helpmate walk plays a mate (not dead).
+    Deadness,
 }
 
 /// Full searches a game may spend (each bounded by the solver's own node limits).
@@ -352,15 +370,42 @@ pub fn verdict(board: &Board, side: Color, budget: &mut Budget) -> Verdict {
 /// only where a finding depends on it: on `wins`, the side the recorded result makes the
 /// winner (is the position dead? can a winner on time mate?), and on a side whose opponent is
 /// proved unable to mate (is the position dead?). A side not searched is undecided.
+///
+/// With [`Need::Deadness`], where the winner's verdict is not "cannot", the loser's is not
+/// looked at ([`Verdict::NotComputed`]; its quick static test was most of what the loser's
+/// verdict cost). Every verdict computed is the one [`Need::Both`] gives, and so is the budget
+/// left wherever it is read afterwards: the loser's quick tests spend none, and its search is
+/// only made where the winner cannot mate, where nothing is skipped; the position is proved
+/// dead in exactly the same games (both sides "cannot").
 pub fn final_verdicts(
     board: &Board,
     wins: Option<Color>,
+    need: Need,
     budget: &mut Budget,
 ) -> (Verdict, Verdict) {
+    // A drawn result, and only deadness read: a short helpmate walk for each side that has
+    // more than the textbook material, before any quick static test; a mate it plays out
+    // proves the position not dead (the answer the tests below give: they never call a side
+    // that can mate unable to), and neither verdict is read. While the budget allows a search
+    // (a budget of 0 asks for the quick tests alone). No budget is spent, so where the walks
+    // find nothing every verdict and the budget are as without them.
+    if wins.is_none()
+        && need == Need::Deadness
+        && budget.searches > 0
+        && Color::ALL.into_iter().any(|side| {
+            by_material(board, side).is_none() && crate::helpmate::short_walk_mates(board, side)
+        })
+    {
+        return (Verdict::NotComputed, Verdict::NotComputed);
+    }
     let mut probe = Probe::new(board);
     let mut found = [None, None];
     if let Some(side) = wins {
-        found[side as usize] = Some(search_first(&mut probe, side, budget));
+        let winner = search_first(&mut probe, side, budget);
+        found[side as usize] = Some(winner);
+        if need == Need::Deadness && !matches!(winner, Verdict::Cannot(_)) {
+            found[1 - side as usize] = Some(Verdict::NotComputed);
+        }
     }
     for side in Color::ALL {
         let i = side as usize;
@@ -382,24 +427,36 @@ pub fn final_verdicts(
 
 /// Whether `board` is proved dead (White is tried first; Black only if White cannot mate).
 ///
-/// Before that, while the budget allows a search, a short helpmate walk for each side that has
-/// more than the textbook material ([`crate::helpmate::short_walk_mates`]): a mate it plays out
-/// proves that side able to mate, so the position is not dead, the answer the quick tests and
-/// the searches give (sound, they never call a side that can mate unable to). Only the budget
-/// left may differ, and nothing spends it after an answer of "not dead" ([`first_dead`] ends
-/// there). Where the short walks find nothing, the quick tests and searches decide as before.
+/// The quick tests of both sides come first ([`quick`]: no budget spent): both "cannot" is
+/// dead, either side shown able to mate or undecided is not. Only for what they leave, while
+/// the budget allows a search, a short helpmate walk for each side they left open
+/// ([`crate::helpmate::short_walk_mates`]): a mate it plays out proves that side able to mate,
+/// so the position is not dead, the answer the searches give (sound, they never call a side
+/// that can mate unable to). Then the searches, White's first, as before. The answer is the
+/// one the walks-first order gave (a side the quick tests call unable to mate has no mate for
+/// a walk to find, and a quick answer "can" or "undecided" is "not dead" either way), and so is
+/// the budget left wherever the answer is "dead" (the same searches, in the same order); only
+/// after an answer of "not dead" may it differ, and nothing spends it then ([`first_dead`]
+/// ends there). The walk back mostly meets dead positions, where the walks always failed.
 pub fn is_dead(board: &Board, budget: &mut Budget) -> bool {
+    let mut probe = Probe::new(board);
+    let mut open = [false; 2];
+    for side in Color::ALL {
+        match quick(&mut probe, side) {
+            Some(Verdict::Cannot(_)) => {}
+            Some(_) => return false,
+            None => open[side as usize] = true,
+        }
+    }
     if budget.searches > 0
-        && Color::ALL.into_iter().any(|side| {
-            by_material(board, side).is_none() && crate::helpmate::short_walk_mates(board, side)
-        })
+        && Color::ALL
+            .into_iter()
+            .any(|side| open[side as usize] && crate::helpmate::short_walk_mates(board, side))
     {
         return false;
     }
-    let mut probe = Probe::new(board);
     for side in Color::ALL {
-        let verdict = quick(&mut probe, side).unwrap_or_else(|| search(&mut probe, side, budget));
-        if !matches!(verdict, Verdict::Cannot(_)) {
+        if open[side as usize] && !matches!(search(&mut probe, side, budget), Verdict::Cannot(_)) {
             return false;
         }
     }
@@ -605,10 +662,68 @@ mod tests {
                 board("8/8/4k3/8/8/8/8/3K4 b - - 0 1"),
             ];
             let mut budget = Budget::default();
-            assert!(both_cannot(final_verdicts(&boards[2], None, &mut budget)));
+            assert!(both_cannot(final_verdicts(
+                &boards[2],
+                None,
+                Need::Both,
+                &mut budget
+            )));
             assert_eq!(first_dead(boards.iter(), &mut budget), 2);
             let mut budget = Budget::default();
             assert_eq!(first_dead(boards[1..].iter(), &mut budget), 1);
+        });
+    }
+
+    /// What validate asks for ([`Need::Deadness`]) gives the verdicts [`Need::Both`] gives on
+    /// every side it computes, the same budget left and the same deadness; the loser is left
+    /// out exactly where the winner is not proved unable to mate, both sides of a draw where a
+    /// short walk plays a mate.
+    #[test]
+    fn deadness_alone_computes_the_same_verdicts() {
+        on_a_large_stack(|| {
+            for fen in [
+                "8/8/4k3/8/8/2KR4/8/4r3 w - - 0 1",
+                "8/8/4k3/8/8/8/8/3K4 b - - 0 1",
+                "8/8/8/4k3/8/8/8/4KB2 w - - 0 1",
+                "r5k1/pp4p1/2p2q2/2bp3p/5P2/3r4/PPP1N1PP/1R1K3R w - - 0 22",
+                "8/8/8/5QK1/8/8/2q5/1k6 w - - 10 67",
+                "k7/8/1K6/8/8/8/8/7R b - - 0 1",
+                "8/8/8/8/8/8/8/k1K4R w - - 0 1",
+                "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1",
+                "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4KB2 w - - 0 1",
+            ] {
+                let b = board(fen);
+                for wins in [Some(Color::White), Some(Color::Black), None] {
+                    let mut both_budget = Budget::default();
+                    let both = final_verdicts(&b, wins, Need::Both, &mut both_budget);
+                    let mut budget = Budget::default();
+                    let dead = final_verdicts(&b, wins, Need::Deadness, &mut budget);
+                    assert_eq!(both_cannot(dead), both_cannot(both), "{fen} {wins:?}");
+                    if wins.is_none() && dead == (Verdict::NotComputed, Verdict::NotComputed) {
+                        // a short walk played a mate: not dead, so neither the verdicts nor
+                        // the budget (only the walk back spends it) are read
+                        continue;
+                    }
+                    assert_eq!(budget.searches, both_budget.searches, "{fen} {wins:?}");
+                    for (side, (d, a)) in [
+                        (Color::White, (dead.0, both.0)),
+                        (Color::Black, (dead.1, both.1)),
+                    ] {
+                        let skipped = wins.is_some_and(|w| {
+                            w != side
+                                && !matches!(
+                                    if w == Color::White { both.0 } else { both.1 },
+                                    Verdict::Cannot(_)
+                                )
+                        });
+                        if skipped {
+                            assert_eq!(d, Verdict::NotComputed, "{fen} {wins:?} {side:?}");
+                        } else {
+                            assert_eq!(d, a, "{fen} {wins:?} {side:?}");
+                        }
+                    }
+                }
+            }
         });
     }
 }

@@ -51,11 +51,25 @@ pub struct CoreGame {
     black_mate: (Option<bool>, Option<&'static str>),
 }
 
+/// What the caller reads of the final verdicts: `both` (import) or only whether the position is
+/// dead and the winner's verdict (validate).
+fn need(both: bool) -> dead::Need {
+    if both {
+        dead::Need::Both
+    } else {
+        dead::Need::Deadness
+    }
+}
+
+/// The reason given with a verdict not looked at ([`dead::Verdict::NotComputed`]).
+const NOT_COMPUTED: &str = "not computed";
+
 fn verdict_tuple(verdict: dead::Verdict) -> (Option<bool>, Option<&'static str>) {
     match verdict {
         dead::Verdict::Can => (Some(true), None),
         dead::Verdict::Cannot(reason) => (Some(false), Some(reason.name())),
         dead::Verdict::Undecided => (None, None),
+        dead::Verdict::NotComputed => (None, Some(NOT_COMPUTED)),
     }
 }
 
@@ -163,13 +177,19 @@ fn replay_game_inner(
     chess960: bool,
     wins: Option<bool>,
     searches: u32,
+    need: dead::Need,
 ) -> Result<CoreGame, Decline> {
     let pos = start(fen_text, halfmove, fullmove).ok_or(Decline::StartPosition)?;
     let start_board = pos.board.clone();
     let game = replay::replay(pos, &lines, moves.is_some())?;
     let (claims, perpetual) = game.claims();
     let mut budget = dead::Budget { searches };
-    let verdicts = dead::final_verdicts(&game.final_pos.board, winner_colour(wins), &mut budget);
+    let verdicts = dead::final_verdicts(
+        &game.final_pos.board,
+        winner_colour(wins),
+        need,
+        &mut budget,
+    );
     let first_dead = if dead::both_cannot(verdicts) {
         let mut boards = Vec::with_capacity(game.plies.len() + 1);
         boards.push(start_board);
@@ -300,9 +320,11 @@ enum Replayed {
 ///
 /// `wins`: the side the recorded result makes the winner (True White, None for no decisive
 /// result), which the dead-position search is spent on; `searches`: the game's budget of full
-/// unwinnability searches (see `crate::dead`).
+/// unwinnability searches (see `crate::dead`); `both`: both sides' verdicts wanted (import),
+/// else only what validate reads (`dead::Need::Deadness`: the loser's verdict is `(None, "not
+/// computed")` where the winner's is not "cannot").
 #[pyfunction]
-#[pyo3(signature = (fen, lines, halfmove = 0, fullmove = 1, moves = None, chess960 = false, wins = None, searches = dead::DEFAULT_SEARCHES))]
+#[pyo3(signature = (fen, lines, halfmove = 0, fullmove = 1, moves = None, chess960 = false, wins = None, searches = dead::DEFAULT_SEARCHES, both = true))]
 #[allow(clippy::too_many_arguments)]
 fn replay_game(
     fen: Option<&str>,
@@ -313,6 +335,7 @@ fn replay_game(
     chess960: bool,
     wins: Option<bool>,
     searches: u32,
+    both: bool,
 ) -> PyResult<Replayed> {
     let tree = match items(lines, 0)? {
         Ok(tree) => tree,
@@ -331,6 +354,7 @@ fn replay_game(
             chess960,
             wins,
             searches,
+            need(both),
         )
     }));
     match outcome {
@@ -369,16 +393,17 @@ fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
 
 /// The dead-position analysis of a line for the Python reference, exactly as `replay_game`
 /// does it: `fens` are the positions of the mainline (start, then after each ply; Shredder-FEN
-/// castling), `wins` and `searches` as for `replay_game`. Returns (first dead ply or None,
+/// castling), `wins`, `searches` and `both` as for `replay_game`. Returns (first dead ply or None,
 /// White's verdict, Black's verdict on the final position), each verdict (can mate or None
 /// when undecided, the reason it cannot). Only the final FEN is read unless it is dead.
 #[pyfunction]
-#[pyo3(signature = (fens, wins = None, searches = dead::DEFAULT_SEARCHES))]
+#[pyo3(signature = (fens, wins = None, searches = dead::DEFAULT_SEARCHES, both = true))]
 #[allow(clippy::type_complexity)]
 fn dead_analysis(
     fens: Vec<String>,
     wins: Option<bool>,
     searches: u32,
+    both: bool,
 ) -> PyResult<(
     Option<u32>,
     (Option<bool>, Option<&'static str>),
@@ -395,7 +420,8 @@ fn dead_analysis(
     let final_board = board_of(last)?;
     let mut budget = dead::Budget { searches };
     let outcome = catch_unwind(AssertUnwindSafe(|| -> PyResult<_> {
-        let verdicts = dead::final_verdicts(&final_board, winner_colour(wins), &mut budget);
+        let verdicts =
+            dead::final_verdicts(&final_board, winner_colour(wins), need(both), &mut budget);
         let first = if dead::both_cannot(verdicts) {
             let boards = fens
                 .iter()

@@ -78,7 +78,7 @@ def check_raw(raw: RawGame, name: str | None) -> GameReport:
 
 
 def _through_core(core: Core, raw: RawGame, name: str | None) -> GameReport | None:
-    taken = _take(core, raw)
+    taken = _take(core, raw, both=False)
     if taken is None:
         return None
     game, result, start = taken
@@ -88,8 +88,9 @@ def _through_core(core: Core, raw: RawGame, name: str | None) -> GameReport | No
 def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Game, CoreGame, Position] | None:
     """``(game without moves, core result, start position)`` when the core takes ``raw``, else
     None (a core decline is counted in :data:`DECLINES`). ``moves`` receives the game's
-    moves-table columns."""
-    taken = _take(core, raw, moves)
+    moves-table columns. Both sides' dead-position verdicts are computed (import's columns;
+    :func:`check_raw`, validate's, leaves the loser's alone where nothing reads it)."""
+    taken = _take(core, raw, moves, both=True)
     if taken is None:
         return None
     game, result, start = taken
@@ -100,7 +101,9 @@ def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Gam
     return game, result, start
 
 
-def _take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Game, CoreGame, Position | None] | None:
+def _take(
+    core: Core, raw: RawGame, moves: MovesBatch | None = None, *, both: bool
+) -> tuple[Game, CoreGame, Position | None] | None:
     """:func:`take` with None for the standard start position (a game without FEN, SetUp
     ``"1"`` or Variant tags but ``[Variant "Standard"]``): then neither Lark nor the rules
     engine is imported (:func:`notation.pgn.plain.plain_outline`), until a game needs them."""
@@ -144,6 +147,7 @@ def _take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Ga
         is960,
         recorded_winner(game),
         dead_positions.SEARCHES,
+        both,
     )
     if isinstance(result, core.CoreGame):
         return game, result, start

@@ -44,9 +44,16 @@ def _searches() -> int:
 #: the core on every call; tests lower it to show what an exhausted budget does.
 SEARCHES = _searches()
 
-#: Whether a side can mate: (True, None), (False, reason) or (None, None) when undecided.
+#: Whether a side can mate: (True, None), (False, reason), (None, None) when undecided or
+#: :data:`NOT_COMPUTED`.
 Mate = tuple[bool | None, str | None]
 UNDECIDED: Mate = (None, None)
+#: A verdict not looked at: ``validate`` reads only whether the final position is dead and the
+#: winner's verdict (a win on time, 6.9), so where the winner is not proved unable to mate (the
+#: position is then not dead whatever the loser's verdict) the loser's is left alone, and after a
+#: drawn result neither side's where a short helpmate walk plays a mate. ``import``
+#: (its ``white_can_mate`` and ``black_can_mate`` columns) asks for both sides (``both=True``).
+NOT_COMPUTED: Mate = (None, "not computed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +69,10 @@ class Dead:
     def side(self, white: bool) -> Mate:
         return self.white if white else self.black
 
+    def computed(self, white: bool) -> bool:
+        """Whether that side's verdict was looked at (not :data:`NOT_COMPUTED`)."""
+        return self.side(white) != NOT_COMPUTED
+
 
 NO_ANALYSIS = Dead()
 
@@ -71,22 +82,23 @@ def of_core(result: CoreGame) -> Dead:
     return Dead(result.first_dead, result.white_mate, result.black_mate)
 
 
-def analyse(rep: Replay, wins: bool | None) -> Dead:
+def analyse(rep: Replay, wins: bool | None, both: bool = True) -> Dead:
     """The analysis of a replayed mainline (the reference path), by the core's search.
 
     ``wins``: the side the recorded result makes the winner (True White; None when the result
-    is not decisive), the side the search is spent on. Without the compiled core only the bare
-    king is recognised."""
+    is not decisive), the side the search is spent on. ``both``: both sides' verdicts (import),
+    else what ``validate`` reads (the loser's may be :data:`NOT_COMPUTED`, as in the core path).
+    Without the compiled core only the bare king is recognised."""
     final = rep.final
     if final is None or rep.start is None:
         return NO_ANALYSIS
     module = solver_module()
     if module is None:
         return Dead(None, *(((False, "bare king") if final.only_king(c) else UNDECIDED) for c in (True, False)))
-    first, white, black = module.dead_analysis([_fen(final)], wins, SEARCHES)
+    first, white, black = module.dead_analysis([_fen(final)], wins, SEARCHES, both)
     if first is not None and rep.plies:
         fens = [_fen(rep.start)] + [_fen(record.after) for record in rep.plies]
-        first, white, black = module.dead_analysis(fens, wins, SEARCHES)
+        first, white, black = module.dead_analysis(fens, wins, SEARCHES, both)
     return Dead(first, white, black)
 
 

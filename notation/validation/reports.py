@@ -144,10 +144,12 @@ def pedantic(report: GameReport) -> GameReport:
 
 
 def check_game(game: Game, *, file: str | None = None) -> GameReport:
-    """Replay and check one game; never raises (an internal failure becomes a diagnostic)."""
+    """Replay and check one game; never raises (an internal failure becomes a diagnostic).
+    The report's :class:`Dead` holds what ``validate`` reads: the loser's verdict may be
+    :data:`notation.validation.dead.NOT_COMPUTED` (:func:`check_replayed` computes both)."""
     name = file if file is not None else (game.file or "<input>")
     try:
-        return _check(game, name)
+        return _check(game, name, both=False)
     except Exception as exc:  # noqa: BLE001 - bad input must never crash a whole run
         return _failed(game, name, exc)
 
@@ -175,10 +177,11 @@ def failure_report(failure: ReadFailure, *, file: str | None = None) -> GameRepo
 
 def check_replayed(game: Game, rep: Replay, *, file: str | None = None) -> GameReport:
     """Like :func:`check_game` for a game already replayed (``rep = replay(game)``): no second
-    replay (used by ``notation.tables.rows`` so that import and validate agree exactly)."""
+    replay (used by ``notation.tables.rows`` so that import and validate agree exactly), with
+    both sides' verdicts on the final position (import's columns)."""
     name = file if file is not None else (game.file or "<input>")
     try:
-        return _check(game, name, rep)
+        return _check(game, name, rep, both=True)
     except Exception as exc:  # noqa: BLE001 - bad input must never crash a whole run
         return _failed(game, name, exc)
 
@@ -201,7 +204,7 @@ def replay(game: Game) -> Replay:
     return replayed(game)
 
 
-def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
+def _check(game: Game, name: str, rep: Replay | None = None, *, both: bool) -> GameReport:
     if rep is None:
         rep = replay(game)
     if rep.superseded:
@@ -220,7 +223,7 @@ def _check(game: Game, name: str, rep: Replay | None = None) -> GameReport:
     else:
         claim, perpetual = claims(rep.start, rep.plies)
         if rep.stopped_at is None:
-            dead = analyse(rep, recorded_winner(game))
+            dead = analyse(rep, recorded_winner(game), both)
         end = outcome(rep.final, claim, len(rep.plies), dead.first)
         diagnostics.extend(claim_diagnostics(rep.plies, claim, perpetual))
         offset = rep.plies[0].ply if rep.plies else 1

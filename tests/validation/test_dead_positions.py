@@ -84,6 +84,33 @@ def test_a_timeout_in_a_blocked_position() -> None:
     assert codes(white_wins) == [] and white_wins.dead.white == (True, None)
 
 
+def test_validate_leaves_the_losers_verdict_alone_import_computes_it() -> None:
+    # White can mate, so the position is not dead whatever Black's verdict: validate (both
+    # paths) leaves it not computed (and both sides of a draw); import's path (check_replayed, core.take) computes it
+    from notation.compiled import core_module
+    from notation.pgn.reader import split_games
+    from notation.validation import core
+    from notation.validation.reports import check_replayed, replay
+
+    fen = "r5k1/pp4p1/2p2q2/2bp3p/5P2/3r4/PPP1N1PP/1R1K3R w - - 0 22"
+    text = pgn(fen, "", "1-0") + pgn(fen, "", "1-0", "Time forfeit") + pgn(fen, "", "1/2-1/2")
+    resigned, on_time, drawn = both_paths(text)
+    for rep in (resigned, on_time):
+        assert rep.dead == dead_module.Dead(None, (True, None), dead_module.NOT_COMPUTED)
+        assert rep.dead.computed(True) and not rep.dead.computed(False)
+    # a draw: a short helpmate walk plays a mate, so the position is not dead, neither verdict read
+    assert drawn.dead == dead_module.Dead(None, dead_module.NOT_COMPUTED, dead_module.NOT_COMPUTED)
+    games = list(read_games(io.StringIO(text)))
+    module = core_module()
+    assert module is not None
+    for game, raw in zip(games, split_games(io.StringIO(text)), strict=True):
+        imported = check_replayed(game, replay(game)).dead
+        taken = core.take(module, raw)
+        assert taken is not None
+        assert imported == dead_module.of_core(taken[1])
+        assert imported.computed(True) and imported.computed(False)
+
+
 def test_a_forced_line_is_named() -> None:
     # White's only move takes the rook, and a knight alone cannot mate a bare king
     fen = "7n/8/8/8/8/8/r1k5/K7 w - - 0 1"
