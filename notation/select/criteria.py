@@ -230,7 +230,7 @@ class Criteria:
             if value is None or pattern.search(value) is None:
                 return False
         if self.variants:
-            from notation.validation.replay import variant_kind
+            from notation.validation.shared import variant_kind
 
             kind = fold(variant_kind(tags))
             if kind not in self.variants:

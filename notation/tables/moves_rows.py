@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from notation.diagnostics import Diagnostic
-from notation.formats.san import parse_san_syntax
 from notation.pgn.comment_commands import (
     CLOCK_PATTERN,
     COMMAND_PATTERN,
@@ -177,7 +176,10 @@ class MovesBuilder:
         p["promotion"].extend([r.move.promotion for r in plies])
         p["castle"].extend([r.before.is_castling(r.move) for r in plies])
         p["check"].extend([r.check for r in plies])
-        # mate as the replay wrote it: the suffix of the canonical SAN (read by formats.san)
+        # mate as the replay wrote it: the suffix of the canonical SAN (read by formats.san, loaded
+        # here: the compiled core's rows need no rules engine)
+        from notation.formats.san import parse_san_syntax
+
         p["mate"].extend([r.check and parse_san_syntax(r.san).suffix == "#" for r in plies])
         p["text"].extend([" ".join(c) if (c := r.node.comments) else None for r in plies])
         p["white"].extend([bool(r.before.turn) for r in plies])

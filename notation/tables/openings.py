@@ -64,7 +64,7 @@ def openings_of(keys: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 def with_openings(games: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
     """``games`` (a games table) with its computed columns set from ``found``
     (:func:`openings_of`), null for games not from the standard initial position."""
-    from notation.validation.replay import variant_kind
+    from notation.validation.shared import variant_kind
 
     if not games.height:
         return games

@@ -34,7 +34,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from notation.diagnostics import Diagnostic
-from notation.validation.shared import number_message, plies_before, suffix_message
+from notation.validation.shared import (  # noqa: F401  (variant_kind and its sets: re-exported)
+    CHESS960_VARIANTS,
+    STANDARD_VARIANTS,
+    number_message,
+    plies_before,
+    suffix_message,
+    variant_kind,
+)
 from notation.grammars import terminal_patterns
 from notation.formats.fen import STARTING_FEN, FenError
 from notation.rules.move import NULL_MOVE, Move
@@ -47,25 +54,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game, MoveNode
     from notation.formats.san import SanSyntax
 
-# [Variant] values (lower case, letters and digits only) that mean standard chess.
-STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "fromposition", "classical", "regular"})
-# ... that mean Chess960 / Fischer random chess.
-CHESS960_VARIANTS = frozenset(
-    {"chess960", "fischerandom", "fischerrandom", "960", "frc", "fischerrandomchess", "chess960frc"}
-)
-_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _new_tuple = tuple.__new__  # a PlyRecord without the NamedTuple constructor's Python frame
-
-
-def variant_kind(tags: dict[str, str]) -> str:
-    """``"standard"``, ``"chess960"`` or the [Variant] tag as written (an unsupported variant)."""
-    written = tags.get("Variant", "")
-    name = _NON_ALNUM.sub("", written.lower())
-    if name in STANDARD_VARIANTS:
-        return "standard"
-    if name in CHESS960_VARIANTS:
-        return "chess960"
-    return written.strip()
 
 
 class PlyRecord(NamedTuple):

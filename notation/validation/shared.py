@@ -4,6 +4,7 @@ rules engine: the messages of the move-level warnings and the plies before a sta
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -30,3 +31,23 @@ def suffix_message(san: str, suffix: str, expected: str) -> str:
 def number_message(written: object, actual: object) -> str:
     """The message of ``movenumber.mismatch`` (both paths build it here)."""
     return f"move number {written} written, but this is move {actual}"
+
+
+# [Variant] values (lower case, letters and digits only) that mean standard chess.
+STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "fromposition", "classical", "regular"})
+# ... that mean Chess960 / Fischer random chess.
+CHESS960_VARIANTS = frozenset(
+    {"chess960", "fischerandom", "fischerrandom", "960", "frc", "fischerrandomchess", "chess960frc"}
+)
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def variant_kind(tags: dict[str, str]) -> str:
+    """``"standard"``, ``"chess960"`` or the [Variant] tag as written (an unsupported variant)."""
+    written = tags.get("Variant", "")
+    name = _NON_ALNUM.sub("", written.lower())
+    if name in STANDARD_VARIANTS:
+        return "standard"
+    if name in CHESS960_VARIANTS:
+        return "chess960"
+    return written.strip()
