@@ -326,7 +326,6 @@ def _split(
         bom_len = 3 if first.startswith(BOM) else 0
         line_bom, blank_bom = b"\n" + BOM, b"\n   "  # the same size: offsets stay byte offsets
     finditer = section_re.finditer
-    newlines = _newline_count(nl)
     # ``pending`` starts with a sentinel newline when the scan point is at a line start, so that
     # every tag section is found as "newline + tag lines".
     pending: Any = nl + first[bom_len:]
@@ -343,7 +342,7 @@ def _split(
     def add(piece: bytes | str, is_tag: bool) -> None:
         assert chunk is not None
         chunk.size += len(piece)
-        chunk.newlines += newlines(piece)
+        chunk.newlines += piece.count(nl)
         if not is_tag:
             chunk.nontag = True
             chunk.tail = _tail(chunk.tail or empty, piece, nl)
@@ -463,20 +462,6 @@ def _split(
 
 #: The end of a chunk's movetext that :func:`_tail` keeps (enough for a termination marker).
 _TAIL = 48
-
-
-def _newline_count(nl: bytes | str) -> Callable[[Any], int]:
-    """The number of ``nl`` in a piece of text: for bytes the compiled core's count (``memchr``;
-    CPython's ``bytes.count`` of one byte reads it byte by byte: 1.7% of validating Lichess games),
-    else ``count``."""
-    if isinstance(nl, bytes):
-        from notation.compiled import core_module
-
-        core = core_module()
-        if core is not None:
-            lines_and_starts = core.lines_and_starts
-            return lambda piece: lines_and_starts(piece)[0]
-    return lambda piece: piece.count(nl)
 
 
 def _tail(tail: Any, piece: Any, nl: Any) -> Any:
