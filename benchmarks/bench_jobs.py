@@ -20,7 +20,7 @@ import time
 
 
 def main() -> None:
-    from notation.cli.validate_cmd import jsonl_line
+    from notation.validation.reports import report_line as jsonl_line
     from notation.validation.run import validate_sources
 
     path, jobs = sys.argv[1], int(sys.argv[2])

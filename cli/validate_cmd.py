@@ -16,7 +16,7 @@ import sys
 import time
 from contextlib import ExitStack
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -33,41 +33,14 @@ from notation.cli.render import (
 from notation.cli.progress import reading_progress
 from notation.cli.sources import pgn_sources
 
+if TYPE_CHECKING:  # pragma: no cover
+    from notation.validation.reports import ReportLine
+
 
 class OutputFormat(str, Enum):
     text = "text"
     json = "json"
     jsonl = "jsonl"
-
-
-class Rendered(NamedTuple):
-    """What the jsonl output keeps of a report (made in the worker processes)."""
-
-    file: str
-    status: str
-    plies: int
-    variation_plies: int
-    io_failure: bool
-    text: str
-    unread: bool = False  # not a game: where reading failed (a pgn.io read failure)
-    not_pgn: bool = False  # not a game: text with no PGN structure (a pgn.not-pgn read failure)
-
-
-def jsonl_line(report: Any) -> Rendered:
-    """A report as its jsonl line, with the facts the closing summary counts."""
-    unread = report.read_failure == "io"
-    # a game read whole before reading stopped carries the failure too (``pgn.io`` after it)
-    io_failure = unread or any(d.code == "pgn.io" for d in report.diagnostics)
-    return Rendered(
-        report.file,
-        report.status,
-        report.plies,
-        report.variation_plies,
-        io_failure,
-        report.to_json(),
-        unread,
-        report.read_failure == "not-pgn",
-    )
 
 
 class Summary:
@@ -84,9 +57,11 @@ class Summary:
         self.not_pgn = 0  # texts with no PGN structure: an error each, but no game
 
     def add(self, report: Any) -> None:
-        self.add_line(jsonl_line(report))
+        from notation.validation.reports import report_line
 
-    def add_line(self, line: Rendered) -> None:
+        self.add_line(report_line(report))
+
+    def add_line(self, line: ReportLine) -> None:
         if line.unread:  # a source that could not be read (to the end): counted as no game
             self.io_failure = True
             return
@@ -166,11 +141,12 @@ def exit_code(summary: Summary, *, strict: bool) -> int:
     return EXIT_OK
 
 
-def pedantic_jsonl_line(report: Any) -> Rendered:
-    """:func:`jsonl_line` of the report as ``--pedantic`` sees it."""
-    from notation.validation.reports import pedantic
+def pedantic_jsonl_line(report: Any) -> ReportLine:
+    """The report's jsonl line (:func:`notation.validation.reports.report_line`) as
+    ``--pedantic`` sees it."""
+    from notation.validation.reports import pedantic, report_line
 
-    return jsonl_line(pedantic(report))
+    return report_line(pedantic(report))
 
 
 def run_validate(
@@ -185,7 +161,7 @@ def run_validate(
     verbose: bool = False,
 ) -> int:
     """The command body; returns the exit code."""
-    from notation.validation.reports import pedantic as pedantic_report
+    from notation.validation.reports import pedantic as pedantic_report, report_line
     from notation.parallel import worker_count
     from notation.validation.run import process_pool, validate_sources
 
@@ -206,9 +182,10 @@ def run_validate(
         executor = pool.enter_context(process_pool(jobs)) if jobs > 1 else None
         with reading_progress("validating", paths):
             jsonl = output is OutputFormat.jsonl
-            # jsonl: each report is rendered in the worker processes (less to send back)
+            # jsonl: each report is rendered in the worker processes (less to send back), the
+            # ordinary games' lines by the core itself (report_line as render)
             if jsonl:
-                render: Any = pedantic_jsonl_line if pedantic else jsonl_line
+                render: Any = pedantic_jsonl_line if pedantic else report_line
             else:
                 render = pedantic_report if pedantic else None
             reports = validate_sources(sources, jobs=jobs, executor=executor, render=render)

@@ -2,9 +2,14 @@
 
 from typing import Literal, TypeAlias, final
 
+from notation.pgn.chunks import RawGame as _RawGame
+
 #: What ``replay_game`` reads of a game's mainline (``notation.pgn.parser.parse_game_outline``):
 #: move runs ``(text, line, column)``, comments, NAGs and variations (lines themselves).
 Line: TypeAlias = list[tuple[str, int, int] | str | int | Line]
+
+#: The reader's game, whose fields ``report_lines`` reads.
+RawGame: TypeAlias = _RawGame
 
 #: Why the core declines a game (``Decline.code``; ``DECLINE_CODES`` lists them, as ``src/replay.rs``).
 DeclineCode: TypeAlias = Literal[
@@ -104,6 +109,9 @@ def replay_game(
     searches: int = 8,
     both: bool = True,
 ) -> CoreGame | Decline: ...
+def report_lines(
+    raws: list[RawGame], file: str, reported: int, searches: int
+) -> list[tuple[str, Literal["ok", "warning"], int, int] | None]: ...
 def dead_analysis(
     fens: list[str], wins: bool | None = None, searches: int = 8, both: bool = True
 ) -> tuple[int | None, MateVerdict, MateVerdict]: ...

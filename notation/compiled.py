@@ -58,6 +58,9 @@ class Core(Protocol):
         searches: int = 8,
         both: bool = True,
     ) -> _core.CoreGame | _core.Decline: ...
+    def report_lines(
+        self, raws: list[_core.RawGame], file: str, reported: int, searches: int
+    ) -> list[tuple[str, Literal["ok", "warning"], int, int] | None]: ...
     def dead_analysis(
         self,
         fens: list[str],

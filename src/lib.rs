@@ -28,6 +28,7 @@ pub mod lex;
 pub mod outline;
 pub mod polyglot;
 pub mod replay;
+pub mod report;
 pub mod san;
 pub mod scan;
 pub mod sheet;

@@ -6,8 +6,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use cozy_chess::Board;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyCapsule, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyCapsule, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use crate::columns::MovesColumns;
 use crate::commands::Commands;
@@ -25,30 +26,30 @@ create_exception!(
 /// One game replayed by the core (see `notation.validation.core`).
 #[pyclass(frozen, get_all, module = "notation._core")]
 pub struct CoreGame {
-    plies: u32,
-    final_fen: String,
-    termination: Option<&'static str>,
+    pub(crate) plies: u32,
+    pub(crate) final_fen: String,
+    pub(crate) termination: Option<&'static str>,
     /// "white" or "black"
-    winner: Option<&'static str>,
-    threefold: Option<u32>,
-    fifty_moves: Option<u32>,
-    fivefold: Option<u32>,
-    seventyfive_moves: Option<u32>,
+    pub(crate) winner: Option<&'static str>,
+    pub(crate) threefold: Option<u32>,
+    pub(crate) fifty_moves: Option<u32>,
+    pub(crate) fivefold: Option<u32>,
+    pub(crate) seventyfive_moves: Option<u32>,
     /// (side, first ply, repetition ply)
-    perpetual: Option<(&'static str, u32, u32)>,
+    pub(crate) perpetual: Option<(&'static str, u32, u32)>,
     /// (ply, line, column, SAN as written, move number, White moved) of the plies reports name
-    marks: Vec<(u32, u32, u32, String, u32, bool)>,
-    variation_plies: u32,
+    pub(crate) marks: Vec<(u32, u32, u32, String, u32, bool)>,
+    pub(crate) variation_plies: u32,
     /// The move-level warnings in text order: (kind, ply, line, column, SAN as written, what
     /// was written, what the move calls for): kind "suffix" (the suffixes, "" for none) or
     /// "number" (the move numbers)
-    remarks: Vec<(&'static str, u32, u32, u32, String, String, String)>,
+    pub(crate) remarks: Vec<(&'static str, u32, u32, u32, String, String, String)>,
     /// The first dead position (FIDE 5.2.2): its ply, 0 for the start position
-    first_dead: Option<u32>,
+    pub(crate) first_dead: Option<u32>,
     /// Whether each side can still mate in the final position: (True, None), (False, reason)
     /// or (None, None) when undecided
-    white_mate: (Option<bool>, Option<&'static str>),
-    black_mate: (Option<bool>, Option<&'static str>),
+    pub(crate) white_mate: (Option<bool>, Option<&'static str>),
+    pub(crate) black_mate: (Option<bool>, Option<&'static str>),
 }
 
 /// What the caller reads of the final verdicts: `both` (import) or only whether the position is
@@ -168,7 +169,7 @@ fn start(fen_text: Option<&str>, halfmove: u32, fullmove: u32) -> Option<Pos> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn replay_game_inner(
+pub(crate) fn replay_game_inner(
     fen_text: Option<&str>,
     lines: Vec<Item>,
     halfmove: u32,
@@ -1124,6 +1125,62 @@ fn select_layer(
         .collect()
 }
 
+/// A game's report line: (jsonl text, status, plies, variation plies).
+type ReportLine = (String, &'static str, u32, u32);
+
+/// The `validate` report lines of a batch of the reader's games (`RawGame`s of one source,
+/// whose reports carry the name `file`): for each, `(jsonl line, status, plies, variation
+/// plies)` where
+/// the core writes the whole report (see `crate::report`), else None and Python makes it (the
+/// game is cut or followed by a read failure, is not UTF-8, needs the reference, or the core
+/// panicked on it: the reference then reads it again and says so). `reported`: the reader's
+/// cap on a game's syntax diagnostics; `searches`: each game's dead-position search budget.
+#[pyfunction]
+fn report_lines(
+    raws: &Bound<'_, PyList>,
+    file: &str,
+    reported: usize,
+    searches: u32,
+) -> PyResult<Vec<Option<ReportLine>>> {
+    let py = raws.py();
+    let limits = crate::report::Limits {
+        max_depth: MAX_DEPTH,
+        reported,
+        searches,
+    };
+    let mut out = Vec::with_capacity(raws.len());
+    for raw in raws.iter() {
+        if raw.getattr(intern!(py, "oversized"))?.is_truthy()?
+            || !raw.getattr(intern!(py, "io_error"))?.is_none()
+        {
+            out.push(None);
+            continue;
+        }
+        let (Ok(number), Ok(line)) = (
+            raw.getattr(intern!(py, "number"))?.extract::<u64>(),
+            raw.getattr(intern!(py, "line"))?.extract::<usize>(),
+        ) else {
+            out.push(None);
+            continue;
+        };
+        let data = raw.getattr(intern!(py, "data"))?;
+        let text = if let Ok(bytes) = data.cast::<PyBytes>() {
+            std::str::from_utf8(bytes.as_bytes()).ok()
+        } else if let Ok(string) = data.cast::<PyString>() {
+            string.to_str().ok()
+        } else {
+            None
+        };
+        let written = text.and_then(|text| {
+            catch_unwind(|| crate::report::report_line(text, file, number, line, &limits))
+                .ok()
+                .flatten()
+        });
+        out.push(written.map(|l| (l.text, l.status, l.plies, l.variation_plies)));
+    }
+    Ok(out)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
@@ -1144,6 +1201,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DECLINE_CODES", pyo3::types::PyTuple::new(m.py(), codes)?)?;
     m.add("CorePanic", m.py().get_type::<CorePanic>())?;
     m.add_function(wrap_pyfunction!(replay_game, m)?)?;
+    m.add_function(wrap_pyfunction!(report_lines, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(dead_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(helpmate_walk, m)?)?;

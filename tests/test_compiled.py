@@ -77,6 +77,17 @@ def test_a_panic_means_the_reference_reads_the_game_and_says_so_in_validate(brok
     assert report.final_fen == reference.final_fen
 
 
+def test_a_panic_means_the_same_in_validate_s_jsonl_lines(broken: Any) -> None:
+    from notation.validation.reports import report_line
+    from notation.validation.run import lined
+
+    raw = _first(SAMPLE_GAMES / "classics.pgn")
+    assert core.report_lines([raw], "classics.pgn") == [None]
+    (line,) = lined([raw], "classics.pgn")
+    assert line == report_line(core.check_raw(raw, "classics.pgn"))
+    assert '"code":"internal.error"' in line.text
+
+
 def test_a_panic_means_the_same_in_import(broken: Any) -> None:
     from notation.tables.rows import TableBuilder
 

@@ -34,7 +34,17 @@ def _stub_names() -> dict[str, ast.stmt]:
 
 
 #: Names the stub declares for type checkers only (aliases: no runtime counterpart).
-_ALIASES = {"Line", "DeclineCode", "Termination", "MateReason", "NotComputed", "MateVerdict", "Remark", "PlyMark"}
+_ALIASES = {
+    "Line",
+    "DeclineCode",
+    "Termination",
+    "MateReason",
+    "NotComputed",
+    "MateVerdict",
+    "Remark",
+    "PlyMark",
+    "RawGame",
+}
 
 
 def test_the_stub_declares_exactly_what_the_module_holds() -> None:

@@ -43,7 +43,7 @@ from notation.validation.checks import (
 )
 from notation.validation.shared import number_message, plies_before, suffix_message
 from notation.validation import dead as dead_positions
-from notation.validation.reports import GameReport, check_game, game_report
+from notation.validation.reports import GameReport, ReportLine, check_game, game_report
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
@@ -83,6 +83,32 @@ def _through_core(core: Core, raw: RawGame, name: str | None) -> GameReport | No
         return None
     game, result, start = taken
     return report_of(game, result, name if name is not None else (game.file or "<input>"), start)
+
+
+def report_lines(raws: list[RawGame], name: str | None) -> list[ReportLine | None]:
+    """The jsonl lines of the reader's games ``raws`` (of one source, reported under ``name``)
+    that the core reports whole, in order, None for each game whose report Python makes
+    (:func:`check_raw`): ``notation._core.report_lines`` writes the report of an ordinary game,
+    one whose every check it decides (the information and warnings of an ordinary game: roster tags
+    missing, claims, wrong check suffixes and move numbers), the very line :meth:`GameReport.to_json` writes (a test compares them on the corpus)."""
+    from notation import compiled
+
+    core = compiled.core_module()  # (looked up at the call, as the gate does)
+    if core is None or not raws:
+        return [None] * len(raws)
+    file = name
+    if file is None:
+        files = {raw.file for raw in raws}
+        if len(files) > 1:
+            return [None] * len(raws)
+        file = files.pop() or "<input>"
+    from notation.pgn.plain import MAX_DIAGNOSTICS
+
+    try:
+        written = core.report_lines(raws, file, MAX_DIAGNOSTICS, dead_positions.SEARCHES)
+    except core.CorePanic:
+        return [None] * len(raws)  # (each game's own call says what went wrong)
+    return [None if line is None else ReportLine(file, line[1], line[2], line[3], False, line[0]) for line in written]
 
 
 def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Game, CoreGame, Position] | None:

@@ -8,7 +8,7 @@ core and worker processes, is :mod:`notation.validation.run`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from notation.validation.checks import (
     Claims,
@@ -113,6 +113,38 @@ class GameReport:
             f'"outcome":{ended},"claims":{claimed},'
             f'"diagnostics":[{",".join([d.to_json() for d in diagnostics]) if diagnostics else ""}]}}'
         )
+
+
+class ReportLine(NamedTuple):
+    """A report as its jsonl line (:meth:`GameReport.to_json`), with the facts a run's summary
+    counts: what ``validate --format jsonl`` keeps of each report (made in the worker processes,
+    and by the compiled core itself for the games it reports whole)."""
+
+    file: str
+    status: str
+    plies: int
+    variation_plies: int
+    io_failure: bool
+    text: str
+    unread: bool = False  # not a game: where reading failed (a pgn.io read failure)
+    not_pgn: bool = False  # not a game: text with no PGN structure (a pgn.not-pgn read failure)
+
+
+def report_line(report: GameReport) -> ReportLine:
+    """A report as its :class:`ReportLine`."""
+    unread = report.read_failure == "io"
+    # a game read whole before reading stopped carries the failure too (``pgn.io`` after it)
+    io_failure = unread or any(d.code == "pgn.io" for d in report.diagnostics)
+    return ReportLine(
+        report.file,
+        report.status,
+        report.plies,
+        report.variation_plies,
+        io_failure,
+        report.to_json(),
+        unread,
+        report.read_failure == "not-pgn",
+    )
 
 
 def _claims_json(claim: Claims) -> str:

@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from notation.pgn.chunks import Chunk, ReadFailure
-from notation.validation.core import check_raw
-from notation.validation.reports import GameReport, failure_report
+from notation.validation.core import check_raw, core_available, report_lines
+from notation.validation.reports import GameReport, ReportLine, failure_report, report_line
 
 if TYPE_CHECKING:  # pragma: no cover - the pool's modules load with the first pool (--jobs 2 and more)
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -57,7 +57,9 @@ def validate_sources(
     ``executor`` (from :func:`process_pool`) lets a caller start the workers before it starts
     threads of its own (a progress display), since workers are forked. ``render`` (a module-level
     function) turns each report into what the caller keeps of it, in the workers: then those
-    values are yielded instead of the reports (and only they cross between processes).
+    values are yielded instead of the reports (and only they cross between processes). With
+    ``render`` :func:`~notation.validation.reports.report_line` (jsonl), the compiled core writes
+    the lines of the ordinary games itself, a batch of games at a time (:func:`lined`).
     """
     if executor is not None:
         yield from _parallel(sources, executor, jobs, render)
@@ -65,7 +67,11 @@ def validate_sources(
     if jobs <= 1:
         from notation.pgn.reader import split_games
 
+        lines = render is report_line and core_available()
         for source, name in sources:
+            if lines:
+                yield from _batched_lines(split_games(source), name)
+                continue
             for raw in split_games(source):
                 report = checked(raw, name)
                 yield report if render is None else render(report)
@@ -80,6 +86,33 @@ def checked(item: Chunk, name: str | None) -> GameReport:
     return failure_report(item, file=name) if isinstance(item, ReadFailure) else check_raw(item, name)
 
 
+def lined(items: list[Chunk], name: str | None) -> list[ReportLine]:
+    """The jsonl lines of the reader's ``items`` (of one source, reported under ``name``): the
+    compiled core's for the ordinary games (:func:`notation.validation.core.report_lines`, one
+    call for all), the reports' (:func:`checked`) for the rest; the same lines either way."""
+    written = iter(report_lines([item for item in items if not isinstance(item, ReadFailure)], name))
+    out = []
+    for item in items:
+        line = None if isinstance(item, ReadFailure) else next(written)
+        out.append(line if line is not None else report_line(checked(item, name)))
+    return out
+
+
+def _batched_lines(items: Iterable[Chunk], name: str | None) -> Iterator[ReportLine]:
+    """:func:`lined` over a source's items, :data:`BATCH_GAMES` games (or :data:`BATCH_CHARS`
+    characters) at a time."""
+    batch: list[Chunk] = []
+    size = 0
+    for item in items:
+        batch.append(item)
+        size += 1 if isinstance(item, ReadFailure) else max(item.size, len(item.data))
+        if len(batch) >= BATCH_GAMES or size >= BATCH_CHARS:
+            yield from lined(batch, name)
+            batch, size = [], 0
+    if batch:
+        yield from lined(batch, name)
+
+
 # Batches sent to a worker: at most this many games or characters, whichever comes first.
 BATCH_GAMES = 256
 BATCH_CHARS = 256 * 1024
@@ -87,6 +120,14 @@ BATCH_CHARS = 256 * 1024
 
 def _work(batch: list[tuple[Any, str | None]], render: Callable[[GameReport], Any] | None) -> list[Any]:
     """Worker: parse and check a batch of raw games (and render the reports)."""
+    if render is report_line and core_available():
+        out: list[Any] = []
+        start = 0
+        for end in range(1, len(batch) + 1):  # (a batch's games share a name: one call)
+            if end == len(batch) or batch[end][1] != batch[start][1]:
+                out.extend(lined([raw for raw, _ in batch[start:end]], batch[start][1]))
+                start = end
+        return out
     if render is None:
         return [checked(raw, name) for raw, name in batch]
     return [render(checked(raw, name)) for raw, name in batch]
@@ -297,7 +338,12 @@ def _work_range(spec: _Range, render: Callable[[GameReport], Any] | None) -> tup
 
     results: list[Any] = []
     count, stopped = 0, False
-    for raw in split_range(spec.path, spec.start, spec.end, number=spec.number, line=spec.line):
+    items = split_range(spec.path, spec.start, spec.end, number=spec.number, line=spec.line)
+    if render is report_line and core_available():
+        games = list(items)
+        stopped = any(isinstance(raw, ReadFailure) or raw.io_error is not None for raw in games)
+        return len(games), list(_batched_lines(games, spec.name)), stopped
+    for raw in items:
         count += 1
         stopped = stopped or isinstance(raw, ReadFailure) or raw.io_error is not None
         report = checked(raw, spec.name)
