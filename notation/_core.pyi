@@ -1,5 +1,6 @@
 """Types of the compiled core ``notation._core`` (Rust, built by maturin from ``src/``)."""
 
+from collections.abc import Callable
 from typing import Literal, TypeAlias, final
 
 from notation.pgn.chunks import RawGame as _RawGame
@@ -110,7 +111,11 @@ def replay_game(
     both: bool = True,
 ) -> CoreGame | Decline: ...
 def report_lines(
-    raws: list[RawGame], file: str, reported: int, searches: int
+    raws: list[RawGame],
+    file: str,
+    reported: int,
+    searches: int,
+    start: Callable[[str | None, str | None, str | None], tuple[str | None, int, int, bool] | None],
 ) -> list[tuple[str, Literal["ok", "warning"], int, int] | None]: ...
 def dead_analysis(
     fens: list[str], wins: bool | None = None, searches: int = 8, both: bool = True

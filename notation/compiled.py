@@ -59,7 +59,12 @@ class Core(Protocol):
         both: bool = True,
     ) -> _core.CoreGame | _core.Decline: ...
     def report_lines(
-        self, raws: list[_core.RawGame], file: str, reported: int, searches: int
+        self,
+        raws: list[_core.RawGame],
+        file: str,
+        reported: int,
+        searches: int,
+        start: Callable[[str | None, str | None, str | None], tuple[str | None, int, int, bool] | None],
     ) -> list[tuple[str, Literal["ok", "warning"], int, int] | None]: ...
     def dead_analysis(
         self,

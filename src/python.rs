@@ -1134,13 +1134,16 @@ type ReportLine = (String, &'static str, u32, u32);
 /// the core writes the whole report (see `crate::report`), else None and Python makes it (the
 /// game is cut or followed by a read failure, is not UTF-8, needs the reference, or the core
 /// panicked on it: the reference then reads it again and says so). `reported`: the reader's
-/// cap on a game's syntax diagnostics; `searches`: each game's dead-position search budget.
+/// cap on a game's syntax diagnostics; `searches`: each game's dead-position search budget;
+/// `start(fen, variant, setup)`: a game's start position from those tags (`(FEN or None,
+/// halfmove clock, move number, Chess960)`), or None when Python must read the game.
 #[pyfunction]
 fn report_lines(
     raws: &Bound<'_, PyList>,
     file: &str,
     reported: usize,
     searches: u32,
+    start: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<Option<ReportLine>>> {
     let py = raws.py();
     let limits = crate::report::Limits {
@@ -1171,10 +1174,20 @@ fn report_lines(
         } else {
             None
         };
-        let written = text.and_then(|text| {
-            catch_unwind(|| crate::report::report_line(text, file, number, line, &limits))
+        // a game with FEN, SetUp or Variant tags: Python's start position (None on any failure)
+        let mut start_of = |fen: Option<&str>, variant: Option<&str>, setup: Option<&str>| {
+            start
+                .call1((fen, variant, setup))
+                .and_then(|found| found.extract::<Option<crate::report::Start>>())
                 .ok()
                 .flatten()
+        };
+        let written = text.and_then(|text| {
+            catch_unwind(AssertUnwindSafe(|| {
+                crate::report::report_line(text, file, number, line, &limits, &mut start_of)
+            }))
+            .ok()
+            .flatten()
         });
         out.push(written.map(|l| (l.text, l.status, l.plies, l.variation_plies)));
     }

@@ -2,14 +2,15 @@
 //! `notation.validation.core.check_raw` and `GameReport.to_json` make of a game, for the games
 //! whose every check is decided here.
 //!
-//! A game is taken when the core reads its outline whole (`crate::outline`), it starts from the
-//! standard position (no `FEN`, `SetUp` or other `Variant` tags), its `Result` tag is a result
+//! A game is taken when the core reads its outline whole (`crate::outline`), its start position
+//! is one the core takes (Python's answer for a game with `FEN`, `SetUp` or `Variant` tags,
+//! remembered there), its `Result` tag is a result
 //! and its termination marker says the same, its dates are plain valid dates, the core replays
 //! its mainline, and what it finds is what an ordinary game's report says: the roster tags
 //! missing, the claims (threefold, fifty moves, perpetual check; fivefold and 75 moves with the
 //! moves played after them), wrong check suffixes and move numbers, a checkmate or a stalemate
 //! that agrees with the result, a win on time where the winner can still mate. Anything else (a
-//! dead position, a result the board contradicts, a win on time to be looked at, a FEN game)
+//! dead position, a result the board contradicts, a win on time to be looked at)
 //! is not written (`None`) and Python makes the report, as before: the two are the same text,
 //! which a test compares on the corpus.
 
@@ -32,6 +33,17 @@ pub(crate) struct Limits {
     pub reported: usize,
     pub searches: u32,
 }
+
+/// What the core is given of a game's start position (`notation.validation.core.core_start`):
+/// its FEN (None: the standard start), halfmove clock, move number, and whether it is Chess960.
+#[cfg(feature = "python")]
+pub(crate) type Start = (Option<String>, u32, u32, bool);
+
+/// The start position of a game from its `FEN`, `Variant` and `SetUp` tags (None: absent), or
+/// None when Python must read the game.
+#[cfg(feature = "python")]
+pub(crate) type StartOf<'a> =
+    dyn FnMut(Option<&str>, Option<&str>, Option<&str>) -> Option<Start> + 'a;
 
 #[cfg(feature = "python")]
 /// A game's report line and what the run's summary counts of it.
@@ -353,6 +365,7 @@ pub(crate) fn report_line(
     number: u64,
     line: usize,
     limits: &Limits,
+    start: &mut StartOf<'_>,
 ) -> Option<Line> {
     if needs_guard(text, limits.max_depth, limits.reported) {
         return None;
@@ -371,12 +384,14 @@ pub(crate) fn report_line(
     if !RESULTS.contains(&result) || text[result_start..result_end].trim_end() != result {
         return None;
     }
-    if tag("FEN").is_some()
+    let (fen, halfmove, fullmove, chess960) = if tag("FEN").is_some()
         || tag("SetUp").is_some()
         || tag("Variant").is_some_and(|v| v != "Standard")
     {
-        return None;
-    }
+        start(tag("FEN"), tag("Variant"), tag("SetUp"))?
+    } else {
+        (None, 0, 1, false)
+    };
     if DATE_TAGS
         .iter()
         .any(|name| tag(name).is_some_and(|value| !plain_valid_date(value)))
@@ -395,12 +410,12 @@ pub(crate) fn report_line(
         column: u32::try_from(run_column).ok()?,
     };
     let game: CoreGame = replay_game_inner(
-        None,
+        fen.as_deref(),
         vec![run],
-        0,
-        1,
+        halfmove,
+        fullmove,
         None,
-        false,
+        chess960,
         wins,
         limits.searches,
         dead::Need::Deadness,

@@ -105,7 +105,7 @@ def report_lines(raws: list[RawGame], name: str | None) -> list[ReportLine | Non
     from notation.pgn.plain import MAX_DIAGNOSTICS
 
     try:
-        written = core.report_lines(raws, file, MAX_DIAGNOSTICS, dead_positions.SEARCHES)
+        written = core.report_lines(raws, file, MAX_DIAGNOSTICS, dead_positions.SEARCHES, core_start)
     except core.CorePanic:
         return [None] * len(raws)  # (each game's own call says what went wrong)
     return [None if line is None else ReportLine(file, line[1], line[2], line[3], False, line[0]) for line in written]
@@ -179,6 +179,18 @@ def _take(
         return game, result, start
     DECLINES[result.code] += 1
     return None  # declined: the reference replays and explains
+
+
+@lru_cache(maxsize=1024)
+def core_start(fen: str | None, variant: str | None, setup: str | None) -> tuple[str | None, int, int, bool] | None:
+    """What the core is given of a game with these ``FEN``, ``Variant`` and ``SetUp`` tags (None:
+    absent): ``(FEN or None for the standard start, halfmove clock, move number, Chess960)``, or
+    None when the reference must read the game (:func:`_start`)."""
+    found = _start(fen, variant, setup)
+    if found is None:
+        return None
+    start, core_fen = found
+    return core_fen, start.halfmove_clock, start.fullmove_number, bool(start.chess960)
 
 
 @lru_cache(maxsize=1024)

@@ -97,10 +97,27 @@ def _one(tmp_path: Path, text: str) -> tuple[bool, str]:
         ('[Date "2023.02.29"]\n', _SHORT, "*", "*", False),  # a date given twice: the builder's
         ('[EventDate "2023.02.29"]\n', _SHORT, "*", "*", False),  # not a calendar date
         ('[UTCDate "2023.02.??"]\n', _SHORT, "*", "*", True),
-        ('[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]\n', _SHORT, "*", "*", False),
-        ('[SetUp "0"]\n', _SHORT, "*", "*", False),
+        ('[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]\n', _SHORT, "*", "*", True),
+        (
+            '[SetUp "1"]\n[FEN "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"]\n',
+            "1... e5",
+            "*",
+            "*",
+            True,
+        ),
+        ('[FEN "8/8/8 w - - 0 1"]\n', _SHORT, "*", "*", False),  # bad FEN
+        ('[SetUp "1"]\n', _SHORT, "*", "*", False),  # SetUp without a FEN
+        ('[SetUp "0"]\n', _SHORT, "*", "*", True),
         ('[Variant "Standard"]\n', _SHORT, "*", "*", True),
-        ('[Variant "Chess960"]\n', _SHORT, "*", "*", False),
+        ('[Variant "Chess960"]\n', _SHORT, "*", "*", True),
+        (
+            '[Variant "Chess960"]\n[FEN "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"]\n',
+            "9. g3 Ng4",
+            "*",
+            "*",
+            True,
+        ),
+        ('[Variant "Crazyhouse"]\n', _SHORT, "*", "*", False),  # not chess the Laws cover
         ('[Termination "Time forfeit"]\n', _SHORT, "1-0", "1-0", True),  # White can mate
         ('[Termination "Normal"]\n', _SHORT, "1-0", "1-0", True),
         ("", "1. e4 e5 2. Nf3+ Nc6", "*", "*", True),  # a wrong check suffix: a warning
