@@ -182,18 +182,27 @@ def run_validate(
         executor = pool.enter_context(process_pool(jobs)) if jobs > 1 else None
         with reading_progress("validating", paths):
             jsonl = output is OutputFormat.jsonl
-            # jsonl: each report is rendered in the worker processes (less to send back), the
-            # ordinary games' lines by the core itself (report_line as render)
+            # jsonl, and text: each report is rendered in the worker processes (less to send
+            # back), the ordinary games' lines by the core itself (report_line as render); text
+            # reads a line back only where it prints a finding
+            text = output is OutputFormat.text and not pedantic
             if jsonl:
                 render: Any = pedantic_jsonl_line if pedantic else report_line
             else:
-                render = pedantic_report if pedantic else None
+                render = report_line if text else pedantic_report if pedantic else None
             reports = validate_sources(sources, jobs=jobs, executor=executor, render=render)
             try:
                 for report in reports:
                     if jsonl:
                         summary.add_line(report)
                         sys.stdout.write(report.text + "\n")  # (rich may proxy it)
+                        if max_errors and summary.by_status["error"] >= max_errors:
+                            summary.stopped = True
+                            break
+                        continue
+                    if text:
+                        summary.add_line(report)
+                        _print_line(report, quiet=quiet, tally=tally)
                         if max_errors and summary.by_status["error"] >= max_errors:
                             summary.stopped = True
                             break
@@ -236,6 +245,53 @@ def run_validate(
         out.write("\n".join(summary.text(elapsed, max_errors)) + "\n")
     out.flush()
     return exit_code(summary, strict=strict)
+
+
+def _print_line(line: ReportLine, *, quiet: bool, tally: InfoTally | None) -> None:
+    """:func:`_print_text` of the report ``line`` holds, read back from its JSON only where a
+    finding is printed (an error or warning; information whose code the listing has not shown
+    yet, or every one with ``--verbose``); otherwise its information is only counted."""
+    codes = line.codes
+    if codes == ():
+        return
+    if codes is not None:
+        if quiet:
+            return
+        if tally is not None and all(code in tally.first for code in codes):
+            for code in codes:
+                tally.count[code] += 1
+            return
+    _print_text(_read_back(line), quiet=quiet, tally=tally)
+
+
+def _read_back(line: ReportLine) -> Any:
+    """What :func:`_print_text` reads of a report, from its jsonl line."""
+    import json
+    from types import SimpleNamespace
+
+    from notation.diagnostics import Diagnostic
+
+    data = json.loads(line.text)
+    number = data["game"]
+    diagnostics = [
+        Diagnostic(
+            code=d["code"],
+            severity=d["severity"],
+            message=d["message"],
+            file=line.file,
+            game=number,
+            line=d["line"],
+            column=d["column"],
+            ply=d["ply"],
+            san=d["san"],
+            fen=d.get("fen"),
+            candidates=tuple(d.get("candidates", ())),
+        )
+        for d in data["diagnostics"]
+    ]
+    return SimpleNamespace(
+        game=number, white=data["white"], black=data["black"], diagnostics=diagnostics, start_ply=line.start_ply
+    )
 
 
 def _print_text(report: Any, *, quiet: bool, tally: InfoTally | None) -> None:

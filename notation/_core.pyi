@@ -115,8 +115,8 @@ def report_lines(
     file: str,
     reported: int,
     searches: int,
-    start: Callable[[str | None, str | None, str | None], tuple[str | None, int, int, bool] | None],
-) -> list[tuple[str, Literal["ok", "warning"], int, int] | None]: ...
+    start: Callable[[str | None, str | None, str | None], tuple[str | None, int, int, bool, int] | None],
+) -> list[tuple[str, Literal["ok", "warning"], int, int, list[str], int] | None]: ...
 def dead_analysis(
     fens: list[str], wins: bool | None = None, searches: int = 8, both: bool = True
 ) -> tuple[int | None, MateVerdict, MateVerdict]: ...

@@ -64,8 +64,8 @@ class Core(Protocol):
         file: str,
         reported: int,
         searches: int,
-        start: Callable[[str | None, str | None, str | None], tuple[str | None, int, int, bool] | None],
-    ) -> list[tuple[str, Literal["ok", "warning"], int, int] | None]: ...
+        start: Callable[[str | None, str | None, str | None], tuple[str | None, int, int, bool, int] | None],
+    ) -> list[tuple[str, Literal["ok", "warning"], int, int, list[str], int] | None]: ...
     def dead_analysis(
         self,
         fens: list[str],

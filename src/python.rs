@@ -1125,18 +1125,20 @@ fn select_layer(
         .collect()
 }
 
-/// A game's report line: (jsonl text, status, plies, variation plies).
-type ReportLine = (String, &'static str, u32, u32);
+/// A game's report line: (jsonl text, status, plies, variation plies, its diagnostics' codes,
+/// plies before its start position).
+type ReportLine = (String, &'static str, u32, u32, Vec<&'static str>, u32);
 
 /// The `validate` report lines of a batch of the reader's games (`RawGame`s of one source,
 /// whose reports carry the name `file`): for each, `(jsonl line, status, plies, variation
-/// plies)` where
+/// plies, diagnostics' codes, plies before the start)` where
 /// the core writes the whole report (see `crate::report`), else None and Python makes it (the
 /// game is cut or followed by a read failure, is not UTF-8, needs the reference, or the core
 /// panicked on it: the reference then reads it again and says so). `reported`: the reader's
 /// cap on a game's syntax diagnostics; `searches`: each game's dead-position search budget;
 /// `start(fen, variant, setup)`: a game's start position from those tags (`(FEN or None,
-/// halfmove clock, move number, Chess960)`), or None when Python must read the game.
+/// halfmove clock, move number, Chess960, plies before it)`), or None when Python must read
+/// the game.
 #[pyfunction]
 fn report_lines(
     raws: &Bound<'_, PyList>,
@@ -1189,7 +1191,16 @@ fn report_lines(
             .ok()
             .flatten()
         });
-        out.push(written.map(|l| (l.text, l.status, l.plies, l.variation_plies)));
+        out.push(written.map(|l| {
+            (
+                l.text,
+                l.status,
+                l.plies,
+                l.variation_plies,
+                l.codes,
+                l.start_ply,
+            )
+        }));
     }
     Ok(out)
 }

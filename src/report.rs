@@ -35,9 +35,10 @@ pub(crate) struct Limits {
 }
 
 /// What the core is given of a game's start position (`notation.validation.core.core_start`):
-/// its FEN (None: the standard start), halfmove clock, move number, and whether it is Chess960.
+/// its FEN (None: the standard start), halfmove clock, move number, whether it is Chess960, and
+/// the plies before it counted from move 1 (the labels of a text listing).
 #[cfg(feature = "python")]
-pub(crate) type Start = (Option<String>, u32, u32, bool);
+pub(crate) type Start = (Option<String>, u32, u32, bool, u32);
 
 /// The start position of a game from its `FEN`, `Variant` and `SetUp` tags (None: absent), or
 /// None when Python must read the game.
@@ -53,6 +54,10 @@ pub(crate) struct Line {
     pub status: &'static str,
     pub plies: u32,
     pub variation_plies: u32,
+    /// The codes of its diagnostics, in order
+    pub codes: Vec<&'static str>,
+    /// Plies before the start position (see [`Start`])
+    pub start_ply: u32,
 }
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -384,13 +389,13 @@ pub(crate) fn report_line(
     if !RESULTS.contains(&result) || text[result_start..result_end].trim_end() != result {
         return None;
     }
-    let (fen, halfmove, fullmove, chess960) = if tag("FEN").is_some()
+    let (fen, halfmove, fullmove, chess960, start_ply) = if tag("FEN").is_some()
         || tag("SetUp").is_some()
         || tag("Variant").is_some_and(|v| v != "Standard")
     {
         start(tag("FEN"), tag("Variant"), tag("SetUp"))?
     } else {
-        (None, 0, 1, false)
+        (None, 0, 1, false, 0)
     };
     if DATE_TAGS
         .iter()
@@ -546,6 +551,8 @@ pub(crate) fn report_line(
         status,
         plies: game.plies,
         variation_plies: game.variation_plies,
+        codes: found.iter().map(|d| d.code).collect(),
+        start_ply,
     })
 }
 

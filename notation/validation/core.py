@@ -108,7 +108,21 @@ def report_lines(raws: list[RawGame], name: str | None) -> list[ReportLine | Non
         written = core.report_lines(raws, file, MAX_DIAGNOSTICS, dead_positions.SEARCHES, core_start)
     except core.CorePanic:
         return [None] * len(raws)  # (each game's own call says what went wrong)
-    return [None if line is None else ReportLine(file, line[1], line[2], line[3], False, line[0]) for line in written]
+    return [
+        None
+        if line is None
+        else ReportLine(
+            file,
+            line[1],
+            line[2],
+            line[3],
+            False,
+            line[0],
+            codes=tuple(line[4]) if line[1] == "ok" else None,  # (ok: information alone)
+            start_ply=line[5],
+        )
+        for line in written
+    ]
 
 
 def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Game, CoreGame, Position] | None:
@@ -182,15 +196,17 @@ def _take(
 
 
 @lru_cache(maxsize=1024)
-def core_start(fen: str | None, variant: str | None, setup: str | None) -> tuple[str | None, int, int, bool] | None:
+def core_start(
+    fen: str | None, variant: str | None, setup: str | None
+) -> tuple[str | None, int, int, bool, int] | None:
     """What the core is given of a game with these ``FEN``, ``Variant`` and ``SetUp`` tags (None:
-    absent): ``(FEN or None for the standard start, halfmove clock, move number, Chess960)``, or
-    None when the reference must read the game (:func:`_start`)."""
+    absent): ``(FEN or None for the standard start, halfmove clock, move number, Chess960, plies
+    before it)``, or None when the reference must read the game (:func:`_start`)."""
     found = _start(fen, variant, setup)
     if found is None:
         return None
     start, core_fen = found
-    return core_fen, start.halfmove_clock, start.fullmove_number, bool(start.chess960)
+    return core_fen, start.halfmove_clock, start.fullmove_number, bool(start.chess960), plies_before(start)
 
 
 @lru_cache(maxsize=1024)

@@ -128,6 +128,10 @@ class ReportLine(NamedTuple):
     text: str
     unread: bool = False  # not a game: where reading failed (a pgn.io read failure)
     not_pgn: bool = False  # not a game: text with no PGN structure (a pgn.not-pgn read failure)
+    #: the codes of its findings, in order, when all are information (status ok), else None:
+    #: what a text listing counts without reading the line back
+    codes: tuple[str, ...] | None = ()
+    start_ply: int = 0  # plies before the start position (:attr:`GameReport.start_ply`)
 
 
 def report_line(report: GameReport) -> ReportLine:
@@ -144,6 +148,8 @@ def report_line(report: GameReport) -> ReportLine:
         report.to_json(),
         unread,
         report.read_failure == "not-pgn",
+        tuple([d.code for d in report.diagnostics]) if all(d.severity == "info" for d in report.diagnostics) else None,
+        report.start_ply,
     )
 
 

@@ -6,6 +6,7 @@ check: any game it leaves goes through :func:`notation.validation.core.check_raw
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -192,3 +193,45 @@ def test_any_tags_give_the_reports_line(
     path = tmp_path / "h.pgn"
     path.write_bytes(text.encode("utf-8"))
     _compare(_raws(path), "h")
+
+
+def _listing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], core_on: bool, *args: Any) -> str:
+    from notation import compiled
+    from notation.cli.validate_cmd import run_validate
+
+    if not core_on:
+        monkeypatch.setenv(compiled.CORE_VARIABLE, "python")
+    compiled.core_module.cache_clear()
+    try:
+        path, options = args[0], args[1]
+        code = run_validate([str(path)], **options)
+    finally:
+        monkeypatch.delenv(compiled.CORE_VARIABLE, raising=False)
+        compiled.core_module.cache_clear()
+    out = capsys.readouterr().out
+    kept = [line for line in out.splitlines() if not line.startswith("elapsed:") and '"elapsed_seconds"' not in line]
+    return f"exit {code}\n" + "\n".join(kept)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"quiet": True}, {"verbose": True}, {"strict": True}, {"max_errors": 1}, {"jobs": 2}],
+    ids=["text", "quiet", "verbose", "strict", "max-errors", "jobs"],
+)
+@pytest.mark.parametrize(
+    "path",
+    [
+        *sorted(SAMPLE_GAMES.glob("*.pgn")),
+        ("games", "lichess", "chesscom_MagnusCarlsen_games.pgn.gz"),
+        ("games", "classic", "tatamast22.pgn"),
+    ],
+    ids=lambda p: p.name if isinstance(p, Path) else p[-1],
+)
+def test_a_text_listing_from_the_core_s_lines_is_the_reports_listing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], path: Any, options: dict[str, Any]
+) -> None:
+    if not isinstance(path, Path):
+        path = corpus_path(*path)
+    by_core = _listing(monkeypatch, capsys, True, path, options)
+    by_reports = _listing(monkeypatch, capsys, False, path, options)
+    assert by_core == by_reports
