@@ -798,6 +798,21 @@ fn game_end(py: Python<'_>, data: &[u8]) -> PyResult<Option<usize>> {
         .map_err(|payload| CorePanic::new_err(panic_message(payload)))
 }
 
+/// The tag sections of `data` (see `split.rs`): `(start, end)` of each newline followed by tag
+/// lines, as the reader's regex (`notation.pgn.reader._tag_section`) finds them in bytes.
+#[pyfunction]
+fn tag_sections(py: Python<'_>, data: &[u8]) -> PyResult<Vec<(usize, usize)>> {
+    py.detach(|| catch_unwind(|| crate::split::tag_sections(data)))
+        .map_err(|payload| CorePanic::new_err(panic_message(payload)))
+}
+
+/// The newlines in `data` (`bytes.count(b"\n")`, a word at a time).
+#[pyfunction]
+fn newlines(data: &[u8]) -> PyResult<usize> {
+    catch_unwind(|| memchr::memchr_iter(b'\n', data).count())
+        .map_err(|payload| CorePanic::new_err(panic_message(payload)))
+}
+
 /// (newlines, tag lines after a blank line) of `data` (see `split.rs`): where the parallel
 /// reader's next byte range starts counting lines, and its guess of the games in this one.
 #[pyfunction]
@@ -1212,6 +1227,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lalr_parse, m)?)?;
     m.add_function(wrap_pyfunction!(game_end, m)?)?;
     m.add_function(wrap_pyfunction!(lines_and_starts, m)?)?;
+    m.add_function(wrap_pyfunction!(tag_sections, m)?)?;
+    m.add_function(wrap_pyfunction!(newlines, m)?)?;
     m.add_function(wrap_pyfunction!(game_id, m)?)?;
     m.add_class::<MovesBatch>()?;
     m.add_function(wrap_pyfunction!(comment_values, m)?)?;

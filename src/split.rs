@@ -73,6 +73,77 @@ pub fn game_end(data: &[u8]) -> Option<usize> {
     None
 }
 
+/// The end of the tag line that starts at `start` (after its newline), when the line is one:
+/// `notation.pgn.tags.TagPatterns.section_line`, the tag line as the grammar has it: blanks,
+/// `[`, blanks, a name (`[A-Za-z0-9_][A-Za-z0-9_+#=:-]*`), then either blanks and a `"` with
+/// anything after it on the line, or at least one blank and anything ending in `]` with only
+/// blanks (and a carriage return) after it.
+fn tag_line(data: &[u8], start: usize) -> Option<usize> {
+    let nl = start + memchr::memchr(b'\n', &data[start..])?;
+    let line = &data[start..nl];
+    let blanks = |from: usize| {
+        line[from..]
+            .iter()
+            .position(|&c| c != b' ' && c != b'\t')
+            .map_or(line.len(), |k| from + k)
+    };
+    let mut i = blanks(0);
+    if line.get(i) != Some(&b'[') {
+        return None;
+    }
+    i = blanks(i + 1);
+    if !line
+        .get(i)
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+    {
+        return None;
+    }
+    i += 1;
+    while line
+        .get(i)
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || b"_+#=:-".contains(&c))
+    {
+        i += 1;
+    }
+    let after = blanks(i);
+    if line.get(after) == Some(&b'"') {
+        return Some(nl + 1);
+    }
+    if after == i {
+        return None; // no blank after the name
+    }
+    let mut end = line.len();
+    if end > i && line[end - 1] == b'\r' {
+        end -= 1;
+    }
+    while end > i && (line[end - 1] == b' ' || line[end - 1] == b'\t') {
+        end -= 1;
+    }
+    (end > i + 1 && line[end - 1] == b']').then_some(nl + 1)
+}
+
+/// The tag sections of `data`: each a newline followed by one or more tag lines ([`tag_line`]),
+/// as `(start, end)`, in order and not overlapping. The spans of the reader's regex
+/// (`notation.pgn.reader._tag_section`), as `re.finditer` finds them.
+pub fn tag_sections(data: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(b'\n', &data[from..]) {
+        let nl = from + k;
+        let mut end = nl + 1;
+        while let Some(next) = tag_line(data, end) {
+            end = next;
+        }
+        if end > nl + 1 {
+            out.push((nl, end));
+            from = end;
+        } else {
+            from = nl + 1;
+        }
+    }
+    out
+}
+
 /// The newlines in `data`, and its tag lines that follow a blank line (`\n\n[`, `\n\r\n[`):
 /// for the parallel reader (`notation.validation.run`), the first line of the next byte range
 /// and a guess of the games in this one (checked when the range is split).
@@ -91,6 +162,17 @@ pub fn lines_and_starts(data: &[u8]) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tag_sections_as_the_reader_s_regex() {
+        let text = b"\n[Event \"x\"]\n[Site \"y\"]\n\n1. e4 *\n\n [A b]\r\n[Bad\n[C  d] \t\n";
+        assert_eq!(tag_sections(text), vec![(0, 24), (33, 42), (46, 56)]);
+        assert_eq!(tag_sections(b"[A \"1\"]\n"), vec![]); // no newline before it
+        assert_eq!(
+            tag_sections(b"\n[A]\n\n[A ]\n\n[A \"\n"),
+            vec![(5, 11), (11, 17)]
+        );
+    }
 
     #[test]
     fn lines_and_the_tag_lines_after_a_blank_line() {

@@ -433,3 +433,54 @@ def test_the_core_finds_a_games_end_as_the_readers_regex_on_corpus_files() -> No
                 break
             at, found = at + end, found + 1
     assert found > 2_000
+
+
+# ------------------------------------------------------------------------ the tag sections
+def _regex_sections(data: bytes) -> list[tuple[int, int]]:
+    from notation.pgn.reader import _tag_section
+
+    return [match.span() for match in _tag_section(True).finditer(data)]
+
+
+_TAG_PARTS = st.sampled_from(
+    [
+        b"\n",
+        b"\r\n",
+        b"[",
+        b"]",
+        b'"',
+        b" ",
+        b"\t",
+        b"\r",
+        b"Event",
+        b"a",
+        b"_",
+        b"+#=:-",
+        b"!",
+        b"x y",
+        b"\x0b",
+        b"\xc3\xa9",
+    ]
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_TAG_PARTS, max_size=40))
+def test_the_core_finds_tag_sections_as_the_readers_regex_on_generated_text(parts: list[bytes]) -> None:
+    data = b"".join(parts)
+    assert _core.tag_sections(data) == _regex_sections(data), data
+    assert _core.newlines(data) == data.count(b"\n")
+
+
+def test_the_core_finds_tag_sections_as_the_readers_regex_on_corpus_files() -> None:
+    import gzip
+
+    found = 0
+    for path in sorted(p for p in corpus_path("games").rglob("*") if p.is_file() and ".pgn" in p.name):
+        data = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
+        data = b"\n" + data[: 1 << 21]
+        sections = _core.tag_sections(data)
+        assert sections == _regex_sections(data), path.name
+        assert _core.newlines(data) == data.count(b"\n")
+        found += len(sections)
+    assert found > 10_000

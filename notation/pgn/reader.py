@@ -314,18 +314,18 @@ def _split(
         return
     nl: Any
     empty: Any
-    section_re: Any
     line_bom: Any
     blank_bom: Any
     if isinstance(first, str):
-        section_re, nl, empty = _tag_section(False), "\n", ""
+        nl, empty = "\n", ""
         bom_len = 1 if first.startswith("\ufeff") else 0
         line_bom, blank_bom = "\n\ufeff", "\n "
     else:
-        section_re, nl, empty = _tag_section(True), b"\n", b""
+        nl, empty = b"\n", b""
         bom_len = 3 if first.startswith(BOM) else 0
         line_bom, blank_bom = b"\n" + BOM, b"\n   "  # the same size: offsets stay byte offsets
-    finditer = section_re.finditer
+    sections = _section_spans(isinstance(first, bytes))
+    count = _newline_count(isinstance(first, bytes))
     # ``pending`` starts with a sentinel newline when the scan point is at a line start, so that
     # every tag section is found as "newline + tag lines".
     pending: Any = nl + first[bom_len:]
@@ -342,7 +342,7 @@ def _split(
     def add(piece: bytes | str, is_tag: bool) -> None:
         assert chunk is not None
         chunk.size += len(piece)
-        chunk.newlines += piece.count(nl)
+        chunk.newlines += count(piece)
         if not is_tag:
             chunk.nontag = True
             chunk.tail = _tail(chunk.tail or empty, piece, nl)
@@ -413,8 +413,8 @@ def _split(
             region = region.replace(line_bom, blank_bom)
         base = pending_pos - sentinel  # file offset of region[0]
         cur = sentinel
-        for match in finditer(region):
-            start = match.start() + 1
+        for found, end in sections(region):
+            start = found + 1
             if start > cur:
                 yield from feed(region[cur:start], base + cur)
             if chunk is not None and chunk.nontag:
@@ -425,7 +425,7 @@ def _split(
             if chunk is None:
                 chunk = _Chunk(consumed_nl + 1, base + start)
                 mark, mark_line = chunk.offset, chunk.line
-            cur = match.end()
+            cur = end
             add(region[start:cur], True)
         if region_end > cur:
             yield from feed(region[cur:region_end], base + cur)
@@ -510,6 +510,50 @@ def _game_end(binary: bool) -> Callable[[Any], int | None]:
             return scan(text)
         except panic:
             return by_regex(text)
+
+    return by_core
+
+
+def _section_spans(binary: bool) -> Callable[[Any], list[tuple[int, int]]]:
+    """The ``(start, end)`` of each tag section of a text (:func:`_tag_section`'s matches, in
+    order). Bytes go to the compiled core's scan when it is on (the same lines, one pass; a
+    panic there leaves the text to the regex); text, or no core, to the regex."""
+    finditer = _tag_section(binary).finditer
+
+    def by_regex(text: Any) -> list[tuple[int, int]]:
+        return [match.span() for match in finditer(text)]
+
+    from notation.compiled import core_module
+
+    core = core_module() if binary else None
+    if core is None:
+        return by_regex
+    scan, panic = core.tag_sections, core.CorePanic
+
+    def by_core(text: Any) -> list[tuple[int, int]]:
+        try:
+            return scan(text)
+        except panic:
+            return by_regex(text)
+
+    return by_core
+
+
+def _newline_count(binary: bool) -> Callable[[Any], int]:
+    """``text.count(newline)``: by the compiled core for bytes when it is on (a word at a time;
+    a panic there leaves the count to ``bytes.count``)."""
+    from notation.compiled import core_module
+
+    core = core_module() if binary else None
+    if core is None:
+        return (lambda text: text.count(b"\n")) if binary else (lambda text: text.count("\n"))
+    scan, panic = core.newlines, core.CorePanic
+
+    def by_core(text: Any) -> int:
+        try:
+            return scan(text)
+        except panic:
+            return text.count(b"\n")  # type: ignore[no-any-return]
 
     return by_core
 
