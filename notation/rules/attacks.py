@@ -35,18 +35,39 @@ KING_ATTACKS: list[int] = _leaper(_KING_DELTAS)
 PAWN_ATTACKS: tuple[list[int], list[int]] = (_leaper(((-1, -1), (1, -1))), _leaper(((-1, 1), (1, 1))))
 
 
-def _ray_attacks(sq: int, occ: int, dirs: tuple[tuple[int, int], ...]) -> int:
-    bb = 0
-    f0, r0 = sq & 7, sq >> 3
-    for df, dr in dirs:
-        f, r = f0 + df, r0 + dr
+def _rays(df: int, dr: int) -> list[int]:
+    """The squares from each square in the direction ``(df, dr)`` up to the board's edge."""
+    table = []
+    for sq in range(64):
+        f, r = (sq & 7) + df, (sq >> 3) + dr
+        bb = 0
         while 0 <= f < 8 and 0 <= r < 8:
-            s = 1 << (r * 8 + f)
-            bb |= s
-            if occ & s:
-                break
+            bb |= 1 << (r * 8 + f)
             f += df
             r += dr
+        table.append(bb)
+    return table
+
+
+# (rays, towards higher squares): the nearest blocker is the lowest set bit, else the highest
+_DIRECTIONS = {
+    direction: (_rays(*direction), direction[1] > 0 or (direction[1] == 0 and direction[0] > 0))
+    for direction in _ROOK_DIRS + _BISHOP_DIRS
+}
+
+
+def _ray_attacks(sq: int, occ: int, dirs: tuple[tuple[int, int], ...]) -> int:
+    """The squares a slider on ``sq`` moving along ``dirs`` attacks with ``occ`` occupied:
+    each ray up to and including its nearest occupied square."""
+    bb = 0
+    for direction in dirs:
+        rays, up = _DIRECTIONS[direction]
+        ray = rays[sq]
+        blockers = occ & ray
+        if blockers:
+            nearest = (blockers & -blockers).bit_length() - 1 if up else blockers.bit_length() - 1
+            ray ^= rays[nearest]
+        bb |= ray
     return bb
 
 
@@ -104,10 +125,15 @@ def _line_tables() -> tuple[list[list[int]], list[list[int]]]:
     for dirs, empty in ((_ROOK_DIRS, ROOK_EMPTY), (_BISHOP_DIRS, BISHOP_EMPTY)):
         for a in range(64):
             rays = empty[a]
-            for b in range(64):
-                if a != b and rays & BB_SQUARES[b]:  # aligned: only these pairs cost a ray walk
-                    between[a][b] = _ray_attacks(a, BB_SQUARES[b], dirs) & _ray_attacks(b, BB_SQUARES[a], dirs)
+            for df, dr in dirs:  # each square b along the ray: the squares passed on the way
+                f, r, passed = (a & 7) + df, (a >> 3) + dr, 0
+                while 0 <= f < 8 and 0 <= r < 8:
+                    b = r * 8 + f
+                    between[a][b] = passed
                     line[a][b] = (rays & empty[b]) | BB_SQUARES[a] | BB_SQUARES[b]
+                    passed |= BB_SQUARES[b]
+                    f += df
+                    r += dr
     return between, line
 
 
