@@ -4,15 +4,15 @@
 //!
 //! A game is taken when the core reads its outline whole (`crate::outline`), its start position
 //! is one the core takes (Python's answer for a game with `FEN`, `SetUp` or `Variant` tags,
-//! remembered there), its `Result` tag is a result
-//! and its termination marker says the same, its dates are plain valid dates, the core replays
-//! its mainline, and what it finds is what an ordinary game's report says: the roster tags
-//! missing, the claims (threefold, fifty moves, perpetual check; fivefold and 75 moves with the
-//! moves played after them), wrong check suffixes and move numbers, a checkmate or a stalemate
-//! that agrees with the result, a win on time where the winner can still mate. Anything else (a
-//! dead position, a result the board contradicts, a win on time to be looked at)
-//! is not written (`None`) and Python makes the report, as before: the two are the same text,
-//! which a test compares on the corpus.
+//! remembered there), its `Result` tag is a result and its termination marker says the same,
+//! its dates are plain valid dates, the core replays its mainline, and what it finds is what an
+//! ordinary game's report says: the roster tags missing, the claims (threefold, fifty moves,
+//! perpetual check; fivefold and 75 moves with the moves played after them), wrong check
+//! suffixes and move numbers, a checkmate or a stalemate that agrees with the result, a dead
+//! position after which the game was not won, a win on time where the winner can still mate.
+//! Anything else (a result the board contradicts, a win on time to be looked at) is not written
+//! (`None`) and Python makes the report, as before: the two are the same text, which a test
+//! compares on the corpus.
 
 #![cfg_attr(not(feature = "python"), allow(dead_code))]
 
@@ -361,6 +361,78 @@ fn claim_diagnostics(game: &CoreGame, found: &mut Vec<Found>) -> Option<()> {
     Some(())
 }
 
+/// `m.fullmove` `.`/`...` `m.san`: a ply's label (`notation.validation.checks._label`).
+#[cfg(feature = "python")]
+fn label(mark: &(u32, u32, u32, String, u32, bool)) -> String {
+    format!("{}{} {}", mark.4, if mark.5 { "." } else { "..." }, mark.3)
+}
+
+/// `notation.validation.checks.dead_diagnostics`: the first dead position (5.2.2), an
+/// information, and a warning for the moves played after it; a stalemate that ends the game is
+/// dead too, and not reported twice. None where a ply is not marked.
+#[cfg(feature = "python")]
+fn dead_diagnostics(game: &CoreGame, line: usize, found: &mut Vec<Found>) -> Option<()> {
+    let Some(first) = game.first_dead else {
+        return Some(());
+    };
+    let last = game.plies;
+    if first == last && game.termination == Some("stalemate") {
+        return Some(());
+    }
+    let locate = |ply: u32| game.marks.iter().find(|m| m.0 == ply);
+    let why: Vec<String> = [("white", game.white_mate), ("black", game.black_mate)]
+        .into_iter()
+        .filter_map(|(name, (can, reason))| {
+            (can == Some(false))
+                .then_some(reason)
+                .flatten()
+                .map(|reason| format!("{name}: {reason}"))
+        })
+        .collect();
+    let because = if why.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", why.join(", "))
+    };
+    let message = format!(
+        "neither side can checkmate by any series of legal moves{because}: the game is drawn (5.2.2)"
+    );
+    if first == 0 {
+        found.push(Found {
+            code: "game.dead-position",
+            severity: INFO,
+            message: format!("the start position is dead: {message}"),
+            line: u32::try_from(line).ok()?,
+            column: None,
+            ply: Some(0),
+            san: None,
+        });
+    } else {
+        let mark = locate(first)?;
+        found.push(Found::at(
+            "game.dead-position",
+            INFO,
+            format!("the position after {} is dead: {message}", label(mark)),
+            (mark.1, mark.2, first, &mark.3),
+        ));
+    }
+    if first < last {
+        let mark = locate(first + 1)?;
+        let since = if first == 0 {
+            "the start position".to_string()
+        } else {
+            label(locate(first)?)
+        };
+        found.push(Found::at(
+            "game.move-after-dead-position",
+            WARNING,
+            format!("move played after the game ended in a dead position ({since}, ply {first})"),
+            (mark.1, mark.2, first + 1, &mark.3),
+        ));
+    }
+    Some(())
+}
+
 #[cfg(feature = "python")]
 /// The report line of game `number` of `file` (its text starting at `line`), or None when
 /// Python must make the report.
@@ -426,11 +498,8 @@ pub(crate) fn report_line(
         dead::Need::Deadness,
     )
     .ok()?;
-    if game.first_dead.is_some_and(|first| {
-        // a stalemate that ends the game is dead too, and not reported twice
-        first != game.plies || game.termination != Some("stalemate")
-    }) {
-        return None;
+    if game.first_dead.is_some() && wins.is_some() {
+        return None; // a decisive result after a dead position: the reference words it
     }
     match game.termination {
         None => {}
@@ -445,6 +514,8 @@ pub(crate) fn report_line(
             }
         }
         Some("stalemate") if wins.is_none() => {}
+        Some("dead_position") if wins.is_none() => {}
+        Some("fivefold_repetition" | "seventyfive_moves") => {} // (no result checked against them)
         Some(_) => return None,
     }
     if let Some(white) = wins {
@@ -497,6 +568,7 @@ pub(crate) fn report_line(
         });
     }
     claim_diagnostics(&game, &mut found)?;
+    dead_diagnostics(&game, line, &mut found)?;
     // in order of place, as `game_report` sorts them (a stable sort: no column counts as 0)
     found.sort_by_key(|d| (d.line, d.column.unwrap_or(0)));
     let status = if found.iter().any(|d| d.severity == WARNING) {

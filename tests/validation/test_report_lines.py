@@ -128,6 +128,22 @@ def _one(tmp_path: Path, text: str) -> tuple[bool, str]:
         ("", _STALEMATE, "1/2-1/2", "1/2-1/2", True),
         ("", _STALEMATE, "1-0", "1-0", False),  # the board says a draw
         ("", "1. e4 (1. d4) e5", "*", "*", False),  # a variation
+        ('[FEN "8/8/8/4k3/8/8/8/4KB2 w - - 0 1"]\n', "1. Kd1 Kd5", "1/2-1/2", "1/2-1/2", True),  # dead from the start
+        ('[FEN "8/8/8/4k3/8/8/8/4KB2 w - - 0 1"]\n', "1. Kd1 Kd5", "1-0", "1-0", False),  # won after it
+        (
+            '[FEN "8/8/8/3pk3/8/8/8/4KB2 w - - 0 1"]\n',
+            "1. Bb5 Kd6 2. Kd2 d4 3. Bc4 Kc5 4. Bd3 Kd5 5. Kc2 Kc5 6. Kd2 Kd6 7. Bc4 Kc5 8. Bb3 Kd6 9. Ba4 Kc5 10. Bb3 Kd6 11. Bc2 Kc5 12. Bxa4",
+            "*",
+            "*",
+            False,
+        ),  # an illegal last move
+        (
+            '[FEN "8/8/8/3pk3/8/8/8/4KB2 w - - 0 1"]\n',
+            "1. Bb5 Kd4 2. Kd2 Ke4 3. Bd7 d4 4. Kc2 Kd5 5. Bb5 Kc5 6. Ba4 d3+ 7. Kxd3",
+            "1/2-1/2",
+            "1/2-1/2",
+            True,
+        ),  # dead after a capture
     ],
 )
 def test_the_core_writes_only_what_it_decides(
