@@ -16,8 +16,9 @@ python-chess ``read_game`` loop over the same file. ``--games 0`` uses the whole
 
 ``--core-only`` times the compiled core's own work per game and nothing else, in this process:
 the file is cut into games first (``_core.game_end``, untimed), then each round calls
-``_core.game_outline`` and ``_core.replay_game`` (what ``validate`` asks of the core for a plain
-game: outline, replay, claims, dead-position verdicts) on every game without a FEN tag; the best
+``_core.game_outline`` and ``_core.replay_game`` (outline, replay, claims, dead-position verdicts)
+on every game without a FEN tag, then ``_core.report_lines`` (what ``validate`` asks of the core
+now: those and the checks and the jsonl line, 256 of the reader's games a call); the best
 round's CPU seconds give the core's games per second.
 
     python benchmarks/bench_validate.py /tmp/li5000.pgn --games 0 --core-only --rounds 5
@@ -247,6 +248,26 @@ def core_only(path: Path, rounds: int) -> None:
         best = min(best, time.process_time() - started)
     print(f"file: {path.name}, games: {len(games)}, replayed by the core: {taken}, rounds: {rounds}")
     print(f"core only (game_outline + replay_game): {len(games) / best:8.0f} games/s  ({best:.3f} CPU s, best round)")
+    # what validate asks of the core now: the report lines, a batch of the reader's games a call
+    from notation.pgn.chunks import RawGame
+    from notation.pgn.reader import split_games as reader_split
+    from notation.validation.core import core_start
+
+    raws = [raw for raw in reader_split(path) if isinstance(raw, RawGame)]
+    batches = [raws[at : at + 256] for at in range(0, len(raws), 256)]
+    best, written = float("inf"), 0
+    for _ in range(rounds):
+        started = time.process_time()
+        written = sum(
+            line is not None
+            for batch in batches
+            for line in _core.report_lines(batch, path.name, 50, SEARCHES, core_start)
+        )
+        best = min(best, time.process_time() - started)
+    print(
+        f"core report lines (outline, replay, checks, the jsonl line): {len(raws) / best:8.0f} games/s"
+        f"  ({written} of {len(raws)} written, {best:.3f} CPU s, best round)"
+    )
 
 
 def main() -> None:
