@@ -176,6 +176,11 @@ fn without_commands(text: &str) -> String {
 /// `s` cast to `Float64` as Polars casts strings (strict=False): ASCII decimal text only.
 fn float(s: Option<&str>) -> Option<f64> {
     let s = s?;
+    if !s.is_empty() && s.len() <= 15 && s.bytes().all(|b| b.is_ascii_digit()) {
+        // (a clock's hours, minutes, seconds): at most 15 digits are exact as an f64, so the
+        // integer's value is the parse's
+        return Some(s.bytes().fold(0u64, |n, b| n * 10 + u64::from(b - b'0')) as f64);
+    }
     if !s.is_ascii() {
         return None;
     }
@@ -630,6 +635,35 @@ mod fast {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digit_runs_read_as_the_parse_reads_them() {
+        for text in [
+            "0",
+            "00",
+            "03",
+            "59",
+            "123456789012345",
+            "999999999999999",
+            "1234567890123456",
+            "99999999999999999999",
+            "1.5",
+            "",
+            "+3",
+            "٣",
+        ] {
+            let parsed = if text.is_ascii() {
+                text.parse::<f64>().ok()
+            } else {
+                None
+            };
+            assert_eq!(
+                float(Some(text)).map(f64::to_bits),
+                parsed.map(f64::to_bits),
+                "{text:?}"
+            );
+        }
+    }
 
     // The patterns live in notation/pgn/comment_commands.py; these copies only exercise the
     // arithmetic here (tests/tables/test_comment_values.py compares against the Python reading).
