@@ -45,6 +45,9 @@ if TYPE_CHECKING:  # pragma: no cover
 #: rows per flushed batch (moves); games flush every ``BATCH_ROWS // 64`` games
 BATCH_ROWS = 65_536
 
+#: (White, Black) material of the standard start position (``Position.material()``): P1 N3 B3 R5 Q9
+STANDARD_MATERIAL: tuple[int, int] = (39, 39)
+
 #: a run of whitespace (folded to one space in the ``comment`` column)
 SPACES = re.compile(r"\s+")
 
@@ -114,16 +117,17 @@ class MovesBuilder:
         self._rows = 0
         self.count = 0
 
-    def _game(self, gid: int, start: Position, plies: int, game: Game | None) -> None:
-        mw0, mb0 = start.material()
+    def _game(self, gid: int, start: Position | None, plies: int, game: Game | None) -> None:
+        """``start`` None: the standard start position."""
+        mw0, mb0 = STANDARD_MATERIAL if start is None else start.material()
         g = self._g
         where = (game.file, game.number, game.line) if game is not None else (None, None, None)
         self._where.append(where)
         g["game"].append(len(g["game"]))
         g["game_id"].append(gid)
         g["n"].append(plies)
-        g["white_first"].append(bool(start.turn))
-        fullmove = start.fullmove_number
+        g["white_first"].append(True if start is None else bool(start.turn))
+        fullmove = 1 if start is None else start.fullmove_number
         if ranges.fits(fullmove, pl.Int32):
             g["fullmove"].append(fullmove)
         else:  # a FEN move number beyond the column's range: the game's move numbers are null
@@ -143,8 +147,9 @@ class MovesBuilder:
         g["mw0"].append(mw0)
         g["mb0"].append(mb0)
 
-    def add_core(self, gid: int, start: Position, plies: int, game: Game | None = None) -> None:
-        """Account for the ``plies`` rows the compiled core appended to :attr:`core_batch`."""
+    def add_core(self, gid: int, start: Position | None, plies: int, game: Game | None = None) -> None:
+        """Account for the ``plies`` rows the compiled core appended to :attr:`core_batch`
+        (``start`` None: the standard start position)."""
         if not plies:
             return
         if self._p["san"]:

@@ -91,3 +91,14 @@ def test_wrong_suffixes_and_move_numbers_keep_the_reference_columns(
     assert moves["san"].to_list()[:3] == ["e4", "e5", "Nf3"]
     assert moves["san"].to_list()[-1] == "Qxf7#" and moves["is_mate"].to_list()[-1]
     assert games["warning_count"].to_list()[1] == 1
+
+
+def test_the_standard_start_material_is_the_engines() -> None:
+    """The core path gives no start position for the standard start (no rules engine loaded):
+    its material is the constant, which must be what the engine counts."""
+    from notation.formats.position import Position
+    from notation.tables.moves_rows import STANDARD_MATERIAL
+
+    start = Position.initial()
+    assert start.material() == STANDARD_MATERIAL
+    assert start.turn and start.fullmove_number == 1
