@@ -311,6 +311,47 @@ impl Commands {
 
     /// Read one ply's comment text (the comments joined by a space); `white`: White moved.
     pub fn read(&self, text: &str, white: bool) -> Read {
+        match self.clock_only(text) {
+            Some(read) => read,
+            None => self.read_any(text, white),
+        }
+    }
+
+    /// [`Self::read`] of a comment that is one `[%clk]` command between blanks (nearly every
+    /// comment of a Lichess game): the clock alone, without the scans and copies of
+    /// [`Self::read_any`]; None for any other text. No other pattern can match such a text
+    /// (each needs `[%` again, `=` or `/`), and nothing is left of it once its command is gone.
+    fn clock_only(&self, text: &str) -> Option<Read> {
+        if !(self.known.clock && self.commands_by_brackets && self.fold_by_words) {
+            return None;
+        }
+        let body = text.trim_matches([' ', '\t', '\n', '\r']);
+        let rest = body.strip_prefix("[%clk")?;
+        let plain = |b: u8| (b' '..=b'~').contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
+        if !rest
+            .bytes()
+            .all(|b| plain(b) && !matches!(b, b'[' | b'=' | b'/'))
+        {
+            return None;
+        }
+        if rest.find(']')? + 1 != rest.len() {
+            return None; // (text after the command)
+        }
+        let clk = fast::clock(body);
+        if group(&clk, 0) != Some(body) {
+            return None;
+        }
+        let hours = float(group(&clk, 1))?;
+        let minutes = float(group(&clk, 2))?;
+        let seconds = hours * 3600.0 + minutes * 60.0 + float(group(&clk, 3)).unwrap_or(0.0);
+        seconds.is_finite().then(|| Read {
+            clock_seconds: Some(seconds),
+            ..Read::default()
+        })
+    }
+
+    /// [`Self::read`] of any text.
+    fn read_any(&self, text: &str, white: bool) -> Read {
         let held = Held::of(text);
         let plain = held.plain;
         let clk = Self::find_fast(
@@ -684,6 +725,51 @@ mod tests {
         .map(|p| p.to_string())
         .collect();
         Commands::new(&patterns).unwrap()
+    }
+
+    #[test]
+    fn clock_only_comments_read_as_any_text() {
+        let commands = commands();
+        let mut taken = 0;
+        for text in [
+            " [%clk 0:01:00] ",
+            "[%clk 0:01:00]",
+            "\n[%clk 1:02:03.5]\t",
+            "[%clk 10:02]",
+            "[%clk 0:01:00 ]",
+            "[%clk  0:1:0]",
+            "[%clk 0:01:00] x",
+            "x [%clk 0:01:00]",
+            "[%clk 0:01:00] [%eval 0.3]",
+            "[%clk 0:01:00]]",
+            "[%clk 0:01:0a]",
+            "[%clk 0:01:00=]",
+            "[%clk 0:01/00]",
+            "[%clk 0:123:00]",
+            "[%clk :01:00]",
+            "[%clk 0:01:00.]",
+            "[%clk\t0:01:00]",
+            "[%clk 0:01:00]\x0b",
+            "[%clk 99999999999999999999999:00]",
+            &format!("[%clk {}:00]", "9".repeat(400)),
+            "[%clk é]",
+            "[%clkx 0:01]",
+            "[%clk]",
+            "",
+        ] {
+            for white in [true, false] {
+                if let Some(read) = commands.clock_only(text) {
+                    taken += 1;
+                    assert_eq!(read, commands.read_any(text, white), "{text:?}");
+                }
+                assert_eq!(
+                    commands.read(text, white),
+                    commands.read_any(text, white),
+                    "{text:?}"
+                );
+            }
+        }
+        assert!(taken >= 12, "{taken}");
     }
 
     #[test]
