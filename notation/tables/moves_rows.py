@@ -427,22 +427,19 @@ def _type_moves(
     ]
     white = pl.col("white")
     cap_value, promo_gain = pl.col("cap_value"), pl.col("promo_gain")
-    promotion = _piece_letter(pl.col("promotion"))
+    uci = pl.concat_str(
+        _square_name("from_sq"), _square_name("to_sq"), _promotion_letter(pl.col("promotion")).fill_null("")
+    )
+    # the null move's "0000" (a string choice per ply) only in a batch that has one
+    null_move = pl.col("from_sq") == pl.col("to_sq")
+    has_null_moves = bool(frame.select(null_move.any()).item())
     columns: dict[str, pl.Expr] = {
         "game_id": pl.col("game_id"),
         "ply": pl.col("i") + 1,
         "move_number": pl.when(number_fits).then(pl.col("move_w")),
         "color": _COLOR_OF_PARITY.gather(pl.col("k") % 2),
         "san": pl.col("san"),
-        "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
-        .then(pl.lit("0000"))  # the null move
-        .otherwise(
-            pl.concat_str(
-                _square_name("from_sq"),
-                _square_name("to_sq"),
-                promotion.str.to_lowercase().fill_null(""),
-            )
-        ),
+        "uci": pl.when(null_move).then(pl.lit("0000")).otherwise(uci) if has_null_moves else uci,
         "piece": _piece_enum(pl.col("piece")),
         "captured": _piece_enum(pl.col("captured")),
         "promotion": _piece_enum(pl.col("promotion")),
@@ -484,13 +481,14 @@ def _milliseconds(hms: pl.Expr) -> pl.Expr:
     return whole.round(0).cast(pl.Int64, strict=False)
 
 
-def _piece_letter(piece_type: pl.Expr) -> pl.Expr:
-    """``N`` for piece type 2 (:data:`notation.rules.squares.PIECE_LETTERS`); null stays null."""
-    return pl.lit(pl.Series(list(PIECE_LETTERS), dtype=pl.String)).gather(piece_type)
+def _promotion_letter(piece_type: pl.Expr) -> pl.Expr:
+    """``n`` for piece type 2 (:data:`notation.rules.squares.PIECE_LETTERS` in lower case, as
+    UCI writes a promotion); null stays null."""
+    return pl.lit(pl.Series([letter.lower() for letter in PIECE_LETTERS], dtype=pl.String)).gather(piece_type)
 
 
 def _piece_enum(piece_type: pl.Expr) -> pl.Expr:
-    """:func:`_piece_letter` as the schema's piece ``Enum`` itself (no text cast per ply); piece
+    """:data:`~notation.rules.squares.PIECE_LETTERS` as the schema's piece ``Enum`` itself (no text cast per ply); piece
     type 0 (no piece) and null are null."""
     return pl.lit(pl.Series([None, *PIECES], dtype=MOVES_SCHEMA["piece"])).gather(piece_type)
 
