@@ -80,10 +80,11 @@ class MovesBuilder:
     column): the canonical SAN, the move's squares and promotion, the piece types on its from
     and to squares, whether it castles, checks or mates, the raw comment text, NAGs and the
     repetition key; the values read from the comments come from :func:`read_comments` per
-    segment of Python-built rows (the core reads them itself). Everything derivable from those
-    is computed by Polars at flush time: game id, ply, move number and colour (from the start
-    position's turn and move number), UCI, piece letters and material (running sums of
-    captures and promotions from the start position's material).
+    segment of Python-built rows (the core reads them itself), and so does their UCI
+    (:func:`_uci`; the core writes it). Everything derivable from those is computed by Polars
+    at flush time: game id, ply, move number and colour (from the start position's turn and
+    move number), piece letters and material (running sums of captures and promotions from the
+    start position's material).
     """
 
     _GAME = ("game", "game_id", "n", "white_first", "fullmove", "mw0", "mb0")
@@ -204,7 +205,8 @@ class MovesBuilder:
         """The Python-built ply columns so far become a segment (their comments read here)."""
         frame = pl.DataFrame(self._p, schema=_PLY_SCHEMA, strict=False)
         values, problems = read_comments(frame.select("text", "white"))
-        self._segments.append((pl.concat([frame.drop("text", "white"), values], how="horizontal"), problems))
+        frame = frame.drop("text", "white").insert_column(1, _uci(frame))  # (the core's order)
+        self._segments.append((pl.concat([frame, values], how="horizontal"), problems))
         self._p = {name: [] for name in self._PLY}
 
     def _seal_core(self) -> None:
@@ -272,7 +274,8 @@ class MovesBuilder:
 
 
 #: The raw ply columns Python collects (the compiled core gives the same, with the
-#: :data:`COMMENT_COLUMNS` read from ``text``, by ``white``'s view, in their place).
+#: :data:`COMMENT_COLUMNS` read from ``text``, by ``white``'s view, in their place, and ``uci``
+#: after ``san``, which :func:`_uci` adds to Python's).
 _PLY_SCHEMA = pl.Schema(
     {
         "san": pl.String(),
@@ -427,19 +430,13 @@ def _type_moves(
     ]
     white = pl.col("white")
     cap_value, promo_gain = pl.col("cap_value"), pl.col("promo_gain")
-    uci = pl.concat_str(
-        _square_name("from_sq"), _square_name("to_sq"), _promotion_letter(pl.col("promotion")).fill_null("")
-    )
-    # the null move's "0000" (a string choice per ply) only in a batch that has one
-    null_move = pl.col("from_sq") == pl.col("to_sq")
-    has_null_moves = bool(frame.select(null_move.any()).item())
     columns: dict[str, pl.Expr] = {
         "game_id": pl.col("game_id"),
         "ply": pl.col("i") + 1,
         "move_number": pl.when(number_fits).then(pl.col("move_w")),
         "color": _COLOR_OF_PARITY.gather(pl.col("k") % 2),
         "san": pl.col("san"),
-        "uci": pl.when(null_move).then(pl.lit("0000")).otherwise(uci) if has_null_moves else uci,
+        "uci": pl.col("uci"),
         "piece": _piece_enum(pl.col("piece")),
         "captured": _piece_enum(pl.col("captured")),
         "promotion": _piece_enum(pl.col("promotion")),
@@ -460,6 +457,16 @@ def _type_moves(
         for expr in (columns[name],)
     )
     return typed, located
+
+
+def _uci(plies: pl.DataFrame) -> pl.Series:
+    """The ``uci`` column of Python-built ply columns (the core writes its own): from and to
+    squares and the promotion in lower case, ``0000`` for a null move."""
+    move = pl.concat_str(
+        _square_name("from_sq"), _square_name("to_sq"), _promotion_letter(pl.col("promotion")).fill_null("")
+    )
+    null_move = pl.col("from_sq") == pl.col("to_sq")
+    return plies.select(pl.when(null_move).then(pl.lit("0000")).otherwise(move).alias("uci")).to_series()
 
 
 def _time_left(tl: pl.Expr) -> pl.Expr:
