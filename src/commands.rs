@@ -243,6 +243,23 @@ fn strip_separators(text: &str) -> &str {
 }
 
 impl Commands {
+    /// [`Commands::new`] of `patterns`, compiled once while the same patterns come again (each
+    /// chunk of an import makes its own batch with the same patterns; compiling them cost about
+    /// as much as reading 8,000 comments).
+    pub fn shared(patterns: &[String]) -> Result<std::sync::Arc<Commands>, String> {
+        type Last = Option<(Vec<String>, std::sync::Arc<Commands>)>;
+        static LAST: std::sync::Mutex<Last> = std::sync::Mutex::new(None);
+        let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((known, commands)) = last.as_ref() {
+            if known.as_slice() == patterns {
+                return Ok(commands.clone());
+            }
+        }
+        let commands = std::sync::Arc::new(Commands::new(patterns)?);
+        *last = Some((patterns.to_vec(), commands.clone()));
+        Ok(commands)
+    }
+
     /// The patterns in the order of [`PATTERNS`].
     pub fn new(patterns: &[String]) -> Result<Commands, String> {
         if patterns.len() != PATTERNS.len() {
@@ -709,7 +726,11 @@ mod tests {
     // The patterns live in notation/pgn/comment_commands.py; these copies only exercise the
     // arithmetic here (tests/tables/test_comment_values.py compares against the Python reading).
     fn commands() -> Commands {
-        let patterns: Vec<String> = [
+        Commands::new(&patterns()).unwrap()
+    }
+
+    fn patterns() -> Vec<String> {
+        [
             r"\[%[^\]]*\]",
             r"\[%clk\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]",
             r"\[%emt\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]",
@@ -723,8 +744,22 @@ mod tests {
         ]
         .iter()
         .map(|p| p.to_string())
-        .collect();
-        Commands::new(&patterns).unwrap()
+        .collect()
+    }
+
+    #[test]
+    fn the_same_patterns_share_their_compilation() {
+        let patterns = patterns();
+        let first = Commands::shared(&patterns).unwrap();
+        assert!(std::sync::Arc::ptr_eq(
+            &first,
+            &Commands::shared(&patterns).unwrap()
+        ));
+        let mut other = patterns.clone();
+        other[9] = r"\s+ ?".to_string();
+        let second = Commands::shared(&other).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&first, &second) && !second.fold_by_words);
+        assert!(Commands::shared(&patterns[..3]).is_err());
     }
 
     #[test]
