@@ -19,8 +19,42 @@ fn piece_type(piece: Piece) -> i8 {
     piece as i8 + 1
 }
 
+/// The letters of a square's file and rank.
+fn square_name(square: Square) -> [u8; 2] {
+    [b'a' + square.file() as u8, b'1' + square.rank() as u8]
+}
+
+/// `from`, `to` and the promotion's lower-case letter, as `notation.formats.uci` writes a move.
+fn uci(from: Square, to: Square, promotion: Option<Piece>) -> UciText {
+    let [a, b] = square_name(from);
+    let [c, d] = square_name(to);
+    let mut text = UciText {
+        bytes: [a, b, c, d, 0],
+        len: 4,
+    };
+    if let Some(piece) = promotion {
+        text.bytes[4] = b"pnbrqk"[piece as usize];
+        text.len = 5;
+    }
+    text
+}
+
+/// A move's UCI text (4 or 5 ASCII bytes) without an allocation.
+struct UciText {
+    bytes: [u8; 5],
+    len: usize,
+}
+
+impl UciText {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).expect("ASCII")
+    }
+}
+
 pub struct MovesColumns {
     san: StringBuilder,
+    /// The move in UCI (`e2e4`, `e7e8q`; castling as `from_sq` to `to_sq`)
+    uci: StringBuilder,
     from_sq: Int8Builder,
     to_sq: Int8Builder,
     piece: Int8Builder,
@@ -94,6 +128,7 @@ impl Default for MovesColumns {
     fn default() -> Self {
         MovesColumns {
             san: StringBuilder::new(),
+            uci: StringBuilder::new(),
             from_sq: Int8Builder::new(),
             to_sq: Int8Builder::new(),
             piece: Int8Builder::new(),
@@ -160,6 +195,8 @@ impl MovesColumns {
             }
             self.from_sq.append_value(ply.mv.from as i8);
             self.to_sq.append_value(to as i8);
+            self.uci
+                .append_value(uci(ply.mv.from, to, ply.mv.promotion).as_str());
             self.piece.append_value(piece_type(ply.piece));
             if ply.en_passant {
                 self.target.append_null();
@@ -205,6 +242,7 @@ impl MovesColumns {
         let nags = self.nags.finish();
         let columns: Vec<(&str, ArrayRef)> = vec![
             ("san", Arc::new(self.san.finish())),
+            ("uci", Arc::new(self.uci.finish())),
             ("from_sq", Arc::new(self.from_sq.finish())),
             ("to_sq", Arc::new(self.to_sq.finish())),
             ("piece", Arc::new(self.piece.finish())),
@@ -239,5 +277,25 @@ impl MovesColumns {
             .collect();
         let arrays = columns.into_iter().map(|(_, array)| array).collect();
         StructArray::new(fields, arrays, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uci;
+    use cozy_chess::{Piece, Square};
+
+    #[test]
+    fn uci_texts() {
+        assert_eq!(uci(Square::E2, Square::E4, None).as_str(), "e2e4");
+        assert_eq!(
+            uci(Square::A7, Square::A8, Some(Piece::Knight)).as_str(),
+            "a7a8n"
+        );
+        assert_eq!(
+            uci(Square::H2, Square::G1, Some(Piece::Queen)).as_str(),
+            "h2g1q"
+        );
+        assert_eq!(uci(Square::E1, Square::G1, None).as_str(), "e1g1");
     }
 }

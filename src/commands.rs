@@ -176,6 +176,11 @@ fn without_commands(text: &str) -> String {
 /// `s` cast to `Float64` as Polars casts strings (strict=False): ASCII decimal text only.
 fn float(s: Option<&str>) -> Option<f64> {
     let s = s?;
+    if !s.is_empty() && s.len() <= 15 && s.bytes().all(|b| b.is_ascii_digit()) {
+        // (a clock's hours, minutes, seconds): at most 15 digits are exact as an f64, so the
+        // integer's value is the parse's
+        return Some(s.bytes().fold(0u64, |n, b| n * 10 + u64::from(b - b'0')) as f64);
+    }
     if !s.is_ascii() {
         return None;
     }
@@ -238,6 +243,23 @@ fn strip_separators(text: &str) -> &str {
 }
 
 impl Commands {
+    /// [`Commands::new`] of `patterns`, compiled once while the same patterns come again (each
+    /// chunk of an import makes its own batch with the same patterns; compiling them cost about
+    /// as much as reading 8,000 comments).
+    pub fn shared(patterns: &[String]) -> Result<std::sync::Arc<Commands>, String> {
+        type Last = Option<(Vec<String>, std::sync::Arc<Commands>)>;
+        static LAST: std::sync::Mutex<Last> = std::sync::Mutex::new(None);
+        let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((known, commands)) = last.as_ref() {
+            if known.as_slice() == patterns {
+                return Ok(commands.clone());
+            }
+        }
+        let commands = std::sync::Arc::new(Commands::new(patterns)?);
+        *last = Some((patterns.to_vec(), commands.clone()));
+        Ok(commands)
+    }
+
     /// The patterns in the order of [`PATTERNS`].
     pub fn new(patterns: &[String]) -> Result<Commands, String> {
         if patterns.len() != PATTERNS.len() {
@@ -306,6 +328,47 @@ impl Commands {
 
     /// Read one ply's comment text (the comments joined by a space); `white`: White moved.
     pub fn read(&self, text: &str, white: bool) -> Read {
+        match self.clock_only(text) {
+            Some(read) => read,
+            None => self.read_any(text, white),
+        }
+    }
+
+    /// [`Self::read`] of a comment that is one `[%clk]` command between blanks (nearly every
+    /// comment of a Lichess game): the clock alone, without the scans and copies of
+    /// [`Self::read_any`]; None for any other text. No other pattern can match such a text
+    /// (each needs `[%` again, `=` or `/`), and nothing is left of it once its command is gone.
+    fn clock_only(&self, text: &str) -> Option<Read> {
+        if !(self.known.clock && self.commands_by_brackets && self.fold_by_words) {
+            return None;
+        }
+        let body = text.trim_matches([' ', '\t', '\n', '\r']);
+        let rest = body.strip_prefix("[%clk")?;
+        let plain = |b: u8| (b' '..=b'~').contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
+        if !rest
+            .bytes()
+            .all(|b| plain(b) && !matches!(b, b'[' | b'=' | b'/'))
+        {
+            return None;
+        }
+        if rest.find(']')? + 1 != rest.len() {
+            return None; // (text after the command)
+        }
+        let clk = fast::clock(body);
+        if group(&clk, 0) != Some(body) {
+            return None;
+        }
+        let hours = float(group(&clk, 1))?;
+        let minutes = float(group(&clk, 2))?;
+        let seconds = hours * 3600.0 + minutes * 60.0 + float(group(&clk, 3)).unwrap_or(0.0);
+        seconds.is_finite().then(|| Read {
+            clock_seconds: Some(seconds),
+            ..Read::default()
+        })
+    }
+
+    /// [`Self::read`] of any text.
+    fn read_any(&self, text: &str, white: bool) -> Read {
         let held = Held::of(text);
         let plain = held.plain;
         let clk = Self::find_fast(
@@ -631,10 +694,43 @@ mod fast {
 mod tests {
     use super::*;
 
+    #[test]
+    fn digit_runs_read_as_the_parse_reads_them() {
+        for text in [
+            "0",
+            "00",
+            "03",
+            "59",
+            "123456789012345",
+            "999999999999999",
+            "1234567890123456",
+            "99999999999999999999",
+            "1.5",
+            "",
+            "+3",
+            "٣",
+        ] {
+            let parsed = if text.is_ascii() {
+                text.parse::<f64>().ok()
+            } else {
+                None
+            };
+            assert_eq!(
+                float(Some(text)).map(f64::to_bits),
+                parsed.map(f64::to_bits),
+                "{text:?}"
+            );
+        }
+    }
+
     // The patterns live in notation/pgn/comment_commands.py; these copies only exercise the
     // arithmetic here (tests/tables/test_comment_values.py compares against the Python reading).
     fn commands() -> Commands {
-        let patterns: Vec<String> = [
+        Commands::new(&patterns()).unwrap()
+    }
+
+    fn patterns() -> Vec<String> {
+        [
             r"\[%[^\]]*\]",
             r"\[%clk\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]",
             r"\[%emt\s+(\d+):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?\s*\]",
@@ -648,8 +744,67 @@ mod tests {
         ]
         .iter()
         .map(|p| p.to_string())
-        .collect();
-        Commands::new(&patterns).unwrap()
+        .collect()
+    }
+
+    #[test]
+    fn the_same_patterns_share_their_compilation() {
+        let patterns = patterns();
+        let first = Commands::shared(&patterns).unwrap();
+        assert!(std::sync::Arc::ptr_eq(
+            &first,
+            &Commands::shared(&patterns).unwrap()
+        ));
+        let mut other = patterns.clone();
+        other[9] = r"\s+ ?".to_string();
+        let second = Commands::shared(&other).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&first, &second) && !second.fold_by_words);
+        assert!(Commands::shared(&patterns[..3]).is_err());
+    }
+
+    #[test]
+    fn clock_only_comments_read_as_any_text() {
+        let commands = commands();
+        let mut taken = 0;
+        for text in [
+            " [%clk 0:01:00] ",
+            "[%clk 0:01:00]",
+            "\n[%clk 1:02:03.5]\t",
+            "[%clk 10:02]",
+            "[%clk 0:01:00 ]",
+            "[%clk  0:1:0]",
+            "[%clk 0:01:00] x",
+            "x [%clk 0:01:00]",
+            "[%clk 0:01:00] [%eval 0.3]",
+            "[%clk 0:01:00]]",
+            "[%clk 0:01:0a]",
+            "[%clk 0:01:00=]",
+            "[%clk 0:01/00]",
+            "[%clk 0:123:00]",
+            "[%clk :01:00]",
+            "[%clk 0:01:00.]",
+            "[%clk\t0:01:00]",
+            "[%clk 0:01:00]\x0b",
+            "[%clk 99999999999999999999999:00]",
+            &format!("[%clk {}:00]", "9".repeat(400)),
+            "[%clk é]",
+            "[%clkx 0:01]",
+            "[%clk]",
+            "",
+        ] {
+            for white in [true, false] {
+                if let Some(read) = commands.clock_only(text) {
+                    taken += 1;
+                    assert_eq!(read, commands.read_any(text, white), "{text:?}");
+                }
+                assert_eq!(
+                    commands.read(text, white),
+                    commands.read_any(text, white),
+                    "{text:?}"
+                );
+            }
+        }
+        assert!(taken >= 12, "{taken}");
     }
 
     #[test]

@@ -525,9 +525,9 @@ impl MovesBatch {
     #[pyo3(signature = (commands = None))]
     fn new(commands: Option<Vec<String>>) -> PyResult<Self> {
         let columns = match commands {
-            Some(patterns) => MovesColumns::with_commands(std::sync::Arc::new(
-                Commands::new(&patterns).map_err(pyo3::exceptions::PyValueError::new_err)?,
-            )),
+            Some(patterns) => MovesColumns::with_commands(
+                Commands::shared(&patterns).map_err(pyo3::exceptions::PyValueError::new_err)?,
+            ),
             None => MovesColumns::default(),
         };
         Ok(MovesBatch { columns })

@@ -45,6 +45,9 @@ if TYPE_CHECKING:  # pragma: no cover
 #: rows per flushed batch (moves); games flush every ``BATCH_ROWS // 64`` games
 BATCH_ROWS = 65_536
 
+#: (White, Black) material of the standard start position (``Position.material()``): P1 N3 B3 R5 Q9
+STANDARD_MATERIAL: tuple[int, int] = (39, 39)
+
 #: a run of whitespace (folded to one space in the ``comment`` column)
 SPACES = re.compile(r"\s+")
 
@@ -77,10 +80,11 @@ class MovesBuilder:
     column): the canonical SAN, the move's squares and promotion, the piece types on its from
     and to squares, whether it castles, checks or mates, the raw comment text, NAGs and the
     repetition key; the values read from the comments come from :func:`read_comments` per
-    segment of Python-built rows (the core reads them itself). Everything derivable from those
-    is computed by Polars at flush time: game id, ply, move number and colour (from the start
-    position's turn and move number), UCI, piece letters and material (running sums of
-    captures and promotions from the start position's material).
+    segment of Python-built rows (the core reads them itself), and so does their UCI
+    (:func:`_uci`; the core writes it). Everything derivable from those is computed by Polars
+    at flush time: game id, ply, move number and colour (from the start position's turn and
+    move number), piece letters and material (running sums of captures and promotions from the
+    start position's material).
     """
 
     _GAME = ("game", "game_id", "n", "white_first", "fullmove", "mw0", "mb0")
@@ -114,16 +118,17 @@ class MovesBuilder:
         self._rows = 0
         self.count = 0
 
-    def _game(self, gid: int, start: Position, plies: int, game: Game | None) -> None:
-        mw0, mb0 = start.material()
+    def _game(self, gid: int, start: Position | None, plies: int, game: Game | None) -> None:
+        """``start`` None: the standard start position."""
+        mw0, mb0 = STANDARD_MATERIAL if start is None else start.material()
         g = self._g
         where = (game.file, game.number, game.line) if game is not None else (None, None, None)
         self._where.append(where)
         g["game"].append(len(g["game"]))
         g["game_id"].append(gid)
         g["n"].append(plies)
-        g["white_first"].append(bool(start.turn))
-        fullmove = start.fullmove_number
+        g["white_first"].append(True if start is None else bool(start.turn))
+        fullmove = 1 if start is None else start.fullmove_number
         if ranges.fits(fullmove, pl.Int32):
             g["fullmove"].append(fullmove)
         else:  # a FEN move number beyond the column's range: the game's move numbers are null
@@ -143,8 +148,9 @@ class MovesBuilder:
         g["mw0"].append(mw0)
         g["mb0"].append(mb0)
 
-    def add_core(self, gid: int, start: Position, plies: int, game: Game | None = None) -> None:
-        """Account for the ``plies`` rows the compiled core appended to :attr:`core_batch`."""
+    def add_core(self, gid: int, start: Position | None, plies: int, game: Game | None = None) -> None:
+        """Account for the ``plies`` rows the compiled core appended to :attr:`core_batch`
+        (``start`` None: the standard start position)."""
         if not plies:
             return
         if self._p["san"]:
@@ -199,7 +205,8 @@ class MovesBuilder:
         """The Python-built ply columns so far become a segment (their comments read here)."""
         frame = pl.DataFrame(self._p, schema=_PLY_SCHEMA, strict=False)
         values, problems = read_comments(frame.select("text", "white"))
-        self._segments.append((pl.concat([frame.drop("text", "white"), values], how="horizontal"), problems))
+        frame = frame.drop("text", "white").insert_column(1, _uci(frame))  # (the core's order)
+        self._segments.append((pl.concat([frame, values], how="horizontal"), problems))
         self._p = {name: [] for name in self._PLY}
 
     def _seal_core(self) -> None:
@@ -267,7 +274,8 @@ class MovesBuilder:
 
 
 #: The raw ply columns Python collects (the compiled core gives the same, with the
-#: :data:`COMMENT_COLUMNS` read from ``text``, by ``white``'s view, in their place).
+#: :data:`COMMENT_COLUMNS` read from ``text``, by ``white``'s view, in their place, and ``uci``
+#: after ``san``, which :func:`_uci` adds to Python's).
 _PLY_SCHEMA = pl.Schema(
     {
         "san": pl.String(),
@@ -422,22 +430,13 @@ def _type_moves(
     ]
     white = pl.col("white")
     cap_value, promo_gain = pl.col("cap_value"), pl.col("promo_gain")
-    promotion = _piece_letter(pl.col("promotion"))
     columns: dict[str, pl.Expr] = {
         "game_id": pl.col("game_id"),
         "ply": pl.col("i") + 1,
         "move_number": pl.when(number_fits).then(pl.col("move_w")),
         "color": _COLOR_OF_PARITY.gather(pl.col("k") % 2),
         "san": pl.col("san"),
-        "uci": pl.when(pl.col("from_sq") == pl.col("to_sq"))
-        .then(pl.lit("0000"))  # the null move
-        .otherwise(
-            pl.concat_str(
-                _square_name("from_sq"),
-                _square_name("to_sq"),
-                promotion.str.to_lowercase().fill_null(""),
-            )
-        ),
+        "uci": pl.col("uci"),
         "piece": _piece_enum(pl.col("piece")),
         "captured": _piece_enum(pl.col("captured")),
         "promotion": _piece_enum(pl.col("promotion")),
@@ -460,6 +459,16 @@ def _type_moves(
     return typed, located
 
 
+def _uci(plies: pl.DataFrame) -> pl.Series:
+    """The ``uci`` column of Python-built ply columns (the core writes its own): from and to
+    squares and the promotion in lower case, ``0000`` for a null move."""
+    move = pl.concat_str(
+        _square_name("from_sq"), _square_name("to_sq"), _promotion_letter(pl.col("promotion")).fill_null("")
+    )
+    null_move = pl.col("from_sq") == pl.col("to_sq")
+    return plies.select(pl.when(null_move).then(pl.lit("0000")).otherwise(move).alias("uci")).to_series()
+
+
 def _time_left(tl: pl.Expr) -> pl.Expr:
     """Seconds of a ``tl=`` match: milliseconds (group 4, exact decimals) or h:mm:ss (groups 1-3)."""
     hours, minutes, seconds = (tl.struct.field(g).cast(pl.Float64, strict=False) for g in ("1", "2", "3"))
@@ -479,13 +488,14 @@ def _milliseconds(hms: pl.Expr) -> pl.Expr:
     return whole.round(0).cast(pl.Int64, strict=False)
 
 
-def _piece_letter(piece_type: pl.Expr) -> pl.Expr:
-    """``N`` for piece type 2 (:data:`notation.rules.squares.PIECE_LETTERS`); null stays null."""
-    return pl.lit(pl.Series(list(PIECE_LETTERS), dtype=pl.String)).gather(piece_type)
+def _promotion_letter(piece_type: pl.Expr) -> pl.Expr:
+    """``n`` for piece type 2 (:data:`notation.rules.squares.PIECE_LETTERS` in lower case, as
+    UCI writes a promotion); null stays null."""
+    return pl.lit(pl.Series([letter.lower() for letter in PIECE_LETTERS], dtype=pl.String)).gather(piece_type)
 
 
 def _piece_enum(piece_type: pl.Expr) -> pl.Expr:
-    """:func:`_piece_letter` as the schema's piece ``Enum`` itself (no text cast per ply); piece
+    """:data:`~notation.rules.squares.PIECE_LETTERS` as the schema's piece ``Enum`` itself (no text cast per ply); piece
     type 0 (no piece) and null are null."""
     return pl.lit(pl.Series([None, *PIECES], dtype=MOVES_SCHEMA["piece"])).gather(piece_type)
 

@@ -141,6 +141,10 @@ def verdict_of(report: GameReport) -> Verdict:
     )
 
 
+#: The severities a games row counts (``status``, ``error_count``, ``warning_count``, ``first_error``).
+_COUNTED = frozenset({"error", "warning"})
+
+
 def _text(tags: dict[str, str], name: str) -> str | None:
     value = tags.get(name)
     if value is None:
@@ -442,7 +446,24 @@ class TableBuilder:
             return None
         game, result, start = taken
         name = source_file if source_file is not None else _basename(game.file)
-        v = verdict_of(core.report_of(game, result, game.file or "<input>", start))
+        diagnostics, end, claim, dead = core.findings_of(game, result)
+        if any(d.severity in _COUNTED for d in diagnostics):
+            v = verdict_of(core.report_from(game, result, game.file or "<input>", start, diagnostics, end, claim, dead))
+        else:  # information alone (a missing Round tag ...): the verdict without the report
+            white, black = dead.white, dead.black
+            v = Verdict(
+                "ok",
+                0,
+                0,
+                None,
+                result.final_fen,
+                end.termination,
+                claim.threefold,
+                claim.fifty_moves,
+                dead.first,
+                white[0],
+                black[0],
+            )
         self.games.add(gid, name, game, result.plies, _start_fen(game, start), v)
         if self.moves is not None:
             self.moves.add_core(gid, start, result.plies, game)

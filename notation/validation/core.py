@@ -89,8 +89,9 @@ def report_lines(raws: list[RawGame], name: str | None) -> list[ReportLine | Non
     """The jsonl lines of the reader's games ``raws`` (of one source, reported under ``name``)
     that the core reports whole, in order, None for each game whose report Python makes
     (:func:`check_raw`): ``notation._core.report_lines`` writes the report of an ordinary game,
-    one whose every check it decides (the information and warnings of an ordinary game: roster tags
-    missing, claims, wrong check suffixes and move numbers), the very line :meth:`GameReport.to_json` writes (a test compares them on the corpus)."""
+    one whose every check it decides (the information and warnings of an ordinary game: roster
+    tags missing, claims, wrong check suffixes and move numbers, dead positions), the very line
+    :meth:`GameReport.to_json` writes (a test compares them on the corpus)."""
     from notation import compiled
 
     core = compiled.core_module()  # (looked up at the call, as the gate does)
@@ -125,20 +126,13 @@ def report_lines(raws: list[RawGame], name: str | None) -> list[ReportLine | Non
     ]
 
 
-def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Game, CoreGame, Position] | None:
+def take(core: Core, raw: RawGame, moves: MovesBatch | None = None) -> tuple[Game, CoreGame, Position | None] | None:
     """``(game without moves, core result, start position)`` when the core takes ``raw``, else
-    None (a core decline is counted in :data:`DECLINES`). ``moves`` receives the game's
+    None (a core decline is counted in :data:`DECLINES`); the start position is None for the
+    standard one (the rules engine is not loaded for it). ``moves`` receives the game's
     moves-table columns. Both sides' dead-position verdicts are computed (import's columns;
     :func:`check_raw`, validate's, leaves the loser's alone where nothing reads it)."""
-    taken = _take(core, raw, moves, both=True)
-    if taken is None:
-        return None
-    game, result, start = taken
-    if start is None:
-        from notation.formats.position import Position
-
-        start = Position.initial()
-    return game, result, start
+    return _take(core, raw, moves, both=True)
 
 
 def _take(
@@ -254,6 +248,42 @@ def remark_diagnostics(remarks: list[Remark]) -> list[Diagnostic]:
 def report_of(game: Game, result: CoreGame, name: str, start: Position | None) -> GameReport:
     """The report of a game the core took (the same checks as the reference path); ``start``
     None is the standard start position."""
+    diagnostics, end, claim, dead = findings_of(game, result)
+    return report_from(game, result, name, start, diagnostics, end, claim, dead)
+
+
+def report_from(
+    game: Game,
+    result: CoreGame,
+    name: str,
+    start: Position | None,
+    diagnostics: list[Diagnostic],
+    end: Outcome,
+    claim: Claims,
+    dead: dead_positions.Dead,
+) -> GameReport:
+    """:func:`report_of` given what :func:`findings_of` found."""
+    worst = worst_severity(diagnostics)
+    status = worst if worst in ("error", "warning") else "ok"
+    return game_report(
+        game,
+        name,
+        status,
+        result.plies,
+        result.final_fen,
+        end,
+        claim,
+        diagnostics,
+        result.variation_plies,
+        0 if start is None else plies_before(start),
+        dead,
+    )
+
+
+def findings_of(game: Game, result: CoreGame) -> tuple[list[Diagnostic], Outcome, Claims, dead_positions.Dead]:
+    """What the checks find in a game the core took: its diagnostics (unlocated, in no order),
+    the rule-based end, the claims and the dead-position analysis (:func:`report_of`; import
+    reads a game with no diagnostics without building its report)."""
     diagnostics = list(game.diagnostics)
     remarks = result.remarks
     if remarks:
@@ -291,21 +321,7 @@ def report_of(game: Game, result: CoreGame, name: str, start: Position | None) -
             game, dead, end, True, locate(plies) if plies else None, locate(dead.first) if dead.first else None
         )
     )
-    worst = worst_severity(diagnostics)
-    status = worst if worst in ("error", "warning") else "ok"
-    return game_report(
-        game,
-        name,
-        status,
-        plies,
-        result.final_fen,
-        end,
-        claim,
-        diagnostics,
-        result.variation_plies,
-        0 if start is None else plies_before(start),
-        dead,
-    )
+    return diagnostics, end, claim, dead
 
 
 #: The claims of a game with none (shared: :class:`Claims` is frozen).

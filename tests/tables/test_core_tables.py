@@ -91,3 +91,31 @@ def test_wrong_suffixes_and_move_numbers_keep_the_reference_columns(
     assert moves["san"].to_list()[:3] == ["e4", "e5", "Nf3"]
     assert moves["san"].to_list()[-1] == "Qxf7#" and moves["is_mate"].to_list()[-1]
     assert games["warning_count"].to_list()[1] == 1
+
+
+def test_the_standard_start_material_is_the_engines() -> None:
+    """The core path gives no start position for the standard start (no rules engine loaded):
+    its material is the constant, which must be what the engine counts."""
+    from notation.formats.position import Position
+    from notation.tables.moves_rows import STANDARD_MATERIAL
+
+    start = Position.initial()
+    assert start.material() == STANDARD_MATERIAL
+    assert start.turn and start.fullmove_number == 1
+
+
+def test_uci_of_null_moves_and_promotions(tmp_path: Path) -> None:
+    """``uci``: ``0000`` for a null move (only batches holding one choose per ply), the
+    promotion in lower case; the same with and without a null move in the batch."""
+    null_move = '[Event "T"]\n[Result "*"]\n\n1. e4 -- 2. d4 e5 *\n\n'
+    others = (
+        '[Event "T"]\n[SetUp "1"]\n[FEN "8/P7/8/8/8/8/8/k6K w - - 0 1"]\n[Result "*"]\n\n1. a8=N Kb2 *\n\n'
+        '[Event "T"]\n[Result "*"]\n\n1. d4 d5 *\n'
+    )
+    path = tmp_path / "uci.pgn"
+    path.write_text(null_move + others, encoding="utf-8")
+    _, moves = tabulate_source(path)
+    assert moves.get_column("uci").to_list() == ["e2e4", "0000", "d2d4", "e7e5", "a7a8n", "a1b2", "d2d4", "d7d5"]
+    path.write_text(others, encoding="utf-8")
+    _, moves = tabulate_source(path)
+    assert moves.get_column("uci").to_list() == ["a7a8n", "a1b2", "d2d4", "d7d5"]
