@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -149,12 +150,28 @@ def caps_table(rows: list[tuple[str, int, bool]]) -> None:
         "moves at a posterior >= 0.99, copies read alone, caps off: share right (moves) by the box's reading "
         "and its doubtful neighbours (0, 1, 2, 3+)"
     )
+    caps: dict[str, tuple[float, ...]] = {}
     for kind in ("written", "close", "corrected", "blank"):
         cells = []
+        limits: list[float] = []
         for near in range(4):
             got = [ok for k, n, ok in rows if k == kind and n == near]
-            cells.append(f"{100 * sum(got) / len(got):5.1f}% ({len(got)})" if got else "-")
-        print(f"  {kind:<10} " + "  ".join(f"{c:>14}" for c in cells))
+            cells.append(f"{sum(got)}/{len(got)} = {100 * sum(got) / len(got):5.1f}%" if got else "-")
+            limits.append(min(cap_of(sum(got), len(got)) if got else 1.0, limits[-1] if limits else 1.0))
+        caps[kind] = tuple(limits)
+        print(f"  {kind:<10} " + "  ".join(f"{c:>18}" for c in cells))
+    print("  the caps they give (calibration.CAPS):")
+    for kind, limits in caps.items():
+        print(f"    {kind!r}: ({', '.join(f'{c:g}' for c in limits)}),")
+
+
+def cap_of(right: int, moves: int) -> float:
+    """The cap a cell gives: its share right with one right and one wrong move more (so that a
+    few moves, all right, do not make a certainty), rounded down to two places; 1.0 at 0.99 or
+    more. A cell takes no more than its left neighbour's (fewer doubtful neighbours) nor, when
+    empty, less."""
+    share = (right + 1) / (moves + 2)
+    return 1.0 if share >= 0.99 else math.floor(100 * share) / 100
 
 
 def main() -> int:
