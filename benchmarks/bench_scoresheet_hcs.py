@@ -20,13 +20,27 @@ the sheets it ends exact, the median questions a sheet and the share of all move
 share right of the moves at a posterior of 0.99 or more, by how the ply's box read and how many
 neighbours read unlike what they say).
 
+With ``--folds K`` the figures are held out: the games with an answer (every copy of a game in
+the same fold; ``--seed`` shuffles them) are cut into K folds, and each fold's sheets are read
+with the channel costs learned (:func:`notation.scoresheet.learn.learn_costs`, as
+``python -m notation.cli.build_sheet_costs`` learns the shipped table) from the other folds'
+sheets alone; the reliability table is printed with them (with ``--caps``: the caps table of
+the held-out copies read alone; ``--prior``: the learning's pull toward the channel's
+defaults, :data:`notation.scoresheet.learn.PRIOR`). ``--tables DIR`` keeps each fold's learned table there (and
+reads it back when it is there); ``--set NAME=VALUE`` overrides a figure of every table read
+with (the shipped one too), for trying a figure out.
+
     PYTHONPATH=. python benchmarks/bench_scoresheet_hcs.py [--corpus ../shared/corpus] [--games 001,002]
         [--jobs 2] [--only alone|together] [--review] [--calibration] [--caps] [--all] [--verbose]
+        [--folds 4 [--seed 1] [--tables DIR] [--prior 200]] [--set temperature=1.2]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import random
 import statistics
 import sys
 import time
@@ -59,12 +73,17 @@ def _label(ply: int) -> str:
     return f"{(ply - 1) // 2 + 1}{'.' if ply % 2 == 1 else '...'}"
 
 
-def _read(task: tuple[list[str], tuple[str, ...], tuple[str, ...], bool]) -> Outcome:
+#: One sheet's read: its copies' texts, the answer, the boxes judged, whether to review, the cost
+#: table to read with (None: the shipped one).
+Task = tuple[list[str], tuple[str, ...], tuple[str, ...], bool, "dict[str, float] | None"]
+
+
+def _read(task: Task) -> Outcome:
     from notation.scoresheet.reader import read_sheets
 
-    texts, answer, boxes, review = task
+    texts, answer, boxes, review, costs = task
     start = time.process_time()
-    rec = read_sheets(texts)
+    rec = read_sheets(texts, costs=costs)
     cpu = time.process_time() - start
     out = Outcome(list(rec.sans), rec.status, cpu, [m.confidence for m in rec.per_move])
     if review:
@@ -80,15 +99,26 @@ def _read(task: tuple[list[str], tuple[str, ...], tuple[str, ...], bool]) -> Out
             if ply > len(answer):
                 break  # the answer has no such move: the reviewer cannot settle it
             pins.append(f"{_label(ply)}{answer[ply - 1]}")
-            rec = read_sheets(texts, pins=pins)
+            rec = read_sheets(texts, pins=pins, costs=costs)
         out.reviewed, out.review_status = list(rec.sans), rec.status
     return out
 
 
-def _cap_rows(task: tuple[str, tuple[str, ...]]) -> list[tuple[str, int, bool]]:
+def _cap_rows(task: tuple[str, tuple[str, ...], dict[str, float] | None]) -> list[tuple[str, int, bool]]:
     """One copy read alone with the caps off: for each move at a posterior of 0.99 or more (as far
     as the copy and the answer go), how its box read, its doubtful neighbours, and whether it is
     right."""
+    from notation.scoresheet import calibration
+    from notation.scoresheet.channel import costs_in_force
+
+    text, answer, costs = task
+    for kind in calibration.CAPS:
+        calibration.CAPS[kind] = (1.0, 1.0, 1.0, 1.0)
+    with costs_in_force(costs):
+        return _cap_rows_of(text, answer)
+
+
+def _cap_rows_of(text: str, answer: tuple[str, ...]) -> list[tuple[str, int, bool]]:
     from notation.formats.position import Position
     from notation.scoresheet import calibration
     from notation.scoresheet.channel import cost
@@ -97,9 +127,6 @@ def _cap_rows(task: tuple[str, tuple[str, ...]]) -> list[tuple[str, int, bool]]:
     from notation.scoresheet.reader import boxes_of
     from notation.scoresheet.sums import habit_only
 
-    text, answer = task
-    for kind in calibration.CAPS:
-        calibration.CAPS[kind] = (1.0, 1.0, 1.0, 1.0)
     boxes = boxes_of(read_sheet(text))
     lattice = read_copies([boxes], Position.initial(), "en")
     best = lattice.readings[0]
@@ -123,12 +150,28 @@ def caps_table(rows: list[tuple[str, int, bool]]) -> None:
         "moves at a posterior >= 0.99, copies read alone, caps off: share right (moves) by the box's reading "
         "and its doubtful neighbours (0, 1, 2, 3+)"
     )
+    caps: dict[str, tuple[float, ...]] = {}
     for kind in ("written", "close", "corrected", "blank"):
         cells = []
+        limits: list[float] = []
         for near in range(4):
             got = [ok for k, n, ok in rows if k == kind and n == near]
-            cells.append(f"{100 * sum(got) / len(got):5.1f}% ({len(got)})" if got else "-")
-        print(f"  {kind:<10} " + "  ".join(f"{c:>14}" for c in cells))
+            cells.append(f"{sum(got)}/{len(got)} = {100 * sum(got) / len(got):5.1f}%" if got else "-")
+            limits.append(min(cap_of(sum(got), len(got)) if got else 1.0, limits[-1] if limits else 1.0))
+        caps[kind] = tuple(limits)
+        print(f"  {kind:<10} " + "  ".join(f"{c:>18}" for c in cells))
+    print("  the caps they give (calibration.CAPS):")
+    for kind, limits in caps.items():
+        print(f"    {kind!r}: ({', '.join(f'{c:g}' for c in limits)}),")
+
+
+def cap_of(right: int, moves: int) -> float:
+    """The cap a cell gives: its share right with one right and one wrong move more (so that a
+    few moves, all right, do not make a certainty), rounded down to two places; 1.0 at 0.99 or
+    more. A cell takes no more than its left neighbour's (fewer doubtful neighbours) nor, when
+    empty, less."""
+    share = (right + 1) / (moves + 2)
+    return 1.0 if share >= 0.99 else math.floor(100 * share) / 100
 
 
 def main() -> int:
@@ -142,15 +185,26 @@ def main() -> int:
     parser.add_argument("--caps", action="store_true", help="only the table the confidence caps are measured from")
     parser.add_argument("--only", choices=("alone", "together"), help="one set only")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--folds", type=int, default=0, help="held-out figures: K folds by game")
+    parser.add_argument("--seed", type=int, default=1, help="the shuffle of the games into folds")
+    parser.add_argument("--tables", type=Path, help="a folder keeping each fold's learned cost table")
+    parser.add_argument("--prior", type=float, help="the learning's pull toward the defaults (learn.PRIOR)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="override a cost")
     args = parser.parse_args()
-    games = [g for g in load_hcs(Path(args.corpus) / "scoresheets" / "hcs") if g.answer]
+    every = [g for g in load_hcs(Path(args.corpus) / "scoresheets" / "hcs") if g.answer]
+    games = every
     if args.games:
         wanted = set(args.games.split(","))
         games = [g for g in games if g.game in wanted]
     both = [g for g in games if len(g.copies) > 1]
+    overrides = {name: float(value) for name, _, value in (item.partition("=") for item in args.set)}
+    table: dict[str, dict[str, float] | None] = {g.game: dict(overrides) if overrides else None for g in every}
+    if args.folds:
+        table = fold_tables(every, args, overrides)
+        args.calibration = True
     if args.caps:
         with ProcessPoolExecutor(args.jobs) as pool:
-            tasks = [(c.text(), g.answer or ()) for g in both for c in g.copies]
+            tasks = [(c.text(), g.answer or (), table[g.game]) for g in both for c in g.copies]
             caps_table([row for rows in pool.map(_cap_rows, tasks) for row in rows])
         return 0
     sets: list[tuple[str, list[tuple[HcsGame, list[str], tuple[str, ...]]]]] = [
@@ -171,9 +225,55 @@ def main() -> int:
         )
     with ProcessPoolExecutor(args.jobs) as pool:
         for title, items in sets:
-            tasks = [(texts, g.answer or (), boxes, args.review) for g, texts, boxes in items]
-            report(title, items, list(pool.map(_read, tasks)), args)
+            tasks: list[Task] = [
+                (texts, g.answer or (), boxes, args.review, table[g.game]) for g, texts, boxes in items
+            ]
+            report(
+                title + (f", held out ({args.folds} folds)" if args.folds else ""),
+                items,
+                list(pool.map(_read, tasks)),
+                args,
+            )
     return 0
+
+
+def _learn(task: tuple[list[tuple[list[str], tuple[str, ...]]], Path | None, float | None]) -> dict[str, float]:
+    from notation.scoresheet.learn import learn_costs
+
+    sheets, path, prior = task
+    if path is not None and path.exists():
+        costs: dict[str, float] = json.loads(path.read_text(encoding="utf-8"))["costs"]
+        return costs
+    costs = learn_costs(sheets, prior=prior)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"sheets": len(sheets), "costs": dict(sorted(costs.items()))}, indent=1) + "\n")
+    return costs
+
+
+def fold_tables(
+    games: list[HcsGame], args: argparse.Namespace, overrides: dict[str, float]
+) -> dict[str, dict[str, float] | None]:
+    """Each game's cost table: learned from the sheets of the games outside its fold (``games``
+    shuffled by ``args.seed``, dealt into ``args.folds`` folds)."""
+    names = sorted(g.game for g in games)
+    random.Random(args.seed).shuffle(names)
+    fold = {name: k % args.folds for k, name in enumerate(names)}
+    tasks = []
+    for k in range(args.folds):
+        sheets = [(list(c.boxes), g.answer or ()) for g in games if fold[g.game] != k for c in g.copies]
+        prior = "" if args.prior is None else f"-prior{args.prior:g}"
+        path = args.tables / f"seed{args.seed}-fold{k}of{args.folds}{prior}.json" if args.tables else None
+        tasks.append((sheets, path, args.prior))
+    start = time.perf_counter()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        learned = list(pool.map(_learn, tasks))
+    print(
+        f"{args.folds} folds (seed {args.seed}): games a fold "
+        f"{[sum(1 for f in fold.values() if f == k) for k in range(args.folds)]}; tables learned in "
+        f"{time.perf_counter() - start:.0f} s"
+    )
+    return {name: {**learned[fold[name]], **overrides} for name in names}
 
 
 def report(

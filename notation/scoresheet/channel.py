@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -99,6 +101,32 @@ def _load() -> dict[str, float]:
 
 #: The costs in force: the learned table over :data:`DEFAULTS`.
 COSTS: dict[str, float] = _load()
+
+
+@contextmanager
+def costs_in_force(costs: Mapping[str, float] | None) -> Iterator[None]:
+    """Read with the cost table ``costs`` (a learned table as ``channel_costs.json``'s
+    ``costs``, over :data:`DEFAULTS`; None: the table in force) inside the ``with`` block, and
+    put the table before it back after it. Not for threads: the table is the process's."""
+    if costs is None:
+        yield
+        return
+    table = {**DEFAULTS, **costs}
+    before = dict(COSTS)
+    changed = table != before
+    if changed:
+        _put(table)
+    try:
+        yield
+    finally:
+        if changed:
+            _put(before)
+
+
+def _put(table: dict[str, float]) -> None:
+    COSTS.clear()
+    COSTS.update(table)
+    box_readings.cache_clear()  # the readings of box texts carry the costs of their edits
 
 
 def cost(name: str, pair: str | None = None) -> float:
@@ -483,6 +511,7 @@ __all__ = [
     "box_cost",
     "box_readings",
     "check_cost",
+    "costs_in_force",
     "core_board",
     "cost",
     "move_facts",

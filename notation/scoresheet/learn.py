@@ -41,6 +41,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The lowest cost of reading a box as a move it does not spell (the channel's floor).
 FLOOR = 9.0
+#: How many chances (boxes, moves of a kind ...) at the channel's default rate each learned
+#: rate starts from: a part seen rarely keeps near its default rather than the few sheets' rate.
+PRIOR = 0.0
 
 _BOX = re.compile(r"^(\d+)_(\d+)_(\d+)_(white|black)\.png$")
 
@@ -244,10 +247,12 @@ def _align(
     return [(positions[k], best.moves[k], best.ops[k]) for k in range(len(best.moves))]
 
 
-def learn_costs(sheets: list[tuple[list[str], tuple[str, ...]]], lang: str = "en", rounds: int = 2) -> dict[str, float]:
+def learn_costs(
+    sheets: list[tuple[list[str], tuple[str, ...]]], lang: str = "en", rounds: int = 2, prior: float | None = None
+) -> dict[str, float]:
     """The channel's costs learned from ``sheets`` (each: the boxes of one copy, the game's
-    SAN moves). Sets :data:`notation.scoresheet.channel.COSTS` to each round's figures as it
-    goes (restored by the caller if need be) and returns the last round's.
+    SAN moves). Puts each round's figures in force as it goes (the table in force before is
+    put back on return) and returns the last round's.
 
     The first round aligns with the channel's :data:`~notation.scoresheet.channel.DEFAULTS`,
     not with the table in force, and each round with the costs of the round before (the
@@ -257,17 +262,21 @@ def learn_costs(sheets: list[tuple[list[str], tuple[str, ...]]], lang: str = "en
     through a dropped character, and the next table, with no figure for it, falls back to 5.0,
     which finds them again.)"""
     learned: dict[str, float] = {}
-    _use(dict(channel.DEFAULTS))
-    for _ in range(rounds):
-        counts = _Counts()
-        for boxes, answer in sheets:
-            for pos, move, ops in _align([list(boxes)], answer, lang):
-                for op in ops:
-                    _explain(counts, pos, move, op)
-        learned = _costs_from(counts)
-        learned["prior.leave"] = _book_leave([answer for _, answer in sheets])
-        learned.update(move_prior([answer for _, answer in sheets]))
-        _use({**channel.DEFAULTS, **learned})
+    before = dict(channel.COSTS)
+    try:
+        _use(dict(channel.DEFAULTS))
+        for _ in range(rounds):
+            counts = _Counts()
+            for boxes, answer in sheets:
+                for pos, move, ops in _align([list(boxes)], answer, lang):
+                    for op in ops:
+                        _explain(counts, pos, move, op)
+            learned = _costs_from(counts, PRIOR if prior is None else prior)
+            learned["prior.leave"] = _book_leave([answer for _, answer in sheets])
+            learned.update(move_prior([answer for _, answer in sheets]))
+            _use({**channel.DEFAULTS, **learned})
+    finally:
+        _use(before)
     return learned
 
 
@@ -333,7 +342,9 @@ def _book_leave(games: list[tuple[str, ...]]) -> float:
     return round(-math.log((leave + 0.5) / (stay + leave + 1.0)), 3)
 
 
-def _costs_from(counts: _Counts) -> dict[str, float]:
+def _costs_from(counts: _Counts, prior: float = 0.0) -> dict[str, float]:
+    """The costs from ``counts``: each part's rate, shrunk toward the channel's default by
+    ``prior`` chances at the default's rate (see :data:`PRIOR`)."""
     out: dict[str, float] = {}
     events, chances = counts.events, counts.chances
     general: dict[str, float] = {}
@@ -343,10 +354,12 @@ def _costs_from(counts: _Counts) -> dict[str, float]:
         if name in ("file.wrong", "rank.wrong", "piece.wrong"):
             continue
         against = chances.get(_AGAINST.get(name, "box"), 0) or chances["box"]
-        rate = (count + 0.5) / (against + 1.0)
+        # a box read as no move it spells: any of the legal moves (about 30) may be meant
+        spread = math.log(30.0) if name == "box.unreadable" else 0.0
+        default = math.exp(-(channel.DEFAULTS[name] - spread)) if name in channel.DEFAULTS else 0.0
+        rate = (count + 0.5 + prior * default) / (against + 1.0 + prior)
         if name == "box.unreadable":
-            # a box read as no move it spells: any of the legal moves (about 30) may be meant
-            out[name] = round(max(-math.log(rate) + math.log(30.0), FLOOR), 3)
+            out[name] = round(max(-math.log(rate) + spread, FLOOR), 3)
         else:
             out[name] = round(-math.log(rate), 3)
     # wrong file, rank, piece: the general figure per other character, and per pair
@@ -358,7 +371,8 @@ def _costs_from(counts: _Counts) -> dict[str, float]:
         pairs = {p: n for p, n in events.items() if p.startswith(name + ".")}
         total = sum(pairs.values())
         against = sum(chances.get(f"{kinds}.{c}", 0) for c in letters) or chances["box"]
-        per_pair = (total + 0.5) / (against + 1.0) / (len(letters) - 1)
+        default = math.exp(-channel.DEFAULTS[name]) * (len(letters) - 1)
+        per_pair = (total + 0.5 + prior * default) / (against + 1.0 + prior) / (len(letters) - 1)
         general[name] = per_pair
         out[name] = round(-math.log(per_pair), 3)
         for pair, n in pairs.items():

@@ -21,10 +21,11 @@ settled (``12...Nf6``): the reading plays each at its ply.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from notation.diagnostics import Diagnostic
+from notation.scoresheet.channel import costs_in_force
 from notation.scoresheet.decoder import read_copies
 from notation.scoresheet.layout import Sheet, read_sheet
 from notation.scoresheet.lattice import Box, Lattice
@@ -73,6 +74,7 @@ def reconstruct(
     max_cost: float | None = None,
     first_line: int = 1,
     pins: Iterable[str] = (),
+    costs: Mapping[str, float] | None = None,
 ) -> Reconstruction:
     """The game written on one scoresheet (the one-copy case of :func:`read_sheets`).
 
@@ -80,11 +82,16 @@ def reconstruct(
     position; ``tags`` extra tags (a dict or ``"White=…,Black=…"``), overriding the sheet's header;
     ``max_cost`` the largest cost of a reading that may be confident (default :data:`MAX_COST`);
     ``first_line`` the line number of the text's first line (a game inside a longer file);
-    ``pins`` moves a reviewer has settled (``"12...Nf6"``). Never raises on bad input: problems
+    ``pins`` moves a reviewer has settled (``"12...Nf6"``); ``costs`` a channel cost table to
+    read with instead of the one the package ships (names as ``channel_costs.json``'s ``costs``,
+    over :data:`notation.scoresheet.channel.DEFAULTS`: a table learned from other sheets by
+    :func:`notation.scoresheet.learn.learn_costs`). Never raises on bad input: problems
     come back as diagnostics and a ``needs-human`` status. A whole PGN file (tag sections) is read
     game by game with :func:`notation.scoresheet.pgn_input.read_scoresheets`.
     """
-    return read_sheets([text], lang=lang, fen=fen, tags=tags, max_cost=max_cost, first_lines=[first_line], pins=pins)
+    return read_sheets(
+        [text], lang=lang, fen=fen, tags=tags, max_cost=max_cost, first_lines=[first_line], pins=pins, costs=costs
+    )
 
 
 def read_sheets(
@@ -96,10 +103,24 @@ def read_sheets(
     max_cost: float | None = None,
     first_lines: list[int] | None = None,
     pins: Iterable[str] = (),
+    costs: Mapping[str, float] | None = None,
 ) -> Reconstruction:
     """The game written on the copies ``texts`` of its scoresheet (the two players' sheets, say):
     independent witnesses of the same moves. Options as :func:`reconstruct`; the corrections say
     which copy each concerns and the view of the boxes covers every box of every copy."""
+    with costs_in_force(costs):
+        return _read_sheets(texts, lang, fen, tags, max_cost, first_lines, pins)
+
+
+def _read_sheets(
+    texts: list[str],
+    lang: str,
+    fen: str | None,
+    tags: dict[str, str] | str | None,
+    max_cost: float | None,
+    first_lines: list[int] | None,
+    pins: Iterable[str],
+) -> Reconstruction:
     from notation.formats.fen import FenError, parse_fen
     from notation.formats.position import Position
 

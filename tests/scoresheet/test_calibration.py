@@ -28,7 +28,9 @@ def test_a_corrected_box_alone_is_capped_below_the_flag() -> None:
     assert read[4] == ("corrected", 1)
     limits = caps(read)
     assert limits[4] == CAPS["corrected"][0] < 0.99
-    assert [limits[k] for k in range(9) if k != 4] == [1.0] * 8  # one doubtful neighbour caps no written box
+    # one doubtful neighbour caps a written box just under the flag (98% right on sheets held out)
+    assert [limits[k] for k in range(9) if k != 4] == [1.0] + [CAPS["written"][1]] * 6 + [1.0]
+    assert CAPS["written"][1] < 0.99
 
 
 def test_doubtful_neighbours_cap_a_box_read_as_written() -> None:
@@ -74,7 +76,8 @@ def test_a_slip_on_one_copy_is_flagged_and_settled_by_the_other_copy() -> None:
     slipped[14] = "Bc3"  # 8. Nc3 written with the wrong piece letter
     alone = reconstruct(_sheet(slipped))
     assert alone.sans == OPERA and alone.needs_human
-    assert alone.flagged[0].ply == 15 and alone.flagged[0].confidence < 0.99  # (and 10. Nxb5, from c3 or a3)
+    # the slip and the moves read as written beside it (and 10. Nxb5, from c3 or a3)
+    assert 15 in {m.ply for m in alone.flagged} and all(m.confidence < 0.99 for m in alone.flagged)
     together = read_sheets([_sheet(slipped), _sheet(OPERA)])
     assert together.sans == OPERA and not together.needs_human
 

@@ -48,7 +48,8 @@ def test_an_illegal_move_falls_back_to_reconstruction_keeping_tags() -> None:
     # the illegal box is corrected on the word of one copy: a guess a human confirms
     # (notation.scoresheet.calibration), the game otherwise as written
     assert rec.status == "needs-human" and rec.layout == "numbered"
-    assert {m.ply for m in rec.flagged} <= {c.ply for c in rec.corrections}
+    # flagged: the corrected box and the moves read as written within three plies of it
+    assert {m.ply for m in rec.flagged} == set(range(23, 30))
     assert rec.tags["White"] == "Morphy, Paul" and rec.tags["Black"].startswith("Duke Karl")
     assert rec.sans[25] == "Rxd7" and len(rec.sans) == 33
     (fix,) = rec.corrections
