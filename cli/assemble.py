@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from notation.cli import help_types, integers
-from notation.cli.main import COMMANDS, HELP, version
+from notation.cli.commands import COMMANDS, HELP, version
 from notation.cli.render import EXIT_OK
 
 help_types.install()

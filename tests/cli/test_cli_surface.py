@@ -145,7 +145,7 @@ print("IMPORTED", __import__("json").dumps(heavy), file=sys.stderr)
 TABLES_AND_CHARTS = ("polars", "pyarrow", "altair", "vl_convert")
 #: the Python rules tables (the reference replay): validate needs them for a game the core declines
 RULES = ("notation.rules.attacks", "notation.rules.position")
-#: what ``notation --help`` and ``--version`` print without (:func:`notation.cli.main.top_help`)
+#: what ``notation --help`` and ``--version`` print without (:func:`notation.cli.commands.top_help`)
 AT_ONCE = ("typer", "click", "rich", "lark", "markdown_it", "importlib.metadata", "notation.cli.validate_cmd")
 
 
@@ -232,9 +232,10 @@ def _whole_help(columns: int, monkeypatch: pytest.MonkeyPatch) -> str:
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_help_printed_at_once_is_the_whole_applications(columns: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``notation --help`` is printed without Typer (:func:`notation.cli.main.top_help`): it is the
+    """``notation --help`` is printed without Typer (:func:`notation.cli.commands.top_help`): it is the
     help the application with every command prints, byte for byte, at every width."""
-    from notation.cli.main import _at_once, top_help
+    from notation.cli.commands import top_help
+    from notation.cli.main import _at_once
 
     whole = _whole_help(columns, monkeypatch)
     assert top_help(columns) == whole
@@ -265,11 +266,12 @@ def test_only_help_and_version_alone_are_printed_at_once(monkeypatch: pytest.Mon
 
 
 def test_the_command_list_shows_each_commands_own_help() -> None:
-    """:data:`notation.cli.main.SUMMARIES` (the start of each command's help) cuts as the command's
+    """:data:`notation.cli.commands.SUMMARIES` (the start of each command's help) cuts as the command's
     whole help does at every width, and names every command."""
     import typer
 
-    from notation.cli.main import COMMANDS, SUMMARIES, _short, app
+    from notation.cli.commands import COMMANDS, SUMMARIES, _short
+    from notation.cli.main import app
 
     group = typer.main.get_command(app)
     assert list(SUMMARIES) == list(COMMANDS) == group.list_commands(None)  # type: ignore[attr-defined]
