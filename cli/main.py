@@ -1,8 +1,10 @@
 """The Typer application behind the ``notation`` console script.
 
-Each command lives in its own module with a ``register(app)`` function; this module only
-assembles them. Commands follow one shape: parse options -> one library call -> render ->
-exit code (0 clean, 1 problems found, 2 usage or I/O failure).
+Each command lives in its own module with a ``register(app)`` function, which
+:mod:`notation.cli.assemble` calls for the commands a command line names; this module is the
+entry point and imports no Typer (``notation --help`` and ``--version`` print without it).
+Commands follow one shape: parse options -> one library call -> render -> exit code (0 clean,
+1 problems found, 2 usage or I/O failure).
 """
 
 from __future__ import annotations
@@ -11,74 +13,12 @@ import gc
 import os
 import sys
 from collections.abc import Iterable
-from importlib import import_module
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-import typer
-from typer.core import TyperGroup
+from notation.cli.commands import COMMANDS, top_help, version
 
-from notation.cli.render import EXIT_OK, EXIT_USAGE
-from notation.cli import help_types, integers
-
-help_types.install()
-integers.install()
-
-
-class _Commands(TyperGroup):
-    """The top-level group: ``notation --help`` is laid out as plain text (the command list and
-    the options), which needs neither rich's help renderer nor its Markdown support, so the
-    help of the whole tool shows at once; every command's own ``--help`` keeps the rich panels."""
-
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        markup = self.rich_markup_mode
-        self.rich_markup_mode = None
-        try:
-            super().format_help(ctx, formatter)
-        finally:
-            self.rich_markup_mode = markup
-
-
-def _version() -> str:
-    """The installed distribution's version (read from its metadata: nothing else is imported)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("notation")
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree without metadata
-        return "unknown"
-
-
-def _show_version(value: bool) -> None:
-    if value:
-        typer.echo(f"notation {_version()}")
-        raise typer.Exit(EXIT_OK)
-
-
-def _main(
-    version: bool = typer.Option(
-        False, "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
-    ),
-) -> None:
-    """Chess game scores: validate PGN against the FIDE Laws, import to Polars/Parquet, compute
-    standings and the club ledger, reconstruct scoresheets."""
-
-
-#: The commands, by name, in the order ``notation --help`` lists them, and the module of each
-#: (in :mod:`notation.cli`), whose ``register(app)`` adds it.
-COMMANDS: dict[str, str] = {
-    "validate": "validate_cmd",
-    "import": "import_cmd",
-    "stats": "stats_cmd",
-    "standings": "standings_cmd",
-    "ledger": "ledger_cmd",
-    "players": "players_cmd",
-    "scoresheet": "scoresheet_cmd",
-    "filter": "filter_cmd",
-    "convert": "convert_cmd",
-    "tree": "tree_cmd",
-    "chart": "chart_cmd",
-    "board": "board_cmd",  # pictures: charts and board diagrams
-}
+if TYPE_CHECKING:  # pragma: no cover - Typer loads with the application (notation.cli.assemble)
+    import typer
 
 
 def application(names: Iterable[str] = COMMANDS) -> typer.Typer:
@@ -86,21 +26,12 @@ def application(names: Iterable[str] = COMMANDS) -> typer.Typer:
 
     Typer builds every registered command's options from its signature whenever the
     application runs, so :func:`run` imports and registers only the command a command line
-    names (the same command, help and errors; a command line naming none gets them all)."""
-    built = typer.Typer(
-        cls=_Commands,
-        name="notation",
-        help="Chess game scores: validate PGN against the FIDE Laws, import to Polars/Parquet, "
-        "compute standings and the club ledger, reconstruct scoresheets.",
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
-    built.callback()(_main)
-    for name in names:
-        import_module(f"notation.cli.{COMMANDS[name]}").register(built)
-    return built
+    names (the same command, help and errors; a command line naming none gets them all), and
+    prints ``notation --help`` and ``--version`` without the application
+    (:func:`notation.cli.commands.top_help`)."""
+    from notation.cli.assemble import build
+
+    return build(names)
 
 
 def __getattr__(name: str) -> Any:
@@ -116,6 +47,33 @@ def _named(argv: list[str]) -> list[str]:
     or every command's name when its first argument is not a command (an option such as
     ``--version`` or ``--help``, a misspelt command, nothing)."""
     return argv[:1] if argv and argv[0] in COMMANDS else list(COMMANDS)
+
+
+def _columns() -> int:
+    """The terminal's width as the command-line framework reads it (``shutil.get_terminal_size``:
+    ``COLUMNS`` first, then standard output's terminal, then 80), without importing shutil."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+def _at_once(argv: list[str]) -> str | None:
+    """What ``notation --help``, ``-h`` or ``--version`` prints (None for any other command line,
+    and under shell completion), which :func:`run` prints without building the application."""
+    if len(argv) != 1 or "_NOTATION_COMPLETE" in os.environ:
+        return None
+    if argv[0] in ("-h", "--help"):
+        return top_help(_columns())
+    if argv[0] == "--version":
+        return f"notation {version()}\n"
+    return None
 
 
 class OutputGuard:
@@ -179,11 +137,15 @@ def _pipe_closed() -> NoReturn:
     """The reader of standard output went away (``| head -1``): it took what it wanted, so the
     command ends here, quietly, with exit code 0 (raised as SystemExit so that no command's own
     error handling, nor the command-line framework's exit 1 for a closed pipe, can intervene)."""
+    from notation.cli.render import EXIT_OK
+
     _discard_stdout()
     raise SystemExit(EXIT_OK)
 
 
 def _output_failed(exc: OSError) -> NoReturn:
+    from notation.cli.render import EXIT_USAGE
+
     _discard_stdout()
     sys.stderr.write(f"notation: error: cannot write output: {exc.strerror or exc}\n")
     raise SystemExit(EXIT_USAGE)
@@ -204,7 +166,11 @@ def run() -> None:
     sys.stdout = OutputGuard(sys.stdout)
     try:
         try:
-            application(_named(sys.argv[1:]))()
+            shown = _at_once(sys.argv[1:])
+            if shown is None:
+                application(_named(sys.argv[1:]))()
+            else:
+                sys.stdout.write(shown)
         finally:
             sys.stdout.flush()
     except BrokenPipeError:

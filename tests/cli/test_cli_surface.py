@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import OUTSIDE, SAMPLE_GAMES
-from terminal_support import CODE, drain
+from terminal_support import CODE, drain, through_terminal
 
 ROUND_ROBIN = SAMPLE_GAMES / "round_robin.pgn"
 
@@ -145,14 +145,16 @@ print("IMPORTED", __import__("json").dumps(heavy), file=sys.stderr)
 TABLES_AND_CHARTS = ("polars", "pyarrow", "altair", "vl_convert")
 #: the Python rules tables (the reference replay): validate needs them for a game the core declines
 RULES = ("notation.rules.attacks", "notation.rules.position")
+#: what ``notation --help`` and ``--version`` print without (:func:`notation.cli.commands.top_help`)
+AT_ONCE = ("typer", "click", "rich", "lark", "markdown_it", "importlib.metadata", "notation.cli.validate_cmd")
 
 
 @pytest.mark.parametrize(
     ("args", "modules"),
     [
-        (["--help"], TABLES_AND_CHARTS + RULES + ("lark", "markdown_it")),  # plain text: no rich help renderer
-        (["-h"], TABLES_AND_CHARTS + RULES + ("lark", "markdown_it")),
-        (["--version"], TABLES_AND_CHARTS + RULES),
+        (["--help"], TABLES_AND_CHARTS + RULES + AT_ONCE),  # printed without building the application
+        (["-h"], TABLES_AND_CHARTS + RULES + AT_ONCE),
+        (["--version"], TABLES_AND_CHARTS + RULES + AT_ONCE),
         (["validate", "--help"], TABLES_AND_CHARTS + RULES),
         (["chart", "--help"], TABLES_AND_CHARTS + RULES),
         (["validate", "EMPTY"], TABLES_AND_CHARTS + RULES + ("lark",)),  # nothing to parse or replay
@@ -209,3 +211,86 @@ def test_a_command_line_meets_its_command_alone_as_in_the_whole_application(args
     runner = CliRunner()
     alone, whole = runner.invoke(application(_named(args)), args), runner.invoke(app, args)
     assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)
+
+
+#: widths around every edge of the layout: help text is 50 to 78 columns wide (80 and more: 78)
+WIDTHS = [1, 40, 51, 52, 53, 54, 60, 65, 66, 67, 70, 75, 78, 79, 80, 81, 100, 200]
+
+
+def _whole_help(columns: int, monkeypatch: pytest.MonkeyPatch) -> str:
+    """What the application with every command prints for ``--help`` on a terminal ``columns``
+    wide (its ``--help`` prints the context's help and a line end)."""
+    import typer
+
+    from notation.cli.main import app
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    group = typer.main.get_command(app)
+    with group.make_context("notation", [], resilient_parsing=True) as ctx:
+        return ctx.get_help() + "\n"
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_help_printed_at_once_is_the_whole_applications(columns: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``notation --help`` is printed without Typer (:func:`notation.cli.commands.top_help`): it is the
+    help the application with every command prints, byte for byte, at every width."""
+    from notation.cli.commands import top_help
+    from notation.cli.main import _at_once
+
+    whole = _whole_help(columns, monkeypatch)
+    assert top_help(columns) == whole
+    assert _at_once(["--help"]) == _at_once(["-h"]) == whole
+
+
+def test_version_printed_at_once_is_the_whole_applications() -> None:
+    from importlib.metadata import version
+
+    from typer.testing import CliRunner
+
+    import notation
+    from notation.cli.main import _at_once, app
+
+    whole = CliRunner().invoke(app, ["--version"])
+    assert (whole.exit_code, whole.output) == (0, _at_once(["--version"]))
+    assert notation.__version__ == version("notation")  # the version printed is the installed one's
+
+
+def test_only_help_and_version_alone_are_printed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any other command line (two options, a command, nothing, shell completion) runs the application."""
+    from notation.cli.main import _at_once
+
+    for argv in ([], ["--help", "--version"], ["validate"], ["validate", "--help"], ["--nope"], ["help"]):
+        assert _at_once(argv) is None, argv
+    monkeypatch.setenv("_NOTATION_COMPLETE", "bash_complete")
+    assert _at_once(["--help"]) is None and _at_once(["--version"]) is None
+
+
+def test_the_command_list_shows_each_commands_own_help() -> None:
+    """:data:`notation.cli.commands.SUMMARIES` (the start of each command's help) cuts as the command's
+    whole help does at every width, and names every command."""
+    import typer
+
+    from notation.cli.commands import COMMANDS, SUMMARIES, _short
+    from notation.cli.main import app
+
+    group = typer.main.get_command(app)
+    assert list(SUMMARIES) == list(COMMANDS) == group.list_commands(None)  # type: ignore[attr-defined]
+    for name, summary in SUMMARIES.items():
+        command = group.commands[name]  # type: ignore[attr-defined]
+        for limit in range(34, 63):  # widths 50 to 78, less 6 and the longest name's 10
+            assert _short(summary, limit) == command.get_short_help_str(limit), (name, limit)
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+def test_help_on_a_terminal_and_piped(columns: int) -> None:
+    """Through the console script's entry point, on a terminal ``columns`` wide and piped with
+    ``COLUMNS`` set: what the application with every command prints."""
+    env = dict(os.environ, COLUMNS=str(columns))
+    whole = "from notation.cli.main import app; app(prog_name='notation')"
+    runs = [
+        subprocess.run([sys.executable, "-c", code, "--help"], cwd=OUTSIDE, capture_output=True, text=True, env=env)
+        for code in (whole, CODE)
+    ]
+    assert [(run.returncode, run.stderr) for run in runs] == [(0, ""), (0, "")]
+    assert runs[1].stdout == runs[0].stdout and "Commands:" in runs[0].stdout
+    assert through_terminal(["--help"], columns) == (runs[0].stdout, "", 0)
