@@ -103,6 +103,11 @@ def report_lines(raws: list[RawGame], name: str | None) -> list[ReportLine | Non
         if len(files) > 1:
             return [None] * len(raws)
         file = files.pop() or "<input>"
+    if not file.isascii():
+        try:
+            file.encode()
+        except UnicodeEncodeError:  # a file name that is no UTF-8 text: the reports say it
+            return [None] * len(raws)
     from notation.pgn.plain import MAX_DIAGNOSTICS
 
     try:

@@ -163,6 +163,16 @@ def test_names_are_written_as_json_writes_them(tmp_path: Path, name: str) -> Non
     assert _one(tmp_path, text)[0] is True
 
 
+def test_a_file_name_that_is_no_utf8_text_leaves_the_lines_to_the_reports(tmp_path: Path) -> None:
+    path = tmp_path / "one.pgn"
+    path.write_text(_GAME.format(tags="", moves=_SHORT, result="*", marker="*"))
+    raws = _raws(path)
+    name = "bad\udcff.pgn"  # (os.fsdecode of a name whose bytes are not UTF-8)
+    assert core.report_lines(raws, name) == [None]
+    (line,) = lined(list(raws), name)
+    assert line == report_line(core.check_raw(raws[0], name))
+
+
 def test_a_batch_keeps_the_reader_s_order_and_read_failures(tmp_path: Path) -> None:
     path = tmp_path / "mixed.pgn"
     games = [
