@@ -806,6 +806,13 @@ fn tag_sections(py: Python<'_>, data: &[u8]) -> PyResult<Vec<(usize, usize)>> {
         .map_err(|payload| CorePanic::new_err(panic_message(payload)))
 }
 
+/// Whether `needle` occurs in `data` (`needle in data`, by `memchr::memmem`).
+#[pyfunction]
+fn contains(py: Python<'_>, data: &[u8], needle: &[u8]) -> PyResult<bool> {
+    py.detach(|| catch_unwind(|| memchr::memmem::find(data, needle).is_some()))
+        .map_err(|payload| CorePanic::new_err(panic_message(payload)))
+}
+
 /// The newlines in `data` (`bytes.count(b"\n")`, a word at a time).
 #[pyfunction]
 fn newlines(data: &[u8]) -> PyResult<usize> {
@@ -1229,6 +1236,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lines_and_starts, m)?)?;
     m.add_function(wrap_pyfunction!(tag_sections, m)?)?;
     m.add_function(wrap_pyfunction!(newlines, m)?)?;
+    m.add_function(wrap_pyfunction!(contains, m)?)?;
     m.add_function(wrap_pyfunction!(game_id, m)?)?;
     m.add_class::<MovesBatch>()?;
     m.add_function(wrap_pyfunction!(comment_values, m)?)?;

@@ -460,6 +460,7 @@ _TAG_PARTS = st.sampled_from(
         b"x y",
         b"\x0b",
         b"\xc3\xa9",
+        b"\xef\xbb\xbf",
     ]
 )
 
@@ -470,6 +471,8 @@ def test_the_core_finds_tag_sections_as_the_readers_regex_on_generated_text(part
     data = b"".join(parts)
     assert _core.tag_sections(data) == _regex_sections(data), data
     assert _core.newlines(data) == data.count(b"\n")
+    for needle in (b"\n\xef\xbb\xbf", b"[", b"\r\n", b"Event a"):
+        assert _core.contains(data, needle) == (needle in data)
 
 
 def test_the_core_finds_tag_sections_as_the_readers_regex_on_corpus_files() -> None:

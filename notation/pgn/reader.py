@@ -326,6 +326,7 @@ def _split(
         line_bom, blank_bom = b"\n" + BOM, b"\n   "  # the same size: offsets stay byte offsets
     sections = _section_spans(isinstance(first, bytes))
     count = _newline_count(isinstance(first, bytes))
+    holds = _substring_test(isinstance(first, bytes))
     # ``pending`` starts with a sentinel newline when the scan point is at a line start, so that
     # every tag section is found as "newline + tag lines".
     pending: Any = nl + first[bom_len:]
@@ -409,7 +410,7 @@ def _split(
             region_end = len(pending)  # a huge line: one non-tag piece
         searched = 0
         region = pending[:region_end]
-        if line_bom in region:  # a byte order mark starting a line between games is blank space
+        if holds(region, line_bom):  # a byte order mark starting a line between games is blank space
             region = region.replace(line_bom, blank_bom)
         base = pending_pos - sentinel  # file offset of region[0]
         cur = sentinel
@@ -554,6 +555,25 @@ def _newline_count(binary: bool) -> Callable[[Any], int]:
             return scan(text)
         except panic:
             return text.count(b"\n")  # type: ignore[no-any-return]
+
+    return by_core
+
+
+def _substring_test(binary: bool) -> Callable[[Any, Any], bool]:
+    """``needle in text``: by the compiled core for bytes when it is on (``memmem``; a panic
+    there leaves the test to ``in``)."""
+    from notation.compiled import core_module
+
+    core = core_module() if binary else None
+    if core is None:
+        return lambda text, needle: needle in text
+    scan, panic = core.contains, core.CorePanic
+
+    def by_core(text: Any, needle: Any) -> bool:
+        try:
+            return scan(text, needle)
+        except panic:
+            return needle in text
 
     return by_core
 
