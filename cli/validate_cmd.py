@@ -186,32 +186,28 @@ def run_validate(
             # back), the ordinary games' lines by the core itself (report_line as render); text
             # reads a line back only where it prints a finding
             text = output is OutputFormat.text and not pedantic
+            lines = jsonl or text  # what the loop gets: ReportLines, else reports
             if jsonl:
                 render: Any = pedantic_jsonl_line if pedantic else report_line
+            elif text:
+                render = report_line
             else:
-                render = report_line if text else pedantic_report if pedantic else None
+                render = pedantic_report if pedantic else None
             reports = validate_sources(sources, jobs=jobs, executor=executor, render=render)
             try:
                 for report in reports:
-                    if jsonl:
+                    if lines:
                         summary.add_line(report)
-                        sys.stdout.write(report.text + "\n")  # (rich may proxy it)
-                        if max_errors and summary.by_status["error"] >= max_errors:
-                            summary.stopped = True
-                            break
-                        continue
-                    if text:
-                        summary.add_line(report)
-                        _print_line(report, quiet=quiet, tally=tally)
-                        if max_errors and summary.by_status["error"] >= max_errors:
-                            summary.stopped = True
-                            break
-                        continue
-                    summary.add(report)
-                    if output is OutputFormat.json:
-                        collected.append(report.to_dict())
+                        if jsonl:
+                            sys.stdout.write(report.text + "\n")  # (rich may proxy it)
+                        else:
+                            _print_line(report, quiet=quiet, tally=tally)
                     else:
-                        _print_text(report, quiet=quiet, tally=tally)
+                        summary.add(report)
+                        if output is OutputFormat.json:
+                            collected.append(report.to_dict())
+                        else:
+                            _print_text(report, quiet=quiet, tally=tally)
                     if max_errors and summary.by_status["error"] >= max_errors:
                         summary.stopped = True
                         break
