@@ -6,6 +6,7 @@ failure here, not a skip.
 """
 
 from __future__ import annotations
+from collections.abc import Iterator
 
 
 import pytest
@@ -419,16 +420,22 @@ def test_the_core_finds_a_games_end_as_the_readers_regex_on_generated_text(parts
     assert _core.game_end(data) == _regex_end(data), data
 
 
-def test_the_core_finds_a_games_end_as_the_readers_regex_on_corpus_files() -> None:
+def _corpus_heads(size: int) -> Iterator[tuple[str, bytes]]:
+    """(name, the first ``size`` bytes) of every game file of the corpus, decompressed."""
     import gzip
 
-    found = 0
     for path in sorted(p for p in corpus_path("games").rglob("*") if p.is_file() and ".pgn" in p.name):
         data = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
-        data, at = data[: 1 << 19], 0  # (each step copies the rest: kept short)
+        yield path.name, data[:size]
+
+
+def test_the_core_finds_a_games_end_as_the_readers_regex_on_corpus_files() -> None:
+    found = 0
+    for name, data in _corpus_heads(1 << 19):  # (each step copies the rest: kept short)
+        at = 0
         while True:
             end = _core.game_end(data[at:])
-            assert end == _regex_end(data[at:]), (path.name, at)
+            assert end == _regex_end(data[at:]), (name, at)
             if end is None:
                 break
             at, found = at + end, found + 1
@@ -476,14 +483,11 @@ def test_the_core_finds_tag_sections_as_the_readers_regex_on_generated_text(part
 
 
 def test_the_core_finds_tag_sections_as_the_readers_regex_on_corpus_files() -> None:
-    import gzip
-
     found = 0
-    for path in sorted(p for p in corpus_path("games").rglob("*") if p.is_file() and ".pgn" in p.name):
-        data = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
-        data = b"\n" + data[: 1 << 21]
+    for name, head in _corpus_heads(1 << 21):
+        data = b"\n" + head
         sections = _core.tag_sections(data)
-        assert sections == _regex_sections(data), path.name
+        assert sections == _regex_sections(data), name
         assert _core.newlines(data) == data.count(b"\n")
         found += len(sections)
     assert found > 10_000
