@@ -163,7 +163,7 @@ def run_validate(
     """The command body; returns the exit code."""
     from notation.validation.reports import pedantic as pedantic_report, report_line
     from notation.parallel import worker_count
-    from notation.validation.run import process_pool, validate_sources
+    from notation.validation.run import process_pool, uses_processes, validate_sources
 
     sources, problems = pgn_sources(paths)
     if problems:
@@ -176,23 +176,23 @@ def run_validate(
     collected: list[dict[str, Any]] = []
     started = time.perf_counter()
     out = sys.stdout
+    jsonl = output is OutputFormat.jsonl
+    # jsonl, and text: each report is rendered in the workers (less to send back), the ordinary
+    # games' lines by the core itself (report_line as render); text reads a line back only
+    # where it prints a finding
+    text = output is OutputFormat.text and not pedantic
+    lines = jsonl or text  # what the loop gets: ReportLines, else reports
+    if jsonl:
+        render: Any = pedantic_jsonl_line if pedantic else report_line
+    elif text:
+        render = report_line
+    else:
+        render = pedantic_report if pedantic else None
     pool = ExitStack()
     try:
-        # workers are forked before the progress display starts its thread
-        executor = pool.enter_context(process_pool(jobs)) if jobs > 1 else None
+        # worker processes are forked before the progress display starts its thread
+        executor = pool.enter_context(process_pool(jobs)) if uses_processes(jobs, render) else None
         with reading_progress("validating", paths):
-            jsonl = output is OutputFormat.jsonl
-            # jsonl, and text: each report is rendered in the worker processes (less to send
-            # back), the ordinary games' lines by the core itself (report_line as render); text
-            # reads a line back only where it prints a finding
-            text = output is OutputFormat.text and not pedantic
-            lines = jsonl or text  # what the loop gets: ReportLines, else reports
-            if jsonl:
-                render: Any = pedantic_jsonl_line if pedantic else report_line
-            elif text:
-                render = report_line
-            else:
-                render = pedantic_report if pedantic else None
             reports = validate_sources(sources, jobs=jobs, executor=executor, render=render)
             try:
                 for report in reports:

@@ -1175,56 +1175,85 @@ fn report_lines(
         reported,
         searches,
     };
-    let mut out = Vec::with_capacity(raws.len());
+    // the games' texts, numbers and lines, read with the interpreter held; the reports are
+    // then written without it (other threads run), taking it again only to ask `start`
+    let mut datas = Vec::with_capacity(raws.len());
+    let mut places = Vec::with_capacity(raws.len());
     for raw in raws.iter() {
-        if raw.getattr(intern!(py, "oversized"))?.is_truthy()?
+        let place = if raw.getattr(intern!(py, "oversized"))?.is_truthy()?
             || !raw.getattr(intern!(py, "io_error"))?.is_none()
         {
-            out.push(None);
-            continue;
-        }
-        let (Ok(number), Ok(line)) = (
+            None
+        } else if let (Ok(number), Ok(line)) = (
             raw.getattr(intern!(py, "number"))?.extract::<u64>(),
             raw.getattr(intern!(py, "line"))?.extract::<usize>(),
-        ) else {
-            out.push(None);
-            continue;
-        };
-        let data = raw.getattr(intern!(py, "data"))?;
-        let text = if let Ok(bytes) = data.cast::<PyBytes>() {
-            std::str::from_utf8(bytes.as_bytes()).ok()
-        } else if let Ok(string) = data.cast::<PyString>() {
-            string.to_str().ok()
+        ) {
+            Some((number, line))
         } else {
             None
         };
+        datas.push(if place.is_some() {
+            Some(raw.getattr(intern!(py, "data"))?)
+        } else {
+            None
+        });
+        places.push(place);
+    }
+    let texts: Vec<Option<(&str, u64, usize)>> = datas
+        .iter()
+        .zip(&places)
+        .map(|(data, place)| {
+            let (data, &(number, line)) = (data.as_ref()?, place.as_ref()?);
+            let text = if let Ok(bytes) = data.cast::<PyBytes>() {
+                std::str::from_utf8(bytes.as_bytes()).ok()
+            } else if let Ok(string) = data.cast::<PyString>() {
+                string.to_str().ok()
+            } else {
+                None
+            };
+            Some((text?, number, line))
+        })
+        .collect();
+    let start = start.clone().unbind();
+    let written = py.detach(|| {
         // a game with FEN, SetUp or Variant tags: Python's start position (None on any failure)
         let mut start_of = |fen: Option<&str>, variant: Option<&str>, setup: Option<&str>| {
-            start
-                .call1((fen, variant, setup))
-                .and_then(|found| found.extract::<Option<crate::report::Start>>())
+            Python::attach(|py| {
+                start
+                    .bind(py)
+                    .call1((fen, variant, setup))
+                    .and_then(|found| found.extract::<Option<crate::report::Start>>())
+                    .ok()
+                    .flatten()
+            })
+        };
+        texts
+            .iter()
+            .map(|game| {
+                let &(text, number, line) = game.as_ref()?;
+                catch_unwind(AssertUnwindSafe(|| {
+                    crate::report::report_line(text, file, number, line, &limits, &mut start_of)
+                }))
                 .ok()
                 .flatten()
-        };
-        let written = text.and_then(|text| {
-            catch_unwind(AssertUnwindSafe(|| {
-                crate::report::report_line(text, file, number, line, &limits, &mut start_of)
-            }))
-            .ok()
-            .flatten()
-        });
-        out.push(written.map(|l| {
-            (
-                l.text,
-                l.status,
-                l.plies,
-                l.variation_plies,
-                l.codes,
-                l.start_ply,
-            )
-        }));
-    }
-    Ok(out)
+            })
+            .collect::<Vec<_>>()
+    });
+    Ok(written
+        .into_iter()
+        .map(|written| {
+            written.map(|l| {
+                (
+                    l.text,
+                    l.status,
+                    l.plies,
+                    l.variation_plies,
+                    l.codes,
+                    l.start_ply,
+                )
+            })
+        })
+        .collect())
 }
 
 #[pymodule]

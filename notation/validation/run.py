@@ -3,8 +3,10 @@
 ``validate(source)`` yields one :class:`notation.validation.reports.GameReport` per game in input
 order. Each game chunk of :func:`notation.pgn.reader.split_games` goes through
 :func:`notation.validation.core.check_raw`: the compiled core when it takes the game, the
-pure-Python reference otherwise (identical reports). With ``jobs > 1`` chunks are checked in a
-process pool; reports still come out in file order and are identical to ``jobs=1``. A large
+pure-Python reference otherwise (identical reports). With ``jobs > 1`` the jsonl lines the
+compiled core writes (``validate --format jsonl`` and the text listing) are shared by threads (the
+core lets go of the interpreter while it works); other reports are checked in a process pool.
+Either way they come out in file order and are identical to ``jobs=1``. In the pool, a large
 plain file is split there too: past its head (split by the parent, where the reader decides
 whether the source is PGN at all) the workers get byte ranges, each from a game's start, and
 split them themselves (:func:`notation.pgn.reader.split_range`), so the parent does no work per
@@ -59,15 +61,19 @@ def validate_sources(
     function) turns each report into what the caller keeps of it, in the workers: then those
     values are yielded instead of the reports (and only they cross between processes). With
     ``render`` :func:`~notation.validation.reports.report_line` (jsonl), the compiled core writes
-    the lines of the ordinary games itself, a batch of games at a time (:func:`lined`).
+    the lines of the ordinary games itself, a batch of games at a time (:func:`lined`), and
+    ``jobs`` threads share that work instead of processes (:func:`_threaded_lines`).
     """
+    lines = render is report_line and core_available()
+    if lines and jobs > 1:
+        yield from _threaded_lines(sources, jobs)  # (no processes: an ``executor`` is not used)
+        return
     if executor is not None:
         yield from _parallel(sources, executor, jobs, render)
         return
     if jobs <= 1:
         from notation.pgn.reader import split_games
 
-        lines = render is report_line and core_available()
         for source, name in sources:
             if lines:
                 yield from _batched_lines(split_games(source), name)
@@ -80,6 +86,13 @@ def validate_sources(
         yield from _parallel(sources, pool, jobs, render)
 
 
+def uses_processes(jobs: int, render: Callable[[GameReport], Any] | None) -> bool:
+    """Whether :func:`validate_sources` checks games in worker processes (:func:`process_pool`)
+    for ``jobs`` and ``render``: not for one job, nor for the jsonl lines the compiled core
+    writes (then ``jobs`` threads share the core's work, :func:`_threaded_lines`)."""
+    return jobs > 1 and not (render is report_line and core_available())
+
+
 def checked(item: Chunk, name: str | None) -> GameReport:
     """The report of one item of the reader: a game's (:func:`check_raw`), or a read failure's
     line (:func:`notation.validation.reports.failure_report`)."""
@@ -90,7 +103,17 @@ def lined(items: list[Chunk], name: str | None) -> list[ReportLine]:
     """The jsonl lines of the reader's ``items`` (of one source, reported under ``name``): the
     compiled core's for the ordinary games (:func:`notation.validation.core.report_lines`, one
     call for all), the reports' (:func:`checked`) for the rest; the same lines either way."""
-    written = iter(report_lines([item for item in items if not isinstance(item, ReadFailure)], name))
+    return _completed(items, name, _core_lines(items, name))
+
+
+def _core_lines(items: list[Chunk], name: str | None) -> list[ReportLine | None]:
+    """The lines the compiled core writes of the games among ``items`` (None: Python's to make)."""
+    return report_lines([item for item in items if not isinstance(item, ReadFailure)], name)
+
+
+def _completed(items: list[Chunk], name: str | None, lines: list[ReportLine | None]) -> list[ReportLine]:
+    """The lines of ``items``: the core's ``lines`` of its games, the reports' for the rest."""
+    written = iter(lines)
     out = []
     for item in items:
         line = None if isinstance(item, ReadFailure) else next(written)
@@ -99,18 +122,51 @@ def lined(items: list[Chunk], name: str | None) -> list[ReportLine]:
 
 
 def _batched_lines(items: Iterable[Chunk], name: str | None) -> Iterator[ReportLine]:
-    """:func:`lined` over a source's items, :data:`BATCH_GAMES` games (or :data:`BATCH_CHARS`
-    characters) at a time."""
+    """:func:`lined` over a source's items, a batch (:func:`_batches`) at a time."""
+    for batch in _batches(items):
+        yield from lined(batch, name)
+
+
+def _batches(items: Iterable[Chunk]) -> Iterator[list[Chunk]]:
+    """The reader's ``items`` in lists of :data:`BATCH_GAMES` games (or :data:`BATCH_CHARS`
+    characters), the last one shorter."""
     batch: list[Chunk] = []
     size = 0
     for item in items:
         batch.append(item)
         size += 1 if isinstance(item, ReadFailure) else max(item.size, len(item.data))
         if len(batch) >= BATCH_GAMES or size >= BATCH_CHARS:
-            yield from lined(batch, name)
+            yield batch
             batch, size = [], 0
     if batch:
-        yield from lined(batch, name)
+        yield batch
+
+
+def _threaded_lines(sources: Iterable[tuple[Any, str | None]], jobs: int) -> Iterator[ReportLine]:
+    """The jsonl lines of every source, in order, the compiled core's work shared by ``jobs``
+    threads: this thread splits the sources into batches and makes the lines of the games the
+    core declines (the reference's parsers stay in one thread); the threads run the core, which
+    lets go of the interpreter while it writes a batch's lines."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from notation.pgn.reader import split_games
+
+    window = jobs * 4
+    pending: deque[tuple[Future[list[ReportLine | None]], list[Chunk], str | None]] = deque()
+    with ThreadPoolExecutor(jobs, thread_name_prefix="notation-validate") as pool:
+        try:
+            for source, name in sources:
+                for batch in _batches(split_games(source)):
+                    pending.append((pool.submit(_core_lines, batch, name), batch, name))
+                    if len(pending) >= window:
+                        future, done, named = pending.popleft()
+                        yield from _completed(done, named, future.result())
+            while pending:
+                future, done, named = pending.popleft()
+                yield from _completed(done, named, future.result())
+        finally:
+            for future, _, _ in pending:
+                future.cancel()
 
 
 # Batches sent to a worker: at most this many games or characters, whichever comes first.
@@ -120,14 +176,6 @@ BATCH_CHARS = 256 * 1024
 
 def _work(batch: list[tuple[Any, str | None]], render: Callable[[GameReport], Any] | None) -> list[Any]:
     """Worker: parse and check a batch of raw games (and render the reports)."""
-    if render is report_line and core_available():
-        out: list[Any] = []
-        start = 0
-        for end in range(1, len(batch) + 1):  # (a batch's games share a name: one call)
-            if end == len(batch) or batch[end][1] != batch[start][1]:
-                out.extend(lined([raw for raw, _ in batch[start:end]], batch[start][1]))
-                start = end
-        return out
     if render is None:
         return [checked(raw, name) for raw, name in batch]
     return [render(checked(raw, name)) for raw, name in batch]
@@ -339,10 +387,6 @@ def _work_range(spec: _Range, render: Callable[[GameReport], Any] | None) -> tup
     results: list[Any] = []
     count, stopped = 0, False
     items = split_range(spec.path, spec.start, spec.end, number=spec.number, line=spec.line)
-    if render is report_line and core_available():
-        games = list(items)
-        stopped = any(isinstance(raw, ReadFailure) or raw.io_error is not None for raw in games)
-        return len(games), list(_batched_lines(games, spec.name)), stopped
     for raw in items:
         count += 1
         stopped = stopped or isinstance(raw, ReadFailure) or raw.io_error is not None

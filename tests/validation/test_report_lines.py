@@ -199,6 +199,61 @@ def test_validate_lines_equal_the_reports_lines(jobs: int) -> None:
     assert list(validate_sources([(path, None)], jobs=jobs, render=report_line)) == by_reports
 
 
+def test_threads_give_the_lines_of_one_job_in_order(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from notation.validation import run
+
+    monkeypatch.setattr(run, "BATCH_GAMES", 3)  # many small batches, several in flight at once
+    broken = tmp_path / "broken.pgn"
+    broken.write_bytes(b'[Event "x"]\n\n1. e4 e5 2. Kx9 *\n\n[Event "y"]\n\n1. d4 *\n\xff\xfe\n1. e4 *\n')
+    sources = [(path, None) for path in sorted(SAMPLE_GAMES.glob("*.pgn"))] + [(broken, "shown.pgn")]
+    by_reports = [report_line(report) for report in validate_sources(sources, jobs=1)]
+    for jobs in (2, 3):
+        assert list(validate_sources(sources, jobs=jobs, render=report_line)) == by_reports
+
+
+def test_threads_stop_when_the_lines_are_no_longer_read() -> None:
+    import threading
+
+    path = SAMPLE_GAMES / "round_robin.pgn"
+    lines = validate_sources([(path, None)] * 20, jobs=2, render=report_line)
+    first = [next(lines) for _ in range(3)]
+    lines.close()  # (--max-errors stops reading so): the threads finish, nothing is left running
+    assert first == list(validate_sources([(path, None)], jobs=1, render=report_line))[:3]
+    assert not [thread for thread in threading.enumerate() if thread.name.startswith("notation-validate")]
+
+
+def test_the_core_lets_other_threads_run_while_it_writes_lines() -> None:
+    import sys
+    import threading
+    import time
+
+    from notation import compiled
+
+    raws = _raws(SAMPLE_GAMES / "round_robin.pgn") * 200
+    core_module = compiled.core_module()
+    assert core_module is not None
+    counted, done = [0], threading.Event()
+
+    def count() -> None:
+        while not done.is_set():
+            counted[0] += 1
+            time.sleep(0)  # (lets go of the interpreter, so this thread never keeps it from the caller)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(60.0)  # the caller keeps the interpreter unless it lets go of it itself
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        before = counted[0]
+        core_module.report_lines(raws, "x.pgn", 50, 1000, lambda *tags: None)
+        during = counted[0] - before
+    finally:
+        done.set()
+        counter.join()
+        sys.setswitchinterval(interval)
+    assert during > 0
+
+
 _TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
 
 
