@@ -80,9 +80,51 @@ def check_raw(raw: RawGame, name: str | None) -> GameReport:
 def _through_core(core: Core, raw: RawGame, name: str | None) -> GameReport | None:
     taken = _take(core, raw, both=False)
     if taken is None:
-        return None
+        return _unsupported_variant(raw, name)
     game, result, start = taken
     return report_of(game, result, name if name is not None else (game.file or "<input>"), start)
+
+
+#: The longest game text :func:`_unsupported_variant` reads: too short to hold a line of
+#: :data:`~notation.pgn.model.MAX_LINE_PLIES` moves (each at least two characters and a blank),
+#: whose reader's ``game.too-long`` only the parser reports.
+_OUTLINE_ONLY_CHARS = 3 * 17_697
+
+
+def _unsupported_variant(raw: RawGame, name: str | None) -> GameReport | None:
+    """The report of a game of a variant the reference does not replay (``variant.unsupported``:
+    its moves are not read, only its tags and result), from the core's outline of the game
+    (:func:`notation.pgn.plain.plain_outline`) rather than the parser's, when the outline reads
+    the game whole without a finding of its own; None otherwise (the parser reads it). The same
+    report either way (a test compares them): the outline and the parser read the same tags and
+    result, and neither says anything of an unsupported game's moves."""
+    from notation.pgn.plain import plain_outline
+    from notation.validation.shared import variant_kind
+
+    data = raw.data
+    if isinstance(data, str):
+        text = data
+    else:
+        from notation.pgn.sources import decode
+
+        text, encoding, bad = decode(data)
+        if bad is not None or encoding != "utf-8":
+            return None
+    if len(text) >= _OUTLINE_ONLY_CHARS or "Variant" not in text:
+        return None
+    plain = plain_outline(text, raw.file, raw.number, raw.line, raw.offset)
+    if plain is None:
+        return None
+    game = plain[0]
+    if variant_kind(game.tags) in ("standard", "chess960") or any(
+        d.code not in _OUTLINE_FINDINGS for d in game.diagnostics
+    ):
+        return None
+    return check_game(game, file=name)
+
+
+#: What the outline reports of a game it reads whole, as the parser does (the tags and result).
+_OUTLINE_FINDINGS = frozenset({"pgn.missing-result", "pgn.result-mismatch", "pgn.empty-game"})
 
 
 def report_lines(raws: list[RawGame], name: str | None) -> list[ReportLine | None]:

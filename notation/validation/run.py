@@ -113,6 +113,8 @@ def _core_lines(items: list[Chunk], name: str | None) -> list[ReportLine | None]
 
 def _completed(items: list[Chunk], name: str | None, lines: list[ReportLine | None]) -> list[ReportLine]:
     """The lines of ``items``: the core's ``lines`` of its games, the reports' for the rest."""
+    if len(lines) == len(items) and None not in lines:
+        return lines  # type: ignore[return-value]  # (every item a game the core wrote)
     written = iter(lines)
     out = []
     for item in items:

@@ -100,3 +100,45 @@ def test_suffix_and_move_number_warnings_go_through_the_core(tmp_path: Path, mov
     assert fast == slow
     assert taken == (0 if "a3" in moves or "+#" in moves else 1)
     assert any(code in fast[0] for code in ("san.check-suffix", "game.move-after-end", "san."))
+
+
+_VARIANT_GAMES = [
+    # (the game's text, whether the core's outline reports it: else the parser does)
+    ('[Event "T"]\n[Variant "Three-check"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 { [%clk 0:03:00] } Nc6 1-0\n', True),
+    ('[Variant "Atomic"]\n[FEN "8/8/8/8/8/8/8/K6k w - - 0 1"]\n[Result "*"]\n\n1. Kb1 $300 Kg1 *\n', True),
+    ('[Variant "King of the Hill"]\n[Result "0-1"]\n\n1. e4 e5 1-0\n', True),  # marker and tag disagree
+    ('[Variant "Horde"]\n[Result "1/2-1/2"]\n\n1/2-1/2\n', True),  # no moves
+    ('[Variant "Racing Kings"]\n[Result "*"]\n\n1. Kh3 Ka3\n', True),  # no marker
+    ('[Variant "Antichess"]\n[Result "1-0"]\n[Result "0-1"]\n\n1. e4 1-0\n', False),  # a duplicate tag
+    ('[Variant "Crazyhouse"]\n[Result "*"]\n\n1. e4 d5 2. exd5 Qxd5 3. N@f3 *\n', False),  # a drop
+    ('[Variant "Three-check"]\n[Result "*"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n', False),
+    ('[Variant "Three-check"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {unclosed *\n', False),
+]
+
+
+@pytest.mark.parametrize("text, by_outline", _VARIANT_GAMES, ids=range(len(_VARIANT_GAMES)))
+def test_an_unsupported_variant_is_reported_from_the_core_s_outline(
+    tmp_path: Path, text: str, by_outline: bool
+) -> None:
+    path = tmp_path / "variant.pgn"
+    path.write_text(text)
+    fast, slow, _ = _both(path)
+    assert fast == slow
+    raw = next(raw for raw in split_games(path) if isinstance(raw, RawGame))
+    assert (core._unsupported_variant(raw, None) is not None) == by_outline
+
+
+def test_an_unsupported_variant_does_not_load_the_parser(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "variant.pgn"
+    path.write_text(_VARIANT_GAMES[0][0] + "\n" + _VARIANT_GAMES[3][0])
+    program = (
+        "import sys\n"
+        "from notation.validation.run import validate\n"
+        f"reports = list(validate({str(path)!r}))\n"
+        "print([r.status for r in reports], 'lark' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["['unsupported',", "'unsupported']", "False"]
