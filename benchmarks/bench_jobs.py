@@ -1,14 +1,17 @@
-"""Benchmark: what the parent of ``validate --jobs J`` costs beside its workers.
+"""Benchmark: what ``validate --jobs J`` costs beside its workers.
 
     python benchmarks/bench_jobs.py FILE J [OUT]
 
 Runs ``validate_sources([(FILE, None)], jobs=J)`` in this process with every report rendered to
-its jsonl line in the workers, as ``notation validate --format jsonl`` does (the lines written to
-OUT, default ``/dev/null``), and prints the games, the wall seconds, the parent's CPU seconds
-(``getrusage(RUSAGE_SELF)``: reading, cutting ranges or splitting, sending work, the lines) and
-the workers' (``RUSAGE_CHILDREN``, counted when the pool shuts down). On a machine whose cores
-are shared the wall time says little; the parent's CPU against one worker's says whether the
-parent would be the bottleneck with idle cores (it must stay below a worker's).
+its jsonl line, as ``notation validate --format jsonl`` does (the lines written to OUT, default
+``/dev/null``): with the compiled core, J threads share the core's work (the core lets go of the
+interpreter while it writes a batch's lines) and this thread splits the file, makes the lines of
+the games the core declines and writes them all; without it, J worker processes. Prints the
+games, the wall seconds, this thread's CPU seconds (``time.thread_time``: reading, splitting, the
+lines), the whole process's (``RUSAGE_SELF``: every thread) and the worker processes'
+(``RUSAGE_CHILDREN``, counted when a pool shuts down; 0 with the core's threads). On a machine
+whose cores are shared the wall time says little; this thread's CPU against the rest says whether
+it would be the bottleneck with idle cores (it must stay below the threads' share).
 """
 
 from __future__ import annotations
@@ -27,20 +30,20 @@ def main() -> None:
     out = sys.argv[3] if len(sys.argv) > 3 else os.devnull
     started = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_SELF)
+    own_thread = time.thread_time()
     games = 0
     with open(out, "w", encoding="utf-8") as handle:
         for line in validate_sources([(path, None)], jobs=jobs, render=jsonl_line):
             handle.write(line.text + "\n")
             games += 1
+    thread = time.thread_time() - own_thread
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    parent = own.ru_utime + own.ru_stime - before.ru_utime - before.ru_stime
+    process = own.ru_utime + own.ru_stime - before.ru_utime - before.ru_stime
     workers = kids.ru_utime + kids.ru_stime
     print(
-        f"jobs {jobs}: {games} games, wall {time.perf_counter() - started:.1f} s, parent CPU {parent:.1f} s, "
-        f"workers CPU {workers:.1f} s"
-        + (f" ({workers / jobs:.1f} s each)" if jobs > 1 else "")
-        + f", load average {os.getloadavg()[0]:.1f}"
+        f"jobs {jobs}: {games} games, wall {time.perf_counter() - started:.2f} s, this thread's CPU {thread:.2f} s, "
+        f"the process's {process:.2f} s, worker processes' {workers:.2f} s, load average {os.getloadavg()[0]:.1f}"
     )
 
 
