@@ -1,5 +1,5 @@
 """``--jobs N`` on every command that reads games: the output is the same as ``--jobs 1``, ``0``
-means one worker per CPU, and no command starts more workers than there are CPUs."""
+means one worker per CPU, and no command starts more workers (processes or threads) than there are CPUs."""
 
 from __future__ import annotations
 
@@ -77,6 +77,12 @@ def counting(self, max_workers=None, *args, **kwargs):
     started.append(max_workers)
     original(self, max_workers, *args, **kwargs)
 concurrent.futures.ProcessPoolExecutor.__init__ = counting
+threaded = concurrent.futures.ThreadPoolExecutor.__init__
+def counting_threads(self, max_workers=None, *args, **kwargs):
+    if kwargs.get("thread_name_prefix", "").startswith("notation"):
+        started.append(max_workers)  # (validate's jsonl and text: the core's work in threads)
+    threaded(self, max_workers, *args, **kwargs)
+concurrent.futures.ThreadPoolExecutor.__init__ = counting_threads
 sys.argv = ["notation", *{args!r}]
 from notation.cli.main import run
 try:
