@@ -211,6 +211,21 @@ def test_threads_give_the_lines_of_one_job_in_order(monkeypatch: pytest.MonkeyPa
         assert list(validate_sources(sources, jobs=jobs, render=report_line)) == by_reports
 
 
+def test_more_jobs_than_threads_take_give_the_lines_of_one_job(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from notation.validation import run
+
+    text = "\n".join(path.read_text(encoding="utf-8") for path in sorted(SAMPLE_GAMES.glob("*.pgn")))
+    big = tmp_path / "big.pgn"
+    big.write_text("\n".join([text] * 4), encoding="utf-8")
+    one = list(validate_sources([(big, None)], jobs=1, render=report_line))
+    monkeypatch.setattr(run, "THREADS_UP_TO", 1)  # two jobs: worker processes, each writing lines
+    monkeypatch.setattr(run, "RANGE_MIN_BYTES", 1)  # and splitting byte ranges of the file itself
+    monkeypatch.setattr(run, "HEAD_BYTES", 3_000)
+    monkeypatch.setattr(run, "RANGE_BYTES", 5_000)
+    assert run.uses_processes(2, report_line)
+    assert list(validate_sources([(big, None)], jobs=2, render=report_line)) == one
+
+
 def test_threads_stop_when_the_lines_are_no_longer_read() -> None:
     import threading
 
