@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from notation.compiled import Core, core_module, through_core
 from notation.diagnostics import Diagnostic, worst_severity
+from notation.pgn.model import MAX_LINE_PLIES
 from notation.validation.checks import (
     Claims,
     Mark,
@@ -88,7 +89,7 @@ def _through_core(core: Core, raw: RawGame, name: str | None) -> GameReport | No
 #: The longest game text :func:`_unsupported_variant` reads: too short to hold a line of
 #: :data:`~notation.pgn.model.MAX_LINE_PLIES` moves (each at least two characters and a blank),
 #: whose reader's ``game.too-long`` only the parser reports.
-_OUTLINE_ONLY_CHARS = 3 * 17_697
+_OUTLINE_ONLY_CHARS = 3 * MAX_LINE_PLIES
 
 
 def _unsupported_variant(raw: RawGame, name: str | None) -> GameReport | None:
