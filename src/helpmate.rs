@@ -41,7 +41,7 @@
 //! the first move of progress, so most positions never need the rest), and sorted into progress,
 //! plain and checking moves by a few bitboard operations per piece.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
@@ -110,7 +110,7 @@ fn walk_towards(board: &Board, winner: Color, corner: Square, limit: u32) -> boo
         nodes: 0,
         limit,
         targets: Targets::towards(corner),
-        seen: HashSet::with_capacity_and_hasher(256, BuildHasherDefault::default()),
+        seen: HashMap::with_capacity_and_hasher(256, BuildHasherDefault::default()),
     };
     walk.node(board, true, true, 0)
 }
@@ -218,9 +218,9 @@ struct Walk {
     nodes: u32,
     limit: u32,
     targets: Targets,
-    /// Positions already gone on from (their key, and whether a move of progress led there):
-    /// the same position reached by moves in another order is not walked again.
-    seen: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    /// Positions already gone on from (their key, and whether a move of progress led there, once
+    /// it has): the same position reached by moves in another order is not walked again.
+    seen: HashMap<u64, bool, BuildHasherDefault<KeyHasher>>,
 }
 
 /// The position keys are Zobrist keys already: hashed as they are.
@@ -257,11 +257,18 @@ impl Walk {
     /// `taken`: it took a piece or promoted one (only then can the material have run short).
     fn node(&mut self, board: &Board, progress: bool, taken: bool, ply: u32) -> bool {
         // a position walked on from with a move of progress behind it (every move tried) is
-        // not walked on from again without one (fewer moves tried)
-        if (!progress && self.seen.contains(&(board.hash() ^ 1)))
-            || !self.seen.insert(board.hash() ^ u64::from(progress))
-        {
-            return false;
+        // not walked on from again without one (fewer moves tried); one look-up, the entry
+        // recording whether the position was gone on from after progress
+        match self.seen.entry(board.hash()) {
+            std::collections::hash_map::Entry::Occupied(mut entry) => {
+                if !progress || *entry.get() {
+                    return false;
+                }
+                entry.insert(true);
+            }
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(progress);
+            }
         }
         let mover = board.side_to_move();
         if (taken && cannot_mate_by_material(board, self.winner)) || ply >= MAX_PLIES {
@@ -868,5 +875,35 @@ mod tests {
         assert_eq!(knight_distance(Square::A1, Square::B3), 1);
         assert_eq!(knight_distance(Square::A1, Square::B2), 4);
         assert_eq!(knight_distance(Square::A1, Square::H8), 6);
+    }
+}
+
+/// The walk over a file of positions (`NOTATION_WALK_FILE`: lines `W fen` / `B fen`, the side
+/// asked about first), for measuring its cost under callgrind (`cargo test --release --lib
+/// walk_cost_on_file -- --ignored --nocapture`); ignored by default.
+#[cfg(test)]
+mod cost {
+    #[test]
+    #[ignore]
+    fn walk_cost_on_file() {
+        let Ok(path) = std::env::var("NOTATION_WALK_FILE") else {
+            return;
+        };
+        let text = std::fs::read_to_string(path).expect("the file of positions");
+        let (mut found, mut total) = (0, 0);
+        for line in text.lines() {
+            let (side, fen) = line.split_at(2);
+            let Ok(b) = cozy_chess::Board::from_fen(fen.trim(), false) else {
+                continue;
+            };
+            let side = if side.starts_with('W') {
+                cozy_chess::Color::White
+            } else {
+                cozy_chess::Color::Black
+            };
+            total += 1;
+            found += u32::from(super::mate_found(&b, side));
+        }
+        eprintln!("walk: {found} of {total}");
     }
 }
