@@ -30,9 +30,14 @@ defaults, :data:`notation.scoresheet.learn.PRIOR`). ``--tables DIR`` keeps each 
 reads it back when it is there); ``--set NAME=VALUE`` overrides a figure of every table read
 with (the shipped one too), for trying a figure out.
 
+With ``--causes`` only the copies read alone that are not exact (or show a wrong move at 0.99 or
+more), each with its first wrong move and its cause (:func:`cause_of`): a legal slip the copy
+cannot reveal, a tie, a search failure or a model failure, by the answer's cost under the model
+(with ``--folds``: held out).
+
     PYTHONPATH=. python benchmarks/bench_scoresheet_hcs.py [--corpus ../shared/corpus] [--games 001,002]
         [--jobs 2] [--only alone|together] [--review] [--calibration] [--caps] [--all] [--verbose]
-        [--folds 4 [--seed 1] [--tables DIR] [--prior 200]] [--set temperature=1.2]
+        [--folds 4 [--seed 1] [--tables DIR] [--prior 200]] [--set temperature=1.2] [--causes]
 """
 
 from __future__ import annotations
@@ -174,6 +179,131 @@ def cap_of(right: int, moves: int) -> float:
     return 1.0 if share >= 0.99 else math.floor(100 * share) / 100
 
 
+@dataclass
+class Cause:
+    """The first wrong move of one copy read alone, and why (see :func:`cause_of`)."""
+
+    game: str
+    copy: int
+    ply: int  # 1-based; 0: no wrong move
+    box: str  # the copy's box at that ply ("" when the copy has none)
+    read: str
+    played: str
+    confidence: float
+    written_legal: bool  # the box names a legal move there, the one read
+    reading_cost: float
+    answer_cost: float
+    reading_weight: float
+    answer_weight: float
+    exact: bool
+    sure_wrong: bool  # a wrong move at 0.99 or more
+    cls: str = ""
+
+
+def _cause(task: tuple[str, int, str, tuple[str, ...], tuple[str, ...], dict[str, float] | None]) -> Cause | None:
+    from notation.scoresheet.channel import costs_in_force
+
+    game, copy, text, answer, boxes, costs = task
+    with costs_in_force(costs):
+        return cause_of(game, copy, text, answer, boxes)
+
+
+def cause_of(game: str, copy: int, text: str, answer: tuple[str, ...], boxes: tuple[str, ...]) -> Cause | None:
+    """Why a copy read alone is not exact (or shows a wrong move at 0.99 or more), as far as the
+    copy goes: None when it is exact with no such move. The copy is read as the reader reads it,
+    then read again playing only the answer's moves (every cost and prior alike: ``read_copies``'
+    ``only``), which gives the answer's cost under the model. The first wrong move is
+
+    * **(a) a legal slip** when the reading's box there is read as written (its cost under 1 nat)
+      and the answer costs more than the reading: the copy writes another legal move and the rest
+      of it goes on with it, which one copy cannot reveal;
+    * **(t) a tie** when the answer costs the same as the reading (to a millionth of a nat): the
+      copy tells them apart no way the model sees (e.g. ``b3`` written for ``h3`` at one ply and
+      again at a later one where ``b3`` was played: which of the two boxes slipped, it cannot say);
+    * **(b) a search failure** when the answer costs less than the reading: the beam lost it;
+    * **(c) a model failure** otherwise: the model prefers the reading to the truth."""
+    from notation.formats.position import Position
+    from notation.scoresheet.decoder import read_copies
+    from notation.scoresheet.lattice import MATCH
+    from notation.scoresheet.layout import read_sheet
+    from notation.scoresheet.reader import _read, boxes_of, read_sheets
+
+    rec = read_sheets([text])
+    sans = list(rec.sans)
+    ok = score_reading(tuple(sans), answer, boxes)[0]
+    limit = min(len(answer), len(boxes))
+    wrong = [k for k in range(min(limit, len(sans))) if sans[k] != answer[k]]
+    sure = any(rec.per_move[k].confidence >= 0.99 for k in wrong)
+    if ok and not sure:
+        return None
+    k = wrong[0] if wrong else min(len(sans), limit)
+    sheet = read_sheet(text)
+    copies = [boxes_of(sheet)]
+    start = Position.initial()
+    language, lattice = _read(copies, [sheet], "auto", start, {})
+    best = lattice.readings[0]
+    moves = []
+    pos = start
+    for san in answer:
+        move, pos = pos.play_san(san)
+        moves.append(move)
+    truth = read_copies(copies, start, language, only=moves)
+    found = truth.readings[0] if truth.readings else None
+    written_legal = False
+    if k < len(best.ops):
+        op = best.ops[k][0]
+        written_legal = op.kind == MATCH and op.cost < 1.0
+    return Cause(
+        game,
+        copy,
+        k + 1,
+        boxes[k] if k < len(boxes) else "",
+        sans[k] if k < len(sans) else "(end)",
+        answer[k] if k < len(answer) else "(end)",
+        rec.per_move[k].confidence if k < len(rec.per_move) else math.nan,
+        written_legal,
+        best.cost,
+        found.cost if found else math.inf,
+        best.weight,
+        found.weight if found else math.inf,
+        ok,
+        sure,
+    )
+
+
+def causes_table(causes: list[Cause]) -> None:
+    """The first wrong move of each copy read alone that is not exact (or shows a wrong move at
+    0.99 or more), by cause (see :func:`cause_of`)."""
+    print(
+        "  game/copy  ply  box          read       played     conf    as written  cost read  cost answer"
+        "  (answer - read)  weight read  weight answer  cause"
+    )
+    for c in causes:
+        if c.answer_cost < c.reading_cost - 1e-6:
+            c.cls = "b search"
+        elif c.answer_cost < c.reading_cost + 1e-6:
+            c.cls = "t tie"
+        elif c.written_legal:
+            c.cls = "a legal slip"
+        else:
+            c.cls = "c model"
+        flags = ("" if c.exact else "inexact") + (" wrong>=0.99" if c.sure_wrong else "")
+        print(
+            f"  {c.game}/{c.copy}  {c.ply:>4}  {c.box:<11}  {c.read:<9}  {c.played:<9}  {c.confidence:.4f}  "
+            f"{'yes' if c.written_legal else 'no':<10}  {c.reading_cost:9.2f}  {c.answer_cost:11.2f}  "
+            f"{c.answer_cost - c.reading_cost:+15.2f}  {c.reading_weight:11.2f}  {c.answer_weight:13.2f}  "
+            f"{c.cls}  ({flags.strip()})"
+        )
+    inexact = [c for c in causes if not c.exact]
+    sure = [c for c in causes if c.sure_wrong]
+    for name, group in (("not exact", inexact), ("a wrong move at >= 0.99", sure)):
+        counts = {k: sum(1 for c in group if c.cls.startswith(k)) for k in "atbc"}
+        print(
+            f"  {name}: {len(group)} copies; (a) legal slip {counts['a']}, (t) tie {counts['t']}, "
+            f"(b) search failure {counts['b']}, (c) model failure {counts['c']}"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
@@ -183,6 +313,9 @@ def main() -> int:
     parser.add_argument("--calibration", action="store_true", help="the reliability table of per-move confidence")
     parser.add_argument("--all", action="store_true", help="also the copies of single-copy games")
     parser.add_argument("--caps", action="store_true", help="only the table the confidence caps are measured from")
+    parser.add_argument(
+        "--causes", action="store_true", help="only the first wrong move of each inexact copy read alone, by cause"
+    )
     parser.add_argument("--only", choices=("alone", "together"), help="one set only")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--folds", type=int, default=0, help="held-out figures: K folds by game")
@@ -206,6 +339,13 @@ def main() -> int:
         with ProcessPoolExecutor(args.jobs) as pool:
             tasks = [(c.text(), g.answer or (), table[g.game]) for g in both for c in g.copies]
             caps_table([row for rows in pool.map(_cap_rows, tasks) for row in rows])
+        return 0
+    if args.causes:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            jobs = [(g.game, c.copy, c.text(), g.answer or (), c.boxes, table[g.game]) for g in both for c in g.copies]
+            found = [c for c in pool.map(_cause, jobs) if c is not None]
+        print(f"copies read alone{f', held out ({args.folds} folds)' if args.folds else ''}: {len(jobs)}")
+        causes_table(found)
         return 0
     sets: list[tuple[str, list[tuple[HcsGame, list[str], tuple[str, ...]]]]] = [
         ("alone (copies of two-copy games)", [(g, [c.text()], c.boxes) for g in both for c in g.copies]),
