@@ -16,6 +16,7 @@ Polars at flush time from the raw tag text.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -202,6 +203,7 @@ class GamesBuilder:
         self._tag_value: list[str] = []
         self._tag_row: list[int] = []
         self._where: list[tuple[str | None, int, int]] = []  # (file, game number, line) per row
+        self._raws: list[pl.DataFrame] = []  # raw columns of the rows so far, in order (segments)
         #: ``table.value-out-of-range`` warnings of the rows flushed so far (see ``ranges``)
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
@@ -268,10 +270,21 @@ class GamesBuilder:
             values.append(result)
             rows.append(row)
         self.count += 1
-        if len(c["game_id"]) >= self._batch:
+        if len(self._where) >= self._batch:
             self._flush()
 
-    def _flush(self) -> None:
+    def add_core(self, raw: pl.DataFrame, where: list[tuple[str | None, int, int]]) -> None:
+        """Append the rows the compiled core wrote (``notation._core.import_rows``: the raw
+        columns, as :meth:`add` collects them) of games at ``where`` (file, number, line)."""
+        self._seal()
+        self._raws.append(raw.cast(_RAW_SCHEMA))  # (the same types: no copy)
+        self._where.extend(where)
+        self.count += raw.height
+        if len(self._where) >= self._batch:
+            self._flush()
+
+    def _seal(self) -> None:
+        """The rows :meth:`add` collected so far become a segment of raw columns."""
         c = self._cols
         if not c["game_id"]:
             return
@@ -292,20 +305,18 @@ class GamesBuilder:
         )
         raw = pl.DataFrame(
             {name: c[name] for name in self._RAW if name != "extra_tags"},
-            schema={
-                **{name: pl.String for name in self._RAW if name != "extra_tags"},
-                "game_id": pl.UInt64,
-                "game_number": pl.Int64,  # cast (checked) to Int32 by _type_games
-                "plies": pl.Int32,
-                "error_count": pl.Int32,
-                "warning_count": pl.Int32,
-                "threefold_ply": pl.Int32,
-                "fifty_moves_ply": pl.Int32,
-                "first_dead_ply": pl.Int32,
-                "white_can_mate": pl.Boolean,
-                "black_can_mate": pl.Boolean,
-            },
+            schema={name: dtype for name, dtype in _RAW_SCHEMA.items() if name != "extra_tags"},
         ).with_columns(extra.cast(GAMES_SCHEMA["extra_tags"]).alias("extra_tags"))
+        self._raws.append(raw)
+        self._cols = {name: [] for name in self._RAW}
+        self._tag_name, self._tag_value, self._tag_row = [], [], []
+
+    def _flush(self) -> None:
+        self._seal()
+        if not self._raws:
+            return
+        raw = pl.concat(self._raws, how="vertical") if len(self._raws) > 1 else self._raws[0]
+        self._raws = []
         typed = _type_games(raw)
         for row, column, tag, text in ranges.game_problems(raw, typed):
             file, number, line = self._where[row]
@@ -313,9 +324,7 @@ class GamesBuilder:
                 ranges.out_of_range(column, GAMES_SCHEMA[column], tag, text, file=file, game=number, line=line)
             )
         self._frames.append(typed)
-        self._cols = {name: [] for name in self._RAW}
         self._where = []
-        self._tag_name, self._tag_value, self._tag_row = [], [], []
 
     def finish(self) -> pl.DataFrame:
         """All games added so far as one frame with :data:`GAMES_SCHEMA`."""
@@ -326,6 +335,24 @@ class GamesBuilder:
         self._frames = [frame]
         return frame
 
+
+#: The games table's raw columns (:attr:`GamesBuilder._RAW`, as collected) and their types.
+_RAW_SCHEMA = pl.Schema(
+    {
+        **{name: pl.String() for name in GamesBuilder._RAW},
+        "game_id": pl.UInt64(),
+        "game_number": pl.Int64(),  # cast (checked) to Int32 by _type_games
+        "plies": pl.Int32(),
+        "error_count": pl.Int32(),
+        "warning_count": pl.Int32(),
+        "threefold_ply": pl.Int32(),
+        "fifty_moves_ply": pl.Int32(),
+        "first_dead_ply": pl.Int32(),
+        "white_can_mate": pl.Boolean(),
+        "black_can_mate": pl.Boolean(),
+        "extra_tags": GAMES_SCHEMA["extra_tags"],
+    }
+)
 
 _TIME_CONTROL = r"^(\d+)(?:\+(\d+))?$"
 
@@ -431,6 +458,58 @@ class TableBuilder:
         name = source_file if source_file is not None else _basename(game.file)
         return self.add_game(gid, game, name)
 
+    def add_batch(self, items: list[tuple[int, RawGame]], source_file: str | None, statuses: Counter[str]) -> None:
+        """:meth:`add_raw` for each of ``items`` (``statuses`` counts their verdicts' statuses),
+        the compiled core writing the rows of a run of plain games in one call
+        (``notation._core.import_rows``: the games whose verdict it decides whole, from the
+        standard start) and stopping at the first it does not take, which :meth:`add_raw`
+        reads; the same rows either way (a test compares them). A panic in that call leaves
+        the games to :meth:`add_raw`, whose own call says what went wrong."""
+        from notation.compiled import core_module
+
+        module = core_module()
+        if module is None or source_file is None:
+            for gid, raw in items:
+                statuses[self.add_raw(gid, raw, source_file).status] += 1
+            return
+        from notation.pgn.plain import MAX_DIAGNOSTICS
+        from notation.validation.dead import SEARCHES
+
+        if self.moves is not None:
+            if self.moves.core_batch is None:
+                self.moves.core_batch = module.MovesBatch(commands=CORE_PATTERNS)
+            template = self.moves.core_batch
+        else:
+            assert self.keys is not None  # (one of the two is built)
+            template = self.keys.batch(module)
+        raws = [raw for _, raw in items]
+        gids = [gid for gid, _ in items]
+        done = 0
+        while done < len(items):
+            try:
+                taken, games, plies, problems, counts, warnings = module.import_rows(
+                    raws[done:], gids[done:], source_file, MAX_DIAGNOSTICS, SEARCHES, template
+                )
+            except module.CorePanic:
+                taken = -1
+            if taken > 0:
+                ids = gids[done : done + taken]
+                where = [(raw.file, raw.number, raw.line) for raw in raws[done : done + taken]]
+                self.games.add_core(pl.DataFrame(games), where)
+                if self.moves is not None:
+                    self.moves.add_core_rows(plies, problems, ids, counts, where)
+                elif self.keys is not None:
+                    self.keys.add_core_rows(plies, ids, counts)
+                if warnings:
+                    statuses["warning"] += warnings
+                if taken > warnings:
+                    statuses["ok"] += taken - warnings
+                done += taken
+            rest = items[done:] if taken < 0 else items[done : done + 1]
+            for gid, raw in rest:
+                statuses[self.add_raw(gid, raw, source_file).status] += 1
+            done += len(rest)
+
     def _add_in_core(self, module: Core, gid: int, raw: RawGame, source_file: str | None) -> Verdict | None:
         from notation.validation import core
 
@@ -523,29 +602,46 @@ def source_name(source: Any) -> str | None:
     return display_path(os.path.basename(name)) if isinstance(name, str) else None
 
 
+#: Games handed to :meth:`TableBuilder.add_batch` at a time.
+BATCH_GAMES = 256
+
+
 def tabulate_raw(
     items: Iterable[tuple[int, Any]],
     *,
     moves: bool = True,
     source_file: str | None = None,
     diagnostics: list[Diagnostic] | None = None,
-) -> tuple[pl.DataFrame, pl.DataFrame, list[Verdict]]:
-    """Parse, replay and tabulate ``(game_id, raw_game)`` pairs (the work of one chunk).
-    ``diagnostics`` receives the values stored as null (:attr:`TableBuilder.diagnostics`)."""
+    batch: bool = True,
+) -> tuple[pl.DataFrame, pl.DataFrame, Counter[str]]:
+    """Parse, replay and tabulate ``(game_id, raw_game)`` pairs (the work of one chunk): both
+    tables and how many games have each status. ``diagnostics`` receives the values stored
+    as null (:attr:`TableBuilder.diagnostics`). ``batch`` False: every game through
+    :meth:`TableBuilder.add_raw` (the same tables; for the tests)."""
     builder = TableBuilder.new(moves=moves)
-    verdicts: list[Verdict] = []
-    for gid, raw in items:
-        verdicts.append(builder.add_raw(gid, raw, source_file))
+    statuses: Counter[str] = Counter()
+    if batch:
+        chunk: list[tuple[int, Any]] = []
+        for item in items:
+            chunk.append(item)
+            if len(chunk) >= BATCH_GAMES:
+                builder.add_batch(chunk, source_file, statuses)
+                chunk = []
+        if chunk:
+            builder.add_batch(chunk, source_file, statuses)
+    else:
+        for gid, raw in items:
+            statuses[builder.add_raw(gid, raw, source_file).status] += 1
     games, plies = builder.finish()
     if diagnostics is not None:
         diagnostics.extend(builder.diagnostics)
-    return games, plies, verdicts
+    return games, plies, statuses
 
 
-def tabulate_source(source: Any, *, moves: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
+def tabulate_source(source: Any, *, moves: bool = True, batch: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`notation.tables.frames.to_frames`: every game of ``source``, no de-duplication."""
     pairs = (item for item in raw_games(source) if not isinstance(item, ReadFailure))
-    games, plies, _ = tabulate_raw(pairs, moves=moves, source_file=source_name(source))
+    games, plies, _ = tabulate_raw(pairs, moves=moves, source_file=source_name(source), batch=batch)
     return games, plies
 
 
