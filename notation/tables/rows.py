@@ -203,7 +203,8 @@ class GamesBuilder:
         self._tag_value: list[str] = []
         self._tag_row: list[int] = []
         self._where: list[tuple[str | None, int, int]] = []  # (file, game number, line) per row
-        self._raws: list[pl.DataFrame] = []  # raw columns of the rows so far, in order (segments)
+        self._raws: list[pl.DataFrame] = []  # raw columns of the core's rows so far (segments)
+        self._runs: list[int] = []  # rows in the order added: -n the core's next n, +n add's next n
         #: ``table.value-out-of-range`` warnings of the rows flushed so far (see ``ranges``)
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
@@ -270,24 +271,28 @@ class GamesBuilder:
             values.append(result)
             rows.append(row)
         self.count += 1
+        if self._runs and self._runs[-1] > 0:
+            self._runs[-1] += 1
+        else:
+            self._runs.append(1)
         if len(self._where) >= self._batch:
             self._flush()
 
     def add_core(self, raw: pl.DataFrame, where: list[tuple[str | None, int, int]]) -> None:
         """Append the rows the compiled core wrote (``notation._core.import_rows``: the raw
         columns, as :meth:`add` collects them) of games at ``where`` (file, number, line)."""
-        self._seal()
-        self._raws.append(raw.cast(_RAW_SCHEMA))  # (the same types: no copy)
+        self._raws.append(raw if raw.schema == _RAW_SCHEMA else raw.cast(_RAW_SCHEMA))
+        self._runs.append(-raw.height)
         self._where.extend(where)
         self.count += raw.height
         if len(self._where) >= self._batch:
             self._flush()
 
-    def _seal(self) -> None:
-        """The rows :meth:`add` collected so far become a segment of raw columns."""
+    def _python_raw(self) -> pl.DataFrame | None:
+        """The raw columns of the rows :meth:`add` collected since the last flush (None: none)."""
         c = self._cols
         if not c["game_id"]:
-            return
+            return None
         height = len(c["game_id"])
         tags = (
             pl.DataFrame(
@@ -307,16 +312,37 @@ class GamesBuilder:
             {name: c[name] for name in self._RAW if name != "extra_tags"},
             schema={name: dtype for name, dtype in _RAW_SCHEMA.items() if name != "extra_tags"},
         ).with_columns(extra.cast(GAMES_SCHEMA["extra_tags"]).alias("extra_tags"))
-        self._raws.append(raw)
         self._cols = {name: [] for name in self._RAW}
         self._tag_name, self._tag_value, self._tag_row = [], [], []
+        return raw
+
+    def _raw(self) -> pl.DataFrame | None:
+        """The raw columns of every row since the last flush, in the order they were added: the
+        core's segments and :meth:`add`'s rows (made into a frame once, then put in place)."""
+        python = self._python_raw()
+        core = self._raws
+        runs, self._raws, self._runs = self._runs, [], []
+        if not core:
+            return python
+        frame = pl.concat(core, how="vertical") if len(core) > 1 else core[0]
+        if python is None:
+            return frame
+        order: list[int] = []
+        at_core, at_python = 0, frame.height
+        for run in runs:  # (negative: the core's rows, positive: add's)
+            if run < 0:
+                order.extend(range(at_core, at_core - run))
+                at_core -= run
+            else:
+                order.extend(range(at_python, at_python + run))
+                at_python += run
+        both = pl.concat([frame, python], how="vertical")
+        return both.select(pl.all().gather(pl.Series(order, dtype=pl.UInt32)))
 
     def _flush(self) -> None:
-        self._seal()
-        if not self._raws:
+        raw = self._raw()
+        if raw is None:
             return
-        raw = pl.concat(self._raws, how="vertical") if len(self._raws) > 1 else self._raws[0]
-        self._raws = []
         typed = _type_games(raw)
         for row, column, tag, text in ranges.game_problems(raw, typed):
             file, number, line = self._where[row]

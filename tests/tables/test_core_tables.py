@@ -181,3 +181,27 @@ def test_a_panic_in_the_batch_leaves_the_games_to_the_per_game_path(monkeypatch:
     games, moves = tabulate_source(path)
     assert games.equals(reference[0]) and moves.equals(reference[1])
     assert (games["status"] != "error").all()
+
+
+def test_values_out_of_range_are_located_alike_with_the_batch_on_and_off(tmp_path: Path) -> None:
+    """A value its column cannot hold, in a game the batch takes and in one between games it
+    leaves to the per-game path: the same rows, and the same located warnings, either way."""
+    from notation.tables.rows import raw_games, tabulate_raw
+
+    plain = '[Event "T"]\n[WhiteElo "{elo}"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
+    declined = '[Event "D"]\n[WhiteElo "99999999"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n\n'  # (an illegal king move: the per-game path)
+    fen = '[Event "F"]\n[SetUp "1"]\n[FEN "8/P7/8/8/8/8/8/k6K w - - 0 1"]\n[Result "*"]\n\n1. a8=N Kb2 *\n\n'
+    text = plain.format(elo="2100") + plain.format(elo="123456789") + fen + declined + plain.format(elo="7e9")
+    path = tmp_path / "range.pgn"
+    path.write_text(text, encoding="utf-8")
+    found = []
+    for batch in (True, False):
+        problems: list[object] = []
+        games, moves, statuses = tabulate_raw(
+            (item for item in raw_games(path)), source_file="range.pgn", diagnostics=problems, batch=batch
+        )
+        found.append((games, moves, statuses, problems))
+    (games, moves, statuses, problems), (ref_games, ref_moves, ref_statuses, ref_problems) = found
+    assert games.equals(ref_games) and moves.equals(ref_moves)
+    assert statuses == ref_statuses and problems == ref_problems
+    assert [d.game for d in problems] == [2, 4]  # type: ignore[attr-defined]
