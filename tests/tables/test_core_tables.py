@@ -205,3 +205,28 @@ def test_values_out_of_range_are_located_alike_with_the_batch_on_and_off(tmp_pat
     assert games.equals(ref_games) and moves.equals(ref_moves)
     assert statuses == ref_statuses and problems == ref_problems
     assert [d.game for d in problems] == [2, 4]  # type: ignore[attr-defined]
+
+
+def test_a_game_of_an_unsupported_variant_from_the_core_s_outline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Three-check game: its row from the core's outline (no parser), the reference's row."""
+    from notation.pgn.reader import split_games
+    from notation.tables.rows import _unsupported_outline
+
+    text = (
+        '[Event "T"]\n[White "a"]\n[Variant "Three-check"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 1-0\n\n'
+        '[Event "U"]\n[Variant "Three-check"]\n[Result "*"]\n\n1. e4 {a comment} (1. d4) e5 *\n\n'
+        '[Event "V"]\n[Result "*"]\n\n1. e4 e5 *\n'
+    )
+    path = tmp_path / "three.pgn"
+    path.write_text(text, encoding="utf-8")
+    raws = list(split_games(path))
+    assert [_unsupported_outline(raw) is not None for raw in raws] == [
+        True,
+        False,
+        False,
+    ]  # (a variation: the parser reads it)
+    _check(path, monkeypatch)
+    games, _ = tabulate_source(path)
+    assert games["status"].to_list() == ["unsupported", "unsupported", "ok"]
