@@ -230,3 +230,28 @@ def test_a_game_of_an_unsupported_variant_from_the_core_s_outline(
     _check(path, monkeypatch)
     games, _ = tabulate_source(path)
     assert games["status"].to_list() == ["unsupported", "unsupported", "ok"]
+
+
+def test_tag_texts_as_the_games_builder_reads_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch's tag columns read as :meth:`GamesBuilder.add` reads them: stripped as Python
+    strips (the separators U+001C..U+001F too), unknown values null, no Date giving way to UTCDate, a TimeControl of ``?`` null, other tags kept in order in ``extra_tags``."""
+    game = (
+        '[Event "\x1c Open \u3000"]\n[Site "?"]\n[UTCDate "2024.01.02"]\n[Round "-"]\n'
+        '[White " W "]\n[Black "B"]\n[Result "0-1"]\n[TimeControl " ? "]\n[Opening "\x1f"]\n'
+        '[Annotator "me"]\n[WhiteFideId "1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
+    )
+    path = tmp_path / "tags.pgn"
+    path.write_text(game, encoding="utf-8")
+    _check(path, monkeypatch)
+    (games, _), (ref_games, _) = _tables_both_ways(path)
+    assert games.equals(ref_games)
+    from notation import _core
+    from notation.pgn.reader import split_games
+    from notation.tables.moves_rows import CORE_PATTERNS
+
+    taken = _core.import_rows(list(split_games(path)), [1], "tags.pgn", 50, 8, _core.MovesBatch(commands=CORE_PATTERNS))
+    assert taken[0] == 1  # (the batch took it)
+    row = games.row(0, named=True)
+    assert (row["event"], row["site"], row["round"], row["white"], row["opening"]) == ("Open", None, None, "W", None)
+    assert (row["date_text"], row["time_control"], row["outcome"]) == ("2024.01.02", None, "checkmate")
+    assert row["extra_tags"] == [{"name": "Annotator", "value": "me"}, {"name": "WhiteFideId", "value": "1"}]
