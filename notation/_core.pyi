@@ -117,6 +117,14 @@ def report_lines(
     searches: int,
     start: Callable[[str | None, str | None, str | None], tuple[str | None, int, int, bool, int] | None],
 ) -> list[tuple[str, Literal["ok", "warning"], int, int, list[str], int] | None]: ...
+def import_rows(
+    raws: list[RawGame],
+    gids: list[int],
+    file: str,
+    reported: int,
+    searches: int,
+    moves: MovesBatch,
+) -> tuple[int, ArrowColumns, ArrowColumns, list[tuple[int, str, str]], list[int], int]: ...
 def dead_analysis(
     fens: list[str], wins: bool | None = None, searches: int = 8, both: bool = True
 ) -> tuple[int | None, MateVerdict, MateVerdict]: ...

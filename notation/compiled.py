@@ -66,6 +66,15 @@ class Core(Protocol):
         searches: int,
         start: Callable[[str | None, str | None, str | None], tuple[str | None, int, int, bool, int] | None],
     ) -> list[tuple[str, Literal["ok", "warning"], int, int, list[str], int] | None]: ...
+    def import_rows(
+        self,
+        raws: list[_core.RawGame],
+        gids: list[int],
+        file: str,
+        reported: int,
+        searches: int,
+        moves: _core.MovesBatch,
+    ) -> tuple[int, _core.ArrowColumns, _core.ArrowColumns, list[tuple[int, str, str]], list[int], int]: ...
     def dead_analysis(
         self,
         fens: list[str],

@@ -37,4 +37,6 @@ pub mod split;
 #[cfg(feature = "python")]
 mod columns;
 #[cfg(feature = "python")]
+mod games;
+#[cfg(feature = "python")]
 mod python;

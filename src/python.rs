@@ -180,6 +180,35 @@ pub(crate) fn replay_game_inner(
     searches: u32,
     need: dead::Need,
 ) -> Result<CoreGame, Decline> {
+    replay_game_kept(
+        fen_text,
+        lines,
+        halfmove,
+        fullmove,
+        moves,
+        chess960,
+        wins,
+        searches,
+        need,
+        &mut |_| true,
+    )
+}
+
+/// [`replay_game_inner`], the game's rows appended to `moves` only when `keep` says so of the
+/// result (a caller that decides after the replay whether it takes the game).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn replay_game_kept(
+    fen_text: Option<&str>,
+    lines: Vec<Item>,
+    halfmove: u32,
+    fullmove: u32,
+    moves: Option<&mut MovesColumns>,
+    chess960: bool,
+    wins: Option<bool>,
+    searches: u32,
+    need: dead::Need,
+    keep: &mut dyn FnMut(&CoreGame) -> bool,
+) -> Result<CoreGame, Decline> {
     let pos = start(fen_text, halfmove, fullmove).ok_or(Decline::StartPosition)?;
     let start_board = pos.board.clone();
     let game = replay::replay(pos, &lines, moves.is_some())?;
@@ -262,7 +291,9 @@ pub(crate) fn replay_game_inner(
     };
     // the table rows last: a game either adds all its rows or none
     if let Some(columns) = moves {
-        columns.push(&game, chess960);
+        if keep(&result) {
+            columns.push(&game, chess960);
+        }
     }
     Ok(result)
 }
@@ -514,7 +545,7 @@ fn split_run(py: Python<'_>, run: &str) -> PyResult<Py<PyAny>> {
 /// hands them over as one Arrow struct array (`pl.DataFrame(batch.take())`) and starts afresh.
 #[pyclass(module = "notation._core")]
 pub struct MovesBatch {
-    columns: MovesColumns,
+    pub(crate) columns: MovesColumns,
 }
 
 #[pymethods]
@@ -598,7 +629,7 @@ fn comment_values(
 /// A struct array for the Arrow PyCapsule interface (consumed once, by Polars).
 #[pyclass(module = "notation._core")]
 pub struct ArrowColumns {
-    array: Option<arrow_array::StructArray>,
+    pub(crate) array: Option<arrow_array::StructArray>,
 }
 
 #[pymethods]
@@ -1256,6 +1287,101 @@ fn report_lines(
         .collect())
 }
 
+/// What `import_rows` hands back: the games taken (a prefix of the batch), their games-table
+/// raw columns and moves-table columns (Arrow struct arrays), the moves values that did not fit
+/// their column `(row, column, text)`, each taken game's plies and how many have a warning.
+type ImportRows = (
+    usize,
+    ArrowColumns,
+    ArrowColumns,
+    Vec<(usize, &'static str, String)>,
+    Vec<u32>,
+    usize,
+);
+
+/// `notation import`'s rows of the reader's games `raws` (ids `gids`, imported from `file`)
+/// while the core takes them (`crate::games`): the call ends at the first game it does not
+/// take, which Python reads the per-game way. `moves`: the builder's `MovesBatch`, whose kind
+/// (comments read or not) the moves columns take; it is left as it is. `reported`: the reader's
+/// cap on a game's syntax diagnostics; `searches`: each game's dead-position search budget.
+/// A panic raises `CorePanic` and nothing is taken.
+#[pyfunction]
+fn import_rows(
+    raws: &Bound<'_, PyList>,
+    gids: Vec<u64>,
+    file: &str,
+    reported: usize,
+    searches: u32,
+    moves: &Bound<'_, MovesBatch>,
+) -> PyResult<ImportRows> {
+    let py = raws.py();
+    let limits = crate::report::Limits {
+        max_depth: MAX_DEPTH,
+        reported,
+        searches,
+    };
+    let mut games = crate::games::GamesColumns::new();
+    let mut columns = moves.borrow().columns.fresh();
+    let mut plies = Vec::new();
+    let mut taken = 0;
+    for (raw, &gid) in raws.iter().zip(&gids) {
+        if raw.getattr(intern!(py, "oversized"))?.is_truthy()?
+            || !raw.getattr(intern!(py, "io_error"))?.is_none()
+        {
+            break;
+        }
+        let (Ok(number), Ok(line)) = (
+            raw.getattr(intern!(py, "number"))?.extract::<i64>(),
+            raw.getattr(intern!(py, "line"))?.extract::<usize>(),
+        ) else {
+            break;
+        };
+        let data = raw.getattr(intern!(py, "data"))?;
+        let text = if let Ok(bytes) = data.cast::<PyBytes>() {
+            std::str::from_utf8(bytes.as_bytes()).ok()
+        } else if let Ok(string) = data.cast::<PyString>() {
+            string.to_str().ok()
+        } else {
+            None
+        };
+        let Some(text) = text else {
+            break;
+        };
+        let rows = columns.len();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            crate::games::import_game(
+                text,
+                (gid, file, number, line),
+                &limits,
+                &mut games,
+                &mut columns,
+            )
+        }));
+        match outcome {
+            Ok(true) => {
+                plies.push(u32::try_from(columns.len() - rows).unwrap_or(u32::MAX));
+                taken += 1;
+            }
+            Ok(false) => break,
+            Err(payload) => return Err(CorePanic::new_err(panic_message(payload))),
+        }
+    }
+    let warnings = games.warnings;
+    let problems = columns.take_problems();
+    Ok((
+        taken,
+        ArrowColumns {
+            array: Some(games.finish()),
+        },
+        ArrowColumns {
+            array: Some(columns.finish()),
+        },
+        problems,
+        plies,
+        warnings,
+    ))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lex_game, m)?)?;
@@ -1280,6 +1406,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CorePanic", m.py().get_type::<CorePanic>())?;
     m.add_function(wrap_pyfunction!(replay_game, m)?)?;
     m.add_function(wrap_pyfunction!(report_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(import_rows, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(dead_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(helpmate_walk, m)?)?;

@@ -60,13 +60,13 @@ pub(crate) struct Line {
     pub start_ply: u32,
 }
 
-const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+pub(crate) const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-const DATE_TAGS: [&str; 3] = ["Date", "EventDate", "UTCDate"];
+pub(crate) const DATE_TAGS: [&str; 3] = ["Date", "EventDate", "UTCDate"];
 
 /// `notation.pgn.plain.needs_guard`: whether the text may nest variations deeper than the
 /// cap or hold more unmatched `)` than can be reported (every parenthesis counted).
-fn needs_guard(text: &str, max_depth: usize, reported: usize) -> bool {
+pub(crate) fn needs_guard(text: &str, max_depth: usize, reported: usize) -> bool {
     let bytes = text.as_bytes();
     let opening = memchr::memchr_iter(b'(', bytes).count();
     let closing = memchr::memchr_iter(b')', bytes).count();
@@ -97,7 +97,7 @@ fn needs_guard(text: &str, max_depth: usize, reported: usize) -> bool {
 /// A date the reference finds valid, written plainly: `YYYY.MM.DD` in ASCII digits with `????`
 /// and `??` for unknown parts, no blanks, a real calendar date when complete. Anything else
 /// (which the reference may report, or read with Unicode digits) is left to it.
-fn plain_valid_date(text: &str) -> bool {
+pub(crate) fn plain_valid_date(text: &str) -> bool {
     let b = text.as_bytes();
     if b.len() != 10 || b[4] != b'.' || b[7] != b'.' {
         return false;
@@ -143,7 +143,7 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 /// Whether a `Termination` tag may say the game was won on time: a superset of
 /// `notation.validation.checks.TIME_FORFEIT_PATTERN` (each of its branches holds `time` or
 /// `flag`), and any text with a character that is not ASCII (Unicode case folding).
-fn may_be_time_forfeit(termination: &str) -> bool {
+pub(crate) fn may_be_time_forfeit(termination: &str) -> bool {
     if !termination.is_ascii() {
         return true;
     }
@@ -187,7 +187,7 @@ fn push_json_option(out: &mut String, text: Option<&str>) {
 }
 
 /// The line and column (in characters) of byte `at` of a game's text that starts at `line`.
-fn place(text: &str, line: usize, at: usize) -> (usize, usize) {
+pub(crate) fn place(text: &str, line: usize, at: usize) -> (usize, usize) {
     let before = &text[..at];
     let newlines = memchr::memchr_iter(b'\n', before.as_bytes()).count();
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);

@@ -513,13 +513,12 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     started = time.perf_counter()
     opts = task.options
     findings: list[Diagnostic] = []
-    games, moves, verdicts = tabulate_raw(
+    games, moves, statuses = tabulate_raw(
         task.items, moves=opts.moves, source_file=task.source_file, diagnostics=findings
     )
     if opts.moves and not opts.position_key:
         moves = moves.with_columns(pl.lit(None, dtype=MOVES_SCHEMA["position_key"]).alias("position_key"))
     written = write_part(Path(task.out_dir), task.part_name, games, moves if opts.moves else None, opts)
-    statuses = Counter(v.status for v in verdicts)
     return ChunkResult(
         index=task.index,
         source_file=task.source_file,

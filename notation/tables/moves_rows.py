@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from notation.pgn.model import Game
     from notation.formats.position import Position
     from notation.validation.replay import Replay
-    from notation._core import MovesBatch
+    from notation._core import ArrowColumns, MovesBatch
 
 #: rows per flushed batch (moves); games flush every ``BATCH_ROWS // 64`` games
 BATCH_ROWS = 65_536
@@ -158,6 +158,41 @@ class MovesBuilder:
         self._game(gid, start, plies, game)
         self._rows += plies
         self.count += plies
+        if self._rows >= self._batch:
+            self._flush()
+
+    def add_core_rows(
+        self,
+        columns: ArrowColumns,
+        problems: list[tuple[int, str, str]],
+        gids: list[int],
+        plies: list[int],
+        where: list[tuple[str | None, int, int]],
+    ) -> None:
+        """Append the rows the compiled core wrote in one call (``notation._core.import_rows``:
+        ``columns``, the values that did not fit ``problems``) of games ``gids`` from the
+        standard start with ``plies`` each, at ``where`` (file, number, line)."""
+        if self._p["san"]:
+            self._seal_python()
+        self._seal_core()
+        rows = sum(plies)
+        if rows:
+            self._segments.append((pl.DataFrame(columns), problems))
+        if 0 in plies:
+            kept = [i for i, n in enumerate(plies) if n]
+            gids, plies, where = [gids[i] for i in kept], [plies[i] for i in kept], [where[i] for i in kept]
+        g, count = self._g, len(gids)
+        first = len(g["game"])
+        g["game"].extend(range(first, first + count))
+        g["game_id"].extend(gids)
+        g["n"].extend(plies)
+        g["white_first"].extend([True] * count)
+        g["fullmove"].extend([1] * count)
+        g["mw0"].extend([STANDARD_MATERIAL[0]] * count)
+        g["mb0"].extend([STANDARD_MATERIAL[1]] * count)
+        self._where.extend(where)
+        self._rows += rows
+        self.count += rows
         if self._rows >= self._batch:
             self._flush()
 

@@ -20,7 +20,7 @@ from notation.openings.eco import MAX_PLIES, table
 
 if TYPE_CHECKING:  # pragma: no cover
     from notation.validation.replay import Replay
-    from notation._core import MovesBatch
+    from notation._core import ArrowColumns, MovesBatch
     from notation.compiled import Core
 
 #: The two columns and their dtype (that of ``eco`` and ``opening``).
@@ -117,6 +117,19 @@ class KeysBuilder:
             self._core_rows += plies
             if self._core_rows >= BATCH_ROWS:
                 self._drain_core()
+
+    def add_core_rows(self, columns: ArrowColumns, gids: list[int], plies: list[int]) -> None:
+        """The keys of games the core wrote in one call (``notation._core.import_rows``:
+        ``columns``, in game order, ``plies`` rows for each of ``gids``)."""
+        rows = sum(plies)
+        if not rows:
+            return
+        keys = pl.DataFrame(columns).select("position_key")
+        games = pl.DataFrame({"game_id": gids, "n": plies}, schema={"game_id": pl.UInt64, "n": pl.Int32})
+        plies_of = games.filter(pl.col("n") > 0).select(
+            "game_id", pl.int_ranges(1, pl.col("n") + 1, dtype=pl.Int32).alias("ply")
+        )
+        self._found.append(openings_of(pl.concat([plies_of.explode("ply"), keys], how="horizontal")))
 
     def _drain_core(self) -> None:
         if not self._core_games:

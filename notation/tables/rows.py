@@ -16,6 +16,7 @@ Polars at flush time from the raw tag text.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -202,6 +203,8 @@ class GamesBuilder:
         self._tag_value: list[str] = []
         self._tag_row: list[int] = []
         self._where: list[tuple[str | None, int, int]] = []  # (file, game number, line) per row
+        self._raws: list[pl.DataFrame] = []  # raw columns of the core's rows so far (segments)
+        self._runs: list[int] = []  # rows in the order added: -n the core's next n, +n add's next n
         #: ``table.value-out-of-range`` warnings of the rows flushed so far (see ``ranges``)
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
@@ -268,13 +271,28 @@ class GamesBuilder:
             values.append(result)
             rows.append(row)
         self.count += 1
-        if len(c["game_id"]) >= self._batch:
+        if self._runs and self._runs[-1] > 0:
+            self._runs[-1] += 1
+        else:
+            self._runs.append(1)
+        if len(self._where) >= self._batch:
             self._flush()
 
-    def _flush(self) -> None:
+    def add_core(self, raw: pl.DataFrame, where: list[tuple[str | None, int, int]]) -> None:
+        """Append the rows the compiled core wrote (``notation._core.import_rows``: the raw
+        columns, as :meth:`add` collects them) of games at ``where`` (file, number, line)."""
+        self._raws.append(raw if raw.schema == _RAW_SCHEMA else raw.cast(_RAW_SCHEMA))
+        self._runs.append(-raw.height)
+        self._where.extend(where)
+        self.count += raw.height
+        if len(self._where) >= self._batch:
+            self._flush()
+
+    def _python_raw(self) -> pl.DataFrame | None:
+        """The raw columns of the rows :meth:`add` collected since the last flush (None: none)."""
         c = self._cols
         if not c["game_id"]:
-            return
+            return None
         height = len(c["game_id"])
         tags = (
             pl.DataFrame(
@@ -292,20 +310,39 @@ class GamesBuilder:
         )
         raw = pl.DataFrame(
             {name: c[name] for name in self._RAW if name != "extra_tags"},
-            schema={
-                **{name: pl.String for name in self._RAW if name != "extra_tags"},
-                "game_id": pl.UInt64,
-                "game_number": pl.Int64,  # cast (checked) to Int32 by _type_games
-                "plies": pl.Int32,
-                "error_count": pl.Int32,
-                "warning_count": pl.Int32,
-                "threefold_ply": pl.Int32,
-                "fifty_moves_ply": pl.Int32,
-                "first_dead_ply": pl.Int32,
-                "white_can_mate": pl.Boolean,
-                "black_can_mate": pl.Boolean,
-            },
+            schema={name: dtype for name, dtype in _RAW_SCHEMA.items() if name != "extra_tags"},
         ).with_columns(extra.cast(GAMES_SCHEMA["extra_tags"]).alias("extra_tags"))
+        self._cols = {name: [] for name in self._RAW}
+        self._tag_name, self._tag_value, self._tag_row = [], [], []
+        return raw
+
+    def _raw(self) -> pl.DataFrame | None:
+        """The raw columns of every row since the last flush, in the order they were added: the
+        core's segments and :meth:`add`'s rows (made into a frame once, then put in place)."""
+        python = self._python_raw()
+        core = self._raws
+        runs, self._raws, self._runs = self._runs, [], []
+        if not core:
+            return python
+        frame = pl.concat(core, how="vertical") if len(core) > 1 else core[0]
+        if python is None:
+            return frame
+        order: list[int] = []
+        at_core, at_python = 0, frame.height
+        for run in runs:  # (negative: the core's rows, positive: add's)
+            if run < 0:
+                order.extend(range(at_core, at_core - run))
+                at_core -= run
+            else:
+                order.extend(range(at_python, at_python + run))
+                at_python += run
+        both = pl.concat([frame, python], how="vertical")
+        return both.select(pl.all().gather(pl.Series(order, dtype=pl.UInt32)))
+
+    def _flush(self) -> None:
+        raw = self._raw()
+        if raw is None:
+            return
         typed = _type_games(raw)
         for row, column, tag, text in ranges.game_problems(raw, typed):
             file, number, line = self._where[row]
@@ -313,9 +350,7 @@ class GamesBuilder:
                 ranges.out_of_range(column, GAMES_SCHEMA[column], tag, text, file=file, game=number, line=line)
             )
         self._frames.append(typed)
-        self._cols = {name: [] for name in self._RAW}
         self._where = []
-        self._tag_name, self._tag_value, self._tag_row = [], [], []
 
     def finish(self) -> pl.DataFrame:
         """All games added so far as one frame with :data:`GAMES_SCHEMA`."""
@@ -326,6 +361,24 @@ class GamesBuilder:
         self._frames = [frame]
         return frame
 
+
+#: The games table's raw columns (:attr:`GamesBuilder._RAW`, as collected) and their types.
+_RAW_SCHEMA = pl.Schema(
+    {
+        **{name: pl.String() for name in GamesBuilder._RAW},
+        "game_id": pl.UInt64(),
+        "game_number": pl.Int64(),  # cast (checked) to Int32 by _type_games
+        "plies": pl.Int32(),
+        "error_count": pl.Int32(),
+        "warning_count": pl.Int32(),
+        "threefold_ply": pl.Int32(),
+        "fifty_moves_ply": pl.Int32(),
+        "first_dead_ply": pl.Int32(),
+        "white_can_mate": pl.Boolean(),
+        "black_can_mate": pl.Boolean(),
+        "extra_tags": GAMES_SCHEMA["extra_tags"],
+    }
+)
 
 _TIME_CONTROL = r"^(\d+)(?:\+(\d+))?$"
 
@@ -420,16 +473,71 @@ class TableBuilder:
     def add_raw(self, gid: int, raw: RawGame, source_file: str | None) -> Verdict:
         """Like :meth:`add_game` for a chunk of the reader: through the compiled core when it
         takes the game (the one gate, :func:`notation.compiled.through_core`; its columns go
-        straight to Arrow), else parsed and replayed in Python."""
-        from notation.compiled import through_core
+        straight to Arrow), else parsed and replayed in Python; a game of a variant the
+        reference does not replay from the core's outline when it reads the game whole
+        (:func:`_unsupported_outline`: no parser loaded for it)."""
+        from notation.compiled import core_for, through_core
         from notation.pgn.reader import parse_raw_game
 
         verdict, failure = through_core(raw, lambda module: self._add_in_core(module, gid, raw, source_file))
         if verdict is not None:
             return verdict
-        game = parse_raw_game(raw, failure=failure)
+        outlined = _unsupported_outline(raw) if failure is None and core_for(raw) is not None else None
+        game = outlined if outlined is not None else parse_raw_game(raw, failure=failure)
         name = source_file if source_file is not None else _basename(game.file)
         return self.add_game(gid, game, name)
+
+    def add_batch(self, items: list[tuple[int, RawGame]], source_file: str | None, statuses: Counter[str]) -> None:
+        """:meth:`add_raw` for each of ``items`` (``statuses`` counts their verdicts' statuses),
+        the compiled core writing the rows of a run of plain games in one call
+        (``notation._core.import_rows``: the games whose verdict it decides whole, from the
+        standard start) and stopping at the first it does not take, which :meth:`add_raw`
+        reads; the same rows either way (a test compares them). A panic in that call leaves
+        the games to :meth:`add_raw`, whose own call says what went wrong."""
+        from notation.compiled import core_module
+
+        module = core_module()
+        if module is None or source_file is None:
+            for gid, raw in items:
+                statuses[self.add_raw(gid, raw, source_file).status] += 1
+            return
+        from notation.pgn.plain import MAX_DIAGNOSTICS
+        from notation.validation.dead import SEARCHES
+
+        if self.moves is not None:
+            if self.moves.core_batch is None:
+                self.moves.core_batch = module.MovesBatch(commands=CORE_PATTERNS)
+            template = self.moves.core_batch
+        else:
+            assert self.keys is not None  # (one of the two is built)
+            template = self.keys.batch(module)
+        raws = [raw for _, raw in items]
+        gids = [gid for gid, _ in items]
+        done = 0
+        while done < len(items):
+            try:
+                taken, games, plies, problems, counts, warnings = module.import_rows(
+                    raws[done:], gids[done:], source_file, MAX_DIAGNOSTICS, SEARCHES, template
+                )
+            except module.CorePanic:
+                taken = -1
+            if taken > 0:
+                ids = gids[done : done + taken]
+                where = [(raw.file, raw.number, raw.line) for raw in raws[done : done + taken]]
+                self.games.add_core(pl.DataFrame(games), where)
+                if self.moves is not None:
+                    self.moves.add_core_rows(plies, problems, ids, counts, where)
+                elif self.keys is not None:
+                    self.keys.add_core_rows(plies, ids, counts)
+                if warnings:
+                    statuses["warning"] += warnings
+                if taken > warnings:
+                    statuses["ok"] += taken - warnings
+                done += taken
+            rest = items[done:] if taken < 0 else items[done : done + 1]
+            for gid, raw in rest:
+                statuses[self.add_raw(gid, raw, source_file).status] += 1
+            done += len(rest)
 
     def _add_in_core(self, module: Core, gid: int, raw: RawGame, source_file: str | None) -> Verdict | None:
         from notation.validation import core
@@ -485,6 +593,40 @@ class TableBuilder:
         return sorted(found, key=lambda d: (d.file or "", d.game or 0, d.ply or 0))
 
 
+def _unsupported_outline(raw: RawGame) -> Game | None:
+    """A game of a variant the reference does not replay (its moves are not read, only its tags
+    and result) as the core's outline reads it, when it reads the game whole without a finding
+    of its own (the conditions of :func:`notation.validation.core.check_raw`'s report of such a
+    game); None otherwise (the parser reads it). Its rows are the parser's game's: neither says
+    anything of an unsupported game's moves (a test compares the tables with the reference's)."""
+    from notation.pgn.plain import plain_outline
+    from notation.validation.core import _OUTLINE_FINDINGS, _OUTLINE_ONLY_CHARS
+    from notation.validation.shared import variant_kind
+
+    data = raw.data
+    if isinstance(data, str):
+        text = data
+    else:
+        if b"Variant" not in data:
+            return None
+        from notation.pgn.sources import decode
+
+        text, encoding, bad = decode(data)
+        if bad is not None or encoding != "utf-8":
+            return None
+    if len(text) >= _OUTLINE_ONLY_CHARS or "Variant" not in text:
+        return None
+    plain = plain_outline(text, raw.file, raw.number, raw.line, raw.offset)
+    if plain is None:
+        return None
+    game = plain[0]
+    if variant_kind(game.tags) in ("standard", "chess960") or any(
+        d.code not in _OUTLINE_FINDINGS for d in game.diagnostics
+    ):
+        return None
+    return game
+
+
 def _start_fen(game: Game, start: Position | None) -> str | None:
     """The games table's ``start_fen``: None for the standard start (no FEN tag, also for
     Chess960 games), the FEN as the engine writes it, or the tag as written when unreadable."""
@@ -523,29 +665,46 @@ def source_name(source: Any) -> str | None:
     return display_path(os.path.basename(name)) if isinstance(name, str) else None
 
 
+#: Games handed to :meth:`TableBuilder.add_batch` at a time.
+BATCH_GAMES = 256
+
+
 def tabulate_raw(
     items: Iterable[tuple[int, Any]],
     *,
     moves: bool = True,
     source_file: str | None = None,
     diagnostics: list[Diagnostic] | None = None,
-) -> tuple[pl.DataFrame, pl.DataFrame, list[Verdict]]:
-    """Parse, replay and tabulate ``(game_id, raw_game)`` pairs (the work of one chunk).
-    ``diagnostics`` receives the values stored as null (:attr:`TableBuilder.diagnostics`)."""
+    batch: bool = True,
+) -> tuple[pl.DataFrame, pl.DataFrame, Counter[str]]:
+    """Parse, replay and tabulate ``(game_id, raw_game)`` pairs (the work of one chunk): both
+    tables and how many games have each status. ``diagnostics`` receives the values stored
+    as null (:attr:`TableBuilder.diagnostics`). ``batch`` False: every game through
+    :meth:`TableBuilder.add_raw` (the same tables; for the tests)."""
     builder = TableBuilder.new(moves=moves)
-    verdicts: list[Verdict] = []
-    for gid, raw in items:
-        verdicts.append(builder.add_raw(gid, raw, source_file))
+    statuses: Counter[str] = Counter()
+    if batch:
+        chunk: list[tuple[int, Any]] = []
+        for item in items:
+            chunk.append(item)
+            if len(chunk) >= BATCH_GAMES:
+                builder.add_batch(chunk, source_file, statuses)
+                chunk = []
+        if chunk:
+            builder.add_batch(chunk, source_file, statuses)
+    else:
+        for gid, raw in items:
+            statuses[builder.add_raw(gid, raw, source_file).status] += 1
     games, plies = builder.finish()
     if diagnostics is not None:
         diagnostics.extend(builder.diagnostics)
-    return games, plies, verdicts
+    return games, plies, statuses
 
 
-def tabulate_source(source: Any, *, moves: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
+def tabulate_source(source: Any, *, moves: bool = True, batch: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`notation.tables.frames.to_frames`: every game of ``source``, no de-duplication."""
     pairs = (item for item in raw_games(source) if not isinstance(item, ReadFailure))
-    games, plies, _ = tabulate_raw(pairs, moves=moves, source_file=source_name(source))
+    games, plies, _ = tabulate_raw(pairs, moves=moves, source_file=source_name(source), batch=batch)
     return games, plies
 
 

@@ -119,3 +119,139 @@ def test_uci_of_null_moves_and_promotions(tmp_path: Path) -> None:
     path.write_text(others, encoding="utf-8")
     _, moves = tabulate_source(path)
     assert moves.get_column("uci").to_list() == ["a7a8n", "a1b2", "d2d4", "d7d5"]
+
+
+def _tables_both_ways(path: Path, *, moves: bool = True) -> tuple[tuple[pl.DataFrame, pl.DataFrame], ...]:
+    return tuple(tabulate_source(path, moves=moves, batch=batch) for batch in (True, False))
+
+
+@pytest.mark.parametrize("moves", [True, False])
+def test_the_core_s_batch_writes_the_per_game_rows(moves: bool) -> None:
+    """``import_rows`` (the core's rows of a run of plain games, one call) gives the tables that
+    the per-game path gives, with the moves table and without (the openings from the keys),
+    on a file where most games go through the batch and a mix of declined ones."""
+    paths = [corpus_path("games", "lichess", "lichess_DannyTheDonkey_2019-01-29.pgn.gz")]
+    paths += sorted(SAMPLE_GAMES.glob("*.pgn"))
+    for path in paths:
+        (games, plies), (ref_games, ref_plies) = _tables_both_ways(path, moves=moves)
+        assert games.equals(ref_games), path.name
+        assert plies.equals(ref_plies), path.name
+        assert games.schema == ref_games.schema and plies.schema == ref_plies.schema
+
+
+def test_the_batch_takes_plain_games_and_stops_at_the_first_it_does_not(tmp_path: Path) -> None:
+    """The core takes the plain games of a batch in order, stops at a game it leaves to the
+    per-game path (here one with a FEN), and the rows stay in file order."""
+    from notation import _core
+    from notation.pgn.reader import split_games
+    from notation.tables.moves_rows import CORE_PATTERNS
+
+    plain = '[Event "T"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
+    fen = '[Event "F"]\n[SetUp "1"]\n[FEN "8/P7/8/8/8/8/8/k6K w - - 0 1"]\n[Result "*"]\n\n1. a8=N Kb2 *\n\n'
+    path = tmp_path / "mix.pgn"
+    path.write_text(plain * 2 + fen + plain.replace('"a"', '"c"'), encoding="utf-8")
+    raws = list(split_games(path))
+    taken, games, _, _, plies, warnings = _core.import_rows(
+        raws, [1, 2, 3, 4], "mix.pgn", 50, 8, _core.MovesBatch(commands=CORE_PATTERNS)
+    )
+    assert (taken, plies, warnings) == (2, [7, 7], 0)
+    assert pl.DataFrame(games)["game_id"].to_list() == [1, 2]
+    (games_frame, moves_frame), (ref_games, ref_moves) = _tables_both_ways(path)
+    assert games_frame.equals(ref_games) and moves_frame.equals(ref_moves)
+    assert games_frame["white"].to_list() == ["a", "a", None, "c"]
+    assert games_frame["outcome"].to_list() == ["checkmate", "checkmate", "dead_position", "checkmate"]
+
+
+def test_a_panic_in_the_batch_leaves_the_games_to_the_per_game_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``import_rows`` raising ``CorePanic``: every game of the batch is read the per-game way
+    (whose own core calls work here), and the tables are those of the per-game path."""
+    module = compiled.core_module()
+    assert module is not None
+
+    class _PanicInBatch:
+        def __getattr__(self, name: str) -> object:
+            return getattr(module, name)
+
+        def import_rows(self, *args: object) -> object:
+            raise module.CorePanic("index out of bounds")
+
+    path = corpus_path("games", "classic", "London1851.pgn")
+    reference = tabulate_source(path, batch=False)
+    monkeypatch.setattr(compiled, "core_module", lambda: _PanicInBatch())
+    games, moves = tabulate_source(path)
+    assert games.equals(reference[0]) and moves.equals(reference[1])
+    assert (games["status"] != "error").all()
+
+
+def test_values_out_of_range_are_located_alike_with_the_batch_on_and_off(tmp_path: Path) -> None:
+    """A value its column cannot hold, in a game the batch takes and in one between games it
+    leaves to the per-game path: the same rows, and the same located warnings, either way."""
+    from notation.tables.rows import raw_games, tabulate_raw
+
+    plain = '[Event "T"]\n[WhiteElo "{elo}"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
+    declined = '[Event "D"]\n[WhiteElo "99999999"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n\n'  # (an illegal king move: the per-game path)
+    fen = '[Event "F"]\n[SetUp "1"]\n[FEN "8/P7/8/8/8/8/8/k6K w - - 0 1"]\n[Result "*"]\n\n1. a8=N Kb2 *\n\n'
+    text = plain.format(elo="2100") + plain.format(elo="123456789") + fen + declined + plain.format(elo="7e9")
+    path = tmp_path / "range.pgn"
+    path.write_text(text, encoding="utf-8")
+    found = []
+    for batch in (True, False):
+        problems: list[object] = []
+        games, moves, statuses = tabulate_raw(
+            (item for item in raw_games(path)), source_file="range.pgn", diagnostics=problems, batch=batch
+        )
+        found.append((games, moves, statuses, problems))
+    (games, moves, statuses, problems), (ref_games, ref_moves, ref_statuses, ref_problems) = found
+    assert games.equals(ref_games) and moves.equals(ref_moves)
+    assert statuses == ref_statuses and problems == ref_problems
+    assert [d.game for d in problems] == [2, 4]  # type: ignore[attr-defined]
+
+
+def test_a_game_of_an_unsupported_variant_from_the_core_s_outline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Three-check game: its row from the core's outline (no parser), the reference's row."""
+    from notation.pgn.reader import split_games
+    from notation.tables.rows import _unsupported_outline
+
+    text = (
+        '[Event "T"]\n[White "a"]\n[Variant "Three-check"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 1-0\n\n'
+        '[Event "U"]\n[Variant "Three-check"]\n[Result "*"]\n\n1. e4 {a comment} (1. d4) e5 *\n\n'
+        '[Event "V"]\n[Result "*"]\n\n1. e4 e5 *\n'
+    )
+    path = tmp_path / "three.pgn"
+    path.write_text(text, encoding="utf-8")
+    raws = list(split_games(path))
+    assert [_unsupported_outline(raw) is not None for raw in raws] == [
+        True,
+        False,
+        False,
+    ]  # (a variation: the parser reads it)
+    _check(path, monkeypatch)
+    games, _ = tabulate_source(path)
+    assert games["status"].to_list() == ["unsupported", "unsupported", "ok"]
+
+
+def test_tag_texts_as_the_games_builder_reads_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch's tag columns read as :meth:`GamesBuilder.add` reads them: stripped as Python
+    strips (the separators U+001C..U+001F too), unknown values null, no Date giving way to UTCDate, a TimeControl of ``?`` null, other tags kept in order in ``extra_tags``."""
+    game = (
+        '[Event "\x1c Open \u3000"]\n[Site "?"]\n[UTCDate "2024.01.02"]\n[Round "-"]\n'
+        '[White " W "]\n[Black "B"]\n[Result "0-1"]\n[TimeControl " ? "]\n[Opening "\x1f"]\n'
+        '[Annotator "me"]\n[WhiteFideId "1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
+    )
+    path = tmp_path / "tags.pgn"
+    path.write_text(game, encoding="utf-8")
+    _check(path, monkeypatch)
+    (games, _), (ref_games, _) = _tables_both_ways(path)
+    assert games.equals(ref_games)
+    from notation import _core
+    from notation.pgn.reader import split_games
+    from notation.tables.moves_rows import CORE_PATTERNS
+
+    taken = _core.import_rows(list(split_games(path)), [1], "tags.pgn", 50, 8, _core.MovesBatch(commands=CORE_PATTERNS))
+    assert taken[0] == 1  # (the batch took it)
+    row = games.row(0, named=True)
+    assert (row["event"], row["site"], row["round"], row["white"], row["opening"]) == ("Open", None, None, "W", None)
+    assert (row["date_text"], row["time_control"], row["outcome"]) == ("2024.01.02", None, "checkmate")
+    assert row["extra_tags"] == [{"name": "Annotator", "value": "me"}, {"name": "WhiteFideId", "value": "1"}]
