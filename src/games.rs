@@ -24,10 +24,7 @@ use arrow_schema::{DataType, Field, Fields};
 use crate::columns::MovesColumns;
 use crate::dead;
 use crate::python::{replay_game_kept, CoreGame};
-use crate::replay::Item;
-use crate::report::{
-    may_be_time_forfeit, needs_guard, place, plain_valid_date, Limits, DATE_TAGS, RESULTS,
-};
+use crate::report::{decided, outline_tag, plain, Limits, Plain, RESULTS};
 
 /// The tags with columns of their own (`notation.tables.schema.COLUMN_TAGS`); the others go
 /// to `extra_tags`.
@@ -271,41 +268,6 @@ fn warnings(game: &CoreGame) -> u32 {
         + after(game.first_dead)
 }
 
-/// Whether the report of a replayed game with this recorded `result` (`wins`: the winner it
-/// names) is one the core writes whole: `crate::report::report_line`'s conditions after the
-/// replay.
-fn decided(game: &CoreGame, result: &str, wins: Option<bool>, termination: Option<&str>) -> bool {
-    if game.first_dead.is_some() && wins.is_some() {
-        return false;
-    }
-    match game.termination {
-        None | Some("fivefold_repetition" | "seventyfive_moves") => {}
-        Some("checkmate") => {
-            let expected = if game.winner == Some("white") {
-                "1-0"
-            } else {
-                "0-1"
-            };
-            if result != "*" && result != expected {
-                return false;
-            }
-        }
-        Some("stalemate" | "dead_position") if wins.is_none() => {}
-        Some(_) => return false,
-    }
-    if let Some(white) = wins {
-        let verdict = if white {
-            game.white_mate
-        } else {
-            game.black_mate
-        };
-        if verdict.0 != Some(true) && termination.is_some_and(may_be_time_forfeit) {
-            return false;
-        }
-    }
-    true
-}
-
 /// Game `number` of the batch (its text starting at `line`, id `gid`, imported from `file`):
 /// its row appended to `games` and its plies to `moves`, and true; false when the core does
 /// not take it (nothing appended).
@@ -316,57 +278,19 @@ pub(crate) fn import_game(
     games: &mut GamesColumns,
     moves: &mut MovesColumns,
 ) -> bool {
-    if needs_guard(text, limits.max_depth, limits.reported) {
-        return false;
-    }
-    let Some(found) = crate::outline::outline(text) else {
+    let Some(plain) = plain(text, line, limits) else {
         return false;
     };
-    let (Some((moves_start, moves_end)), Some((result_start, result_end))) =
-        (found.moves, found.result)
-    else {
-        return false;
-    };
-    let tag = |name: &str| {
-        found
-            .tags
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_ref())
-    };
-    let Some(result) = tag("Result") else {
-        return false;
-    };
-    if !RESULTS.contains(&result) || text[result_start..result_end].trim_end() != result {
-        return false;
-    }
-    if tag("FEN").is_some()
-        || tag("SetUp").is_some()
-        || tag("Variant").is_some_and(|v| v != "Standard")
-    {
+    if plain.set_up() {
         return false; // (the per-game path asks Python for the start position)
     }
-    if DATE_TAGS
-        .iter()
-        .any(|name| tag(name).is_some_and(|value| !plain_valid_date(value)))
-    {
-        return false;
-    }
-    let wins = match result {
-        "1-0" => Some(true),
-        "0-1" => Some(false),
-        _ => None,
-    };
-    let (run_line, run_column) = place(text, line, moves_start);
-    let (Ok(run_line), Ok(run_column)) = (u32::try_from(run_line), u32::try_from(run_column))
-    else {
-        return false;
-    };
-    let run = Item::Run {
-        text: text[moves_start..moves_end].to_owned(),
-        line: run_line,
-        column: run_column,
-    };
+    let Plain {
+        found,
+        result,
+        wins,
+        run,
+    } = plain;
+    let tag = |name: &str| outline_tag(&found, name);
     let termination = tag("Termination");
     let mut taken = false;
     let replayed = replay_game_kept(

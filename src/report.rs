@@ -433,6 +433,134 @@ fn dead_diagnostics(game: &CoreGame, line: usize, found: &mut Vec<Found>) -> Opt
     Some(())
 }
 
+/// A game the core may take whole (validate's report line, import's rows), as its outline
+/// reads it: a mainline run and a result marker that agrees with a valid `Result` tag, dates
+/// the reference reads as valid, and the run's place in the file.
+#[cfg(feature = "python")]
+pub(crate) struct Plain<'t> {
+    pub found: crate::outline::Outline<'t>,
+    /// The `Result` tag (one of [`RESULTS`]) and the winner it names (`Some(true)`: White).
+    pub result: &'t str,
+    pub wins: Option<bool>,
+    /// The mainline's run, placed in the file.
+    pub run: Item,
+}
+
+#[cfg(feature = "python")]
+impl Plain<'_> {
+    /// The value of tag `name` (the first, unescaped), if the game has it.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        outline_tag(&self.found, name)
+    }
+
+    /// Whether the game starts from a position the tags give (`FEN`, `SetUp` or a `Variant`
+    /// other than `Standard`): Python reads it.
+    pub fn set_up(&self) -> bool {
+        self.tag("FEN").is_some()
+            || self.tag("SetUp").is_some()
+            || self.tag("Variant").is_some_and(|v| v != "Standard")
+    }
+}
+
+/// The value of tag `name` in `outline` (the first, unescaped), if it has it.
+#[cfg(feature = "python")]
+pub(crate) fn outline_tag<'a>(
+    outline: &'a crate::outline::Outline<'_>,
+    name: &str,
+) -> Option<&'a str> {
+    outline
+        .tags
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v.as_ref())
+}
+
+/// [`Plain`] of the game `text` (starting at `line`), or None when Python must read it: its
+/// variations may go past the reader's caps, the outline does not read it whole, it has no
+/// moves (the reader reports an empty game) or no marker (the reader reports it missing), the
+/// marker and the `Result` tag disagree, or a date is one the reference reads otherwise.
+#[cfg(feature = "python")]
+pub(crate) fn plain<'t>(text: &'t str, line: usize, limits: &Limits) -> Option<Plain<'t>> {
+    if needs_guard(text, limits.max_depth, limits.reported) {
+        return None;
+    }
+    let found = crate::outline::outline(text)?;
+    let (moves_start, moves_end) = found.moves?;
+    let (result_start, result_end) = found.result?;
+    let mut game = Plain {
+        found,
+        result: "*",
+        wins: None,
+        run: Item::Comment(String::new()),
+    };
+    let result = game.tag("Result")?;
+    if !RESULTS.contains(&result) || text[result_start..result_end].trim_end() != result {
+        return None;
+    }
+    if DATE_TAGS
+        .iter()
+        .any(|name| game.tag(name).is_some_and(|value| !plain_valid_date(value)))
+    {
+        return None;
+    }
+    let result: &str = RESULTS.iter().copied().find(|r| *r == result)?;
+    let (run_line, run_column) = place(text, line, moves_start);
+    game.run = Item::Run {
+        text: text[moves_start..moves_end].to_owned(),
+        line: u32::try_from(run_line).ok()?,
+        column: u32::try_from(run_column).ok()?,
+    };
+    game.wins = match result {
+        "1-0" => Some(true),
+        "0-1" => Some(false),
+        _ => None,
+    };
+    game.result = result;
+    Some(game)
+}
+
+/// Whether the report of a replayed game with this recorded `result` (`wins`: the winner it
+/// names; `termination`: its `Termination` tag) is one the core writes whole: not a decisive
+/// result after a dead position, a mate or stalemate the result contradicts, or a win on time
+/// the core has not shown the winner could still mate (the reference words those).
+#[cfg(feature = "python")]
+pub(crate) fn decided(
+    game: &CoreGame,
+    result: &str,
+    wins: Option<bool>,
+    termination: Option<&str>,
+) -> bool {
+    if game.first_dead.is_some() && wins.is_some() {
+        return false;
+    }
+    match game.termination {
+        None | Some("fivefold_repetition" | "seventyfive_moves") => {} // (no result checked against them)
+        Some("checkmate") => {
+            let expected = if game.winner == Some("white") {
+                "1-0"
+            } else {
+                "0-1"
+            };
+            if result != "*" && result != expected {
+                return false;
+            }
+        }
+        Some("stalemate" | "dead_position") if wins.is_none() => {}
+        Some(_) => return false,
+    }
+    if let Some(white) = wins {
+        let verdict = if white {
+            game.white_mate
+        } else {
+            game.black_mate
+        };
+        if verdict.0 != Some(true) && termination.is_some_and(may_be_time_forfeit) {
+            return false;
+        }
+    }
+    true
+}
+
 #[cfg(feature = "python")]
 /// The report line of game `number` of `file` (its text starting at `line`), or None when
 /// Python must make the report.
@@ -444,47 +572,19 @@ pub(crate) fn report_line(
     limits: &Limits,
     start: &mut StartOf<'_>,
 ) -> Option<Line> {
-    if needs_guard(text, limits.max_depth, limits.reported) {
-        return None;
-    }
-    let found = crate::outline::outline(text)?;
-    let (moves_start, moves_end) = found.moves?; // none: the reader reports an empty game
-    let (result_start, result_end) = found.result?; // none: the reader reports the marker missing
-    let tag = |name: &str| {
-        found
-            .tags
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_ref())
-    };
-    let result = tag("Result")?;
-    if !RESULTS.contains(&result) || text[result_start..result_end].trim_end() != result {
-        return None;
-    }
-    let (fen, halfmove, fullmove, chess960, start_ply) = if tag("FEN").is_some()
-        || tag("SetUp").is_some()
-        || tag("Variant").is_some_and(|v| v != "Standard")
-    {
+    let plain = plain(text, line, limits)?;
+    let set_up = plain.set_up();
+    let Plain {
+        found: outline,
+        result,
+        wins,
+        run,
+    } = plain;
+    let tag = |name: &str| outline_tag(&outline, name);
+    let (fen, halfmove, fullmove, chess960, start_ply) = if set_up {
         start(tag("FEN"), tag("Variant"), tag("SetUp"))?
     } else {
         (None, 0, 1, false, 0)
-    };
-    if DATE_TAGS
-        .iter()
-        .any(|name| tag(name).is_some_and(|value| !plain_valid_date(value)))
-    {
-        return None;
-    }
-    let wins = match result {
-        "1-0" => Some(true),
-        "0-1" => Some(false),
-        _ => None,
-    };
-    let (run_line, run_column) = place(text, line, moves_start);
-    let run = Item::Run {
-        text: text[moves_start..moves_end].to_owned(),
-        line: u32::try_from(run_line).ok()?,
-        column: u32::try_from(run_column).ok()?,
     };
     let game: CoreGame = replay_game_inner(
         fen.as_deref(),
@@ -498,35 +598,8 @@ pub(crate) fn report_line(
         dead::Need::Deadness,
     )
     .ok()?;
-    if game.first_dead.is_some() && wins.is_some() {
-        return None; // a decisive result after a dead position: the reference words it
-    }
-    match game.termination {
-        None => {}
-        Some("checkmate") => {
-            let expected = if game.winner == Some("white") {
-                "1-0"
-            } else {
-                "0-1"
-            };
-            if result != "*" && result != expected {
-                return None;
-            }
-        }
-        Some("stalemate") if wins.is_none() => {}
-        Some("dead_position") if wins.is_none() => {}
-        Some("fivefold_repetition" | "seventyfive_moves") => {} // (no result checked against them)
-        Some(_) => return None,
-    }
-    if let Some(white) = wins {
-        let verdict = if white {
-            game.white_mate
-        } else {
-            game.black_mate
-        };
-        if verdict.0 != Some(true) && tag("Termination").is_some_and(may_be_time_forfeit) {
-            return None;
-        }
+    if !decided(&game, result, wins, tag("Termination")) {
+        return None;
     }
     let mut found: Vec<Found> = Vec::new();
     for &(kind, ply, at_line, at_column, ref san, ref written, ref expected) in &game.remarks {

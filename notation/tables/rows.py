@@ -475,14 +475,15 @@ class TableBuilder:
         takes the game (the one gate, :func:`notation.compiled.through_core`; its columns go
         straight to Arrow), else parsed and replayed in Python; a game of a variant the
         reference does not replay from the core's outline when it reads the game whole
-        (:func:`_unsupported_outline`: no parser loaded for it)."""
+        (:func:`notation.validation.core.unsupported_outline`: no parser loaded for it)."""
         from notation.compiled import core_for, through_core
         from notation.pgn.reader import parse_raw_game
+        from notation.validation.core import unsupported_outline
 
         verdict, failure = through_core(raw, lambda module: self._add_in_core(module, gid, raw, source_file))
         if verdict is not None:
             return verdict
-        outlined = _unsupported_outline(raw) if failure is None and core_for(raw) is not None else None
+        outlined = unsupported_outline(raw) if failure is None and core_for(raw) is not None else None
         game = outlined if outlined is not None else parse_raw_game(raw, failure=failure)
         name = source_file if source_file is not None else _basename(game.file)
         return self.add_game(gid, game, name)
@@ -591,40 +592,6 @@ class TableBuilder:
         (``table.value-out-of-range``), in game and ply order (complete after :meth:`finish`)."""
         found = self.games.diagnostics + (self.moves.diagnostics if self.moves is not None else [])
         return sorted(found, key=lambda d: (d.file or "", d.game or 0, d.ply or 0))
-
-
-def _unsupported_outline(raw: RawGame) -> Game | None:
-    """A game of a variant the reference does not replay (its moves are not read, only its tags
-    and result) as the core's outline reads it, when it reads the game whole without a finding
-    of its own (the conditions of :func:`notation.validation.core.check_raw`'s report of such a
-    game); None otherwise (the parser reads it). Its rows are the parser's game's: neither says
-    anything of an unsupported game's moves (a test compares the tables with the reference's)."""
-    from notation.pgn.plain import plain_outline
-    from notation.validation.core import _OUTLINE_FINDINGS, _OUTLINE_ONLY_CHARS
-    from notation.validation.shared import variant_kind
-
-    data = raw.data
-    if isinstance(data, str):
-        text = data
-    else:
-        if b"Variant" not in data:
-            return None
-        from notation.pgn.sources import decode
-
-        text, encoding, bad = decode(data)
-        if bad is not None or encoding != "utf-8":
-            return None
-    if len(text) >= _OUTLINE_ONLY_CHARS or "Variant" not in text:
-        return None
-    plain = plain_outline(text, raw.file, raw.number, raw.line, raw.offset)
-    if plain is None:
-        return None
-    game = plain[0]
-    if variant_kind(game.tags) in ("standard", "chess960") or any(
-        d.code not in _OUTLINE_FINDINGS for d in game.diagnostics
-    ):
-        return None
-    return game
 
 
 def _start_fen(game: Game, start: Position | None) -> str | None:

@@ -86,19 +86,26 @@ def _through_core(core: Core, raw: RawGame, name: str | None) -> GameReport | No
     return report_of(game, result, name if name is not None else (game.file or "<input>"), start)
 
 
-#: The longest game text :func:`_unsupported_variant` reads: too short to hold a line of
+#: The longest game text :func:`unsupported_outline` reads: too short to hold a line of
 #: :data:`~notation.pgn.model.MAX_LINE_PLIES` moves (each at least two characters and a blank),
 #: whose reader's ``game.too-long`` only the parser reports.
 _OUTLINE_ONLY_CHARS = 3 * MAX_LINE_PLIES
 
 
 def _unsupported_variant(raw: RawGame, name: str | None) -> GameReport | None:
-    """The report of a game of a variant the reference does not replay (``variant.unsupported``:
-    its moves are not read, only its tags and result), from the core's outline of the game
-    (:func:`notation.pgn.plain.plain_outline`) rather than the parser's, when the outline reads
-    the game whole without a finding of its own; None otherwise (the parser reads it). The same
-    report either way (a test compares them): the outline and the parser read the same tags and
-    result, and neither says anything of an unsupported game's moves."""
+    """The report of a game of a variant the reference does not replay from the core's outline
+    of the game (:func:`unsupported_outline`), None when the parser must read it."""
+    game = unsupported_outline(raw)
+    return None if game is None else check_game(game, file=name)
+
+
+def unsupported_outline(raw: RawGame) -> Game | None:
+    """A game of a variant the reference does not replay (``variant.unsupported``: its moves are
+    not read, only its tags and result) as the core's outline reads it
+    (:func:`notation.pgn.plain.plain_outline`), when that reads the game whole without a finding
+    of its own; None otherwise (the parser reads it). Its report (validate) and its rows (import)
+    are the parser's game's (tests compare them): the outline and the parser read the same tags
+    and result, and neither says anything of an unsupported game's moves."""
     from notation.pgn.plain import plain_outline
     from notation.validation.shared import variant_kind
 
@@ -106,6 +113,8 @@ def _unsupported_variant(raw: RawGame, name: str | None) -> GameReport | None:
     if isinstance(data, str):
         text = data
     else:
+        if b"Variant" not in data:
+            return None
         from notation.pgn.sources import decode
 
         text, encoding, bad = decode(data)
@@ -121,7 +130,7 @@ def _unsupported_variant(raw: RawGame, name: str | None) -> GameReport | None:
         d.code not in _OUTLINE_FINDINGS for d in game.diagnostics
     ):
         return None
-    return check_game(game, file=name)
+    return game
 
 
 #: What the outline reports of a game it reads whole, as the parser does (the tags and result).

@@ -212,7 +212,7 @@ def test_a_game_of_an_unsupported_variant_from_the_core_s_outline(
 ) -> None:
     """A Three-check game: its row from the core's outline (no parser), the reference's row."""
     from notation.pgn.reader import split_games
-    from notation.tables.rows import _unsupported_outline
+    from notation.validation.core import unsupported_outline
 
     text = (
         '[Event "T"]\n[White "a"]\n[Variant "Three-check"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 1-0\n\n'
@@ -222,7 +222,7 @@ def test_a_game_of_an_unsupported_variant_from_the_core_s_outline(
     path = tmp_path / "three.pgn"
     path.write_text(text, encoding="utf-8")
     raws = list(split_games(path))
-    assert [_unsupported_outline(raw) is not None for raw in raws] == [
+    assert [unsupported_outline(raw) is not None for raw in raws] == [
         True,
         False,
         False,
