@@ -322,7 +322,7 @@ def register(app: typer.Typer) -> None:
             "--jobs",
             "-j",
             min=0,
-            help="workers (0 = one per CPU; at most the CPUs available): threads for jsonl and text up to 4, else processes; output is identical.",
+            help="workers (0 = one per CPU; at most the CPUs available): two share the core in threads for jsonl and text, else processes; output is identical.",
         ),
         strict: bool = typer.Option(False, "--strict", help="exit 1 on warnings too."),
         pedantic: bool = typer.Option(

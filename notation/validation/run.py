@@ -97,11 +97,13 @@ def uses_processes(jobs: int, render: Callable[[GameReport], Any] | None) -> boo
 
 #: The most jobs whose jsonl lines threads share; more go to worker processes. With threads, one
 #: thread splits the input, writes the lines out and makes those of the games the core declines,
-#: and each batch's objects are made with the interpreter held: about a quarter of the work of a
-#: game (measured on the shared Lichess file: 0.44 s of 1.8 s of CPU), so threads stop gaining
-#: near four; processes split their own byte ranges and each holds its own interpreter, for a
-#: fifth more CPU in all (forked memory, results pickled back), and keep gaining past that.
-THREADS_UP_TO = 4
+#: and each batch's objects are made with the interpreter held: over a quarter of the work (the
+#: shared Lichess file: 0.45 of 1.6 s of CPU), which no number of threads shares; processes split
+#: their own byte ranges and each holds its own interpreter, for a tenth to a fifth more CPU in
+#: all (forked memory, results pickled back). Measured at two jobs on idle cores: threads as fast
+#: as processes on the Lichess file with 9% less CPU, 13% faster on a 200 MB file; more jobs were
+#: not measured (two cores), so they keep the processes.
+THREADS_UP_TO = 2
 
 
 def checked(item: Chunk, name: str | None) -> GameReport:

@@ -203,6 +203,7 @@ def test_threads_give_the_lines_of_one_job_in_order(monkeypatch: pytest.MonkeyPa
     from notation.validation import run
 
     monkeypatch.setattr(run, "BATCH_GAMES", 3)  # many small batches, several in flight at once
+    monkeypatch.setattr(run, "THREADS_UP_TO", 3)  # threads for three jobs too
     broken = tmp_path / "broken.pgn"
     broken.write_bytes(b'[Event "x"]\n\n1. e4 e5 2. Kx9 *\n\n[Event "y"]\n\n1. d4 *\n\xff\xfe\n1. e4 *\n')
     sources = [(path, None) for path in sorted(SAMPLE_GAMES.glob("*.pgn"))] + [(broken, "shown.pgn")]
