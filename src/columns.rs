@@ -271,13 +271,18 @@ impl MovesColumns {
                 ("comment", Arc::new(read.comment.finish())),
             ]);
         }
-        let fields: Fields = columns
-            .iter()
-            .map(|(name, array)| Arc::new(Field::new(*name, array.data_type().clone(), true)))
-            .collect();
-        let arrays = columns.into_iter().map(|(_, array)| array).collect();
-        StructArray::new(fields, arrays, None)
+        struct_of(columns)
     }
+}
+
+/// Named arrays as one struct array (every field nullable), as the Python builders read them.
+pub(crate) fn struct_of(columns: Vec<(&str, ArrayRef)>) -> StructArray {
+    let fields: Fields = columns
+        .iter()
+        .map(|(name, array)| Arc::new(Field::new(*name, array.data_type().clone(), true)))
+        .collect();
+    let arrays = columns.into_iter().map(|(_, array)| array).collect();
+    StructArray::new(fields, arrays, None)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use arrow_array::builder::{
 use arrow_array::{ArrayRef, StructArray};
 use arrow_schema::{DataType, Field, Fields};
 
-use crate::columns::MovesColumns;
+use crate::columns::{struct_of, MovesColumns};
 use crate::dead;
 use crate::python::{replay_game_kept, CoreGame};
 use crate::report::{decided, outline_tag, plain, Limits, Plain, RESULTS};
@@ -248,12 +248,7 @@ impl GamesColumns {
             ("black_can_mate", Arc::new(self.black_can_mate.finish())),
             ("extra_tags", Arc::new(self.extra_tags.finish())),
         ]);
-        let fields: Fields = columns
-            .iter()
-            .map(|(name, array)| Arc::new(Field::new(*name, array.data_type().clone(), true)))
-            .collect();
-        let arrays = columns.into_iter().map(|(_, array)| array).collect();
-        StructArray::new(fields, arrays, None)
+        struct_of(columns)
     }
 }
 

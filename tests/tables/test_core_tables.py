@@ -255,3 +255,26 @@ def test_tag_texts_as_the_games_builder_reads_them(tmp_path: Path, monkeypatch: 
     assert (row["event"], row["site"], row["round"], row["white"], row["opening"]) == ("Open", None, None, "W", None)
     assert (row["date_text"], row["time_control"], row["outcome"]) == ("2024.01.02", None, "checkmate")
     assert row["extra_tags"] == [{"name": "Annotator", "value": "me"}, {"name": "WhiteFideId", "value": "1"}]
+
+
+def _rust_names(constant: str) -> list[str]:
+    """The strings of ``const CONSTANT: [&str; N] = [...]`` in ``src/games.rs``."""
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "src" / "games.rs").read_text(encoding="utf-8")
+    found = re.search(rf"const {constant}: \[&str; \d+\] = \[(.*?)\];", text, re.S)
+    assert found is not None, constant
+    return re.findall(r'"([^"]*)"', found.group(1))
+
+
+def test_the_core_s_tag_columns_are_the_python_builder_s() -> None:
+    """The core's batch names the same tags with columns of their own, and their text columns in
+    the same order, as the Python games builder (two lists of one vocabulary, kept equal here)."""
+    from notation.tables.rows import GamesBuilder
+    from notation.tables.schema import COLUMN_TAGS
+
+    assert set(_rust_names("COLUMN_TAGS")) == COLUMN_TAGS
+    raw = list(GamesBuilder._RAW)
+    assert _rust_names("TEXT_COLUMNS") == raw[raw.index("game_number") + 1 : raw.index("plies")]
