@@ -859,6 +859,150 @@ fn lines_and_starts(py: Python<'_>, data: &[u8]) -> PyResult<(usize, usize)> {
         .map_err(|payload| CorePanic::new_err(panic_message(payload)))
 }
 
+/// The reader's boundary split of byte input, a region of whole lines at a call
+/// (`crate::split::Regions`): the twin of `notation.pgn.reader._Regions`, with its state and
+/// steps (a test holds the two equal), the region scanned without the interpreter. Completed
+/// games are made `raw_game(data, name, number, line, offset, size, oversized)`.
+#[pyclass(name = "Regions", module = "notation._core")]
+struct PyRegions {
+    inner: crate::split::Regions,
+    raw_game: Py<PyAny>,
+    name: Py<PyAny>,
+}
+
+/// The game being read as `reader._Regions` holds it: `(data, size, newlines, line, offset,
+/// nontag, oversized, tail, late_text)`.
+type ChunkFields<'py> = (
+    Bound<'py, PyBytes>,
+    usize,
+    usize,
+    usize,
+    usize,
+    bool,
+    bool,
+    Bound<'py, PyBytes>,
+    bool,
+);
+
+#[pymethods]
+impl PyRegions {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        raw_game: Py<PyAny>,
+        name: Py<PyAny>,
+        cap: usize,
+        number: usize,
+        consumed_nl: usize,
+        mark: usize,
+        mark_line: usize,
+    ) -> Self {
+        let inner = crate::split::Regions {
+            cap,
+            chunk: None,
+            number,
+            consumed_nl,
+            mark,
+            mark_line,
+        };
+        PyRegions {
+            inner,
+            raw_game,
+            name,
+        }
+    }
+
+    /// The games completed in `region` (see `crate::split::Regions::region`). A panic leaves
+    /// the state as it was before the call (CorePanic), so the Python twin can take the region.
+    fn region(
+        &mut self,
+        py: Python<'_>,
+        region: &[u8],
+        cur: usize,
+        base: isize,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        // the state before, but the game's text, which only grows (its length is kept)
+        let mut before = self.inner.clone_without_text();
+        let kept = self.inner.chunk.as_ref().map_or(0, |c| c.data.len());
+        let mut games = Vec::new();
+        let inner = &mut self.inner;
+        let outcome = py.detach(|| {
+            catch_unwind(AssertUnwindSafe(|| {
+                inner.region(region, cur, base, &mut games)
+            }))
+        });
+        if let Err(payload) = outcome {
+            if let Some(chunk) = before.chunk.as_mut() {
+                // the game being read then: completed first, or still being read
+                let text =
+                    match games.first_mut() {
+                        Some(game) => &mut game.data,
+                        None => &mut self.inner.chunk.as_mut().map(|c| &mut c.data).ok_or_else(
+                            || CorePanic::new_err("the split lost the game being read"),
+                        )?,
+                    };
+                text.truncate(kept);
+                chunk.data = std::mem::take(text);
+            }
+            self.inner = before;
+            return Err(CorePanic::new_err(panic_message(payload)));
+        }
+        games
+            .into_iter()
+            .map(|game| {
+                let data = PyBytes::new(py, &game.data);
+                let fields = (
+                    data,
+                    &self.name,
+                    game.number,
+                    game.line,
+                    game.offset,
+                    game.size,
+                    game.oversized,
+                );
+                self.raw_game.call1(py, fields)
+            })
+            .collect()
+    }
+
+    #[getter]
+    fn number(&self) -> usize {
+        self.inner.number
+    }
+
+    #[getter]
+    fn consumed_nl(&self) -> usize {
+        self.inner.consumed_nl
+    }
+
+    #[getter]
+    fn mark(&self) -> usize {
+        self.inner.mark
+    }
+
+    #[getter]
+    fn mark_line(&self) -> usize {
+        self.inner.mark_line
+    }
+
+    /// The game being read, or None.
+    fn chunk<'py>(&self, py: Python<'py>) -> Option<ChunkFields<'py>> {
+        self.inner.chunk.as_ref().map(|c| {
+            (
+                PyBytes::new(py, &c.data),
+                c.size,
+                c.newlines,
+                c.line,
+                c.offset,
+                c.nontag,
+                c.oversized,
+                PyBytes::new(py, &c.tail),
+                c.late_text,
+            )
+        })
+    }
+}
+
 /// The stable id of a game's text (`crate::identity::game_id`).
 #[pyfunction]
 fn game_id(py: Python<'_>, data: &[u8]) -> u64 {
@@ -1393,6 +1537,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(newlines, m)?)?;
     m.add_function(wrap_pyfunction!(contains, m)?)?;
     m.add_function(wrap_pyfunction!(game_id, m)?)?;
+    m.add_class::<PyRegions>()?;
     m.add_class::<MovesBatch>()?;
     m.add_function(wrap_pyfunction!(comment_values, m)?)?;
     m.add_class::<ArrowColumns>()?;

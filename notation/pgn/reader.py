@@ -34,7 +34,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from notation.diagnostics import Diagnostic
 from notation.pgn.chunks import Chunk, RawGame, ReadFailure
@@ -51,6 +51,9 @@ from notation.pgn.sources import (
 )
 from notation.pgn.structure import has_structure, not_pgn, other_format
 from notation.pgn.tags import headers_game, patterns, tags_from_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from notation import _core
 
 #: Default cap on one game's size in bytes (a game above it is reported, not parsed).
 DEFAULT_MAX_GAME_BYTES = 32 * 1024 * 1024
@@ -189,7 +192,7 @@ def _structured(
     then the failure: nothing is known of the rest.
     """
     mode = _Mode(False)
-    chunks = _split(read, name, cap, mode, structureless=structureless)
+    chunks = _split(read, name, cap, mode if tags_only else False, structureless=structureless)
     held: list[RawGame] = []
     size = 0
     gone: RawGame | None = None  # past the caps: the first chunk, its text cut to the quote's need
@@ -305,18 +308,18 @@ def _split(
     any, is past the cap, so it was lost as a game anyway.
     """
     limit = max(MAX_STRUCTURELESS_BYTES if structureless is None else structureless, cap)
-    mark, mark_line = offset, lines + 1  # where the last game started or ended (or reading started)
     first: Any = read(BLOCK)
     if not first:
         failure = getattr(read, "error", None)
         if failure is not None:
             yield ReadFailure.io(failure, file=name, number=number + 1, line=0, offset=offset)
         return
+    binary = isinstance(first, bytes)
     nl: Any
     empty: Any
     line_bom: Any
     blank_bom: Any
-    if isinstance(first, str):
+    if not binary:
         nl, empty = "\n", ""
         bom_len = 1 if first.startswith("\ufeff") else 0
         line_bom, blank_bom = "\n\ufeff", "\n "
@@ -324,68 +327,19 @@ def _split(
         nl, empty = b"\n", b""
         bom_len = 3 if first.startswith(BOM) else 0
         line_bom, blank_bom = b"\n" + BOM, b"\n   "  # the same size: offsets stay byte offsets
-    sections = _section_spans(isinstance(first, bytes))
-    count = _newline_count(isinstance(first, bytes))
-    holds = _substring_test(isinstance(first, bytes))
+    holds = _substring_test(binary)
+    # the games as the regions complete them; the state (the game being read, the counts) is the
+    # splitter's: the compiled core's for bytes split whole (not in tags-only mode), else Python's
+    split = _regions(name, cap, tags_only, number, lines, offset, binary)
     # ``pending`` starts with a sentinel newline when the scan point is at a line start, so that
     # every tag section is found as "newline + tag lines".
     pending: Any = nl + first[bom_len:]
     sentinel = 1
     pending_pos = offset + bom_len  # file offset of pending[sentinel]
-    consumed_nl = lines  # newlines before the current game (or before the scan point between games)
-    chunk: _Chunk | None = None
     eof = False
     failed = False  # reading stopped on an error
     virtual_nl = False  # a newline added after the last line of the file
     searched = 0  # ``pending`` holds no newline before this index (a long line being waited for)
-    mode = tags_only if isinstance(tags_only, _Mode) else _Mode(tags_only)
-
-    def add(piece: bytes | str, is_tag: bool) -> None:
-        assert chunk is not None
-        chunk.size += len(piece)
-        chunk.newlines += count(piece)
-        if not is_tag:
-            chunk.nontag = True
-            chunk.tail = _tail(chunk.tail or empty, piece, nl)
-        if chunk.size > cap:
-            room = cap - (chunk.size - len(piece))
-            if not chunk.late_text and piece[max(room, 0) :].strip():
-                chunk.late_text = True
-            if not chunk.oversized:
-                chunk.oversized = True
-                if room > 0 and not mode.tags_only:
-                    chunk.parts.append(piece[:room])
-        elif is_tag or not mode.tags_only:
-            chunk.parts.append(piece)
-
-    between = _game_end(isinstance(first, bytes))
-
-    def feed(seg: Any, pos: int) -> Iterator[RawGame]:
-        """Non-tag text at file offset ``pos``: the current game's, up to where it ended (a
-        termination marker ending its line, then a blank line): text after that and before
-        the next tag section (a damaged tag line, a block of NULs, another file's bytes) is
-        located on its own, as a game without tags, never charged to the game before it."""
-        nonlocal chunk, consumed_nl, number, mark, mark_line
-        while seg:
-            if chunk is None:
-                chunk, consumed_nl = _start(seg, pos, consumed_nl, nl)
-                if chunk is None:
-                    return
-                mark, mark_line = chunk.offset, chunk.line
-                skip = chunk.offset - pos
-                seg, pos = seg[skip:], pos + skip
-            found = between((chunk.tail or empty) + seg)
-            if found is None:
-                add(seg, False)
-                return
-            cut = found - len(chunk.tail)
-            add(seg[:cut], False)
-            number += 1
-            consumed_nl += chunk.newlines
-            yield _raw(chunk, name, number, empty)
-            chunk = None
-            seg, pos = seg[cut:], pos + cut
-            mark, mark_line = pos, consumed_nl + 1
 
     while True:
         if not eof:
@@ -413,23 +367,8 @@ def _split(
         if holds(region, line_bom):  # a byte order mark starting a line between games is blank space
             region = region.replace(line_bom, blank_bom)
         base = pending_pos - sentinel  # file offset of region[0]
-        cur = sentinel
-        for found, end in sections(region):
-            start = found + 1
-            if start > cur:
-                yield from feed(region[cur:start], base + cur)
-            if chunk is not None and chunk.nontag:
-                number += 1
-                consumed_nl += chunk.newlines
-                yield _raw(chunk, name, number, empty)
-                chunk = None
-            if chunk is None:
-                chunk = _Chunk(consumed_nl + 1, base + start)
-                mark, mark_line = chunk.offset, chunk.line
-            cur = end
-            add(region[start:cur], True)
-        if region_end > cur:
-            yield from feed(region[cur:region_end], base + cur)
+        split, games = _region(split, region, sentinel, base)
+        yield from games
         if region[region_end - 1 : region_end] == nl:
             pending = nl + pending[region_end:]
             sentinel = 1
@@ -437,16 +376,21 @@ def _split(
             pending = pending[region_end:]
             sentinel = 0
         pending_pos = base + region_end
-        if pending_pos - mark > limit and not (eof and len(pending) <= sentinel):
+        if pending_pos - split.mark > limit and not (eof and len(pending) <= sentinel):
+            chunk, number, mark_line = split.current(), split.number, split.mark_line
             kept = _kept(chunk, name, number + 1, empty)
             if kept is not None:  # a game, then only blank space: the game is yielded
                 number += 1
                 yield kept
-                mark, mark_line, chunk = kept.offset + kept.size, kept.line + kept.data.count(nl) + 1, None
+                chunk, mark_line = None, kept.line + kept.data.count(nl) + 1
+                mark = kept.offset + kept.size
+            else:
+                mark = split.mark
             yield _endless(chunk, name, number, mark_line, mark, limit, empty)
             return
         if eof and len(pending) <= sentinel:
             break
+    chunk, number, consumed_nl = split.current(), split.number, split.consumed_nl
     if failed:
         yield _cut(read.error, chunk, name, number, consumed_nl, pending_pos)  # type: ignore[attr-defined]
         return
@@ -459,6 +403,200 @@ def _split(
         yield raw
     if getattr(read, "trailing", False):  # data after the clean end: reported after the last game
         yield _cut(read.error, None, name, number, consumed_nl + (chunk.newlines if chunk else 0), pending_pos)  # type: ignore[attr-defined]
+
+
+class _Regions:
+    """The boundary split of :func:`_split`, one region of whole lines at a time: the game
+    being read (``chunk``), the games and newlines before it, and where the last game started
+    or ended (``mark``, ``mark_line``: where a run of text without games is measured from). The
+    compiled core's ``Regions`` is its twin for bytes (the same state and steps, the region
+    scanned without the interpreter; a test holds the two equal), :func:`_regions` picks."""
+
+    __slots__ = (
+        "between",
+        "cap",
+        "chunk",
+        "consumed_nl",
+        "count",
+        "empty",
+        "mark",
+        "mark_line",
+        "mode",
+        "name",
+        "nl",
+        "number",
+        "sections",
+    )
+
+    def __init__(
+        self, name: str | None, cap: int, mode: _Mode, number: int, lines: int, offset: int, binary: bool
+    ) -> None:
+        self.name, self.cap, self.mode = name, cap, mode
+        self.nl: Any = b"\n" if binary else "\n"
+        self.empty: Any = b"" if binary else ""
+        self.chunk: _Chunk | None = None
+        self.number = number
+        self.consumed_nl = lines  # newlines before the current game (or before the scan point between games)
+        self.mark, self.mark_line = offset, lines + 1  # where the last game started or ended (or reading started)
+        self.sections = _section_spans(binary)
+        self.count = _newline_count(binary)
+        self.between = _game_end(binary)
+
+    def current(self) -> _Chunk | None:
+        """The game being read."""
+        return self.chunk
+
+    def region(self, region: Any, cur: int, base: int) -> Iterator[RawGame]:
+        """The games completed in ``region``: ``region[cur:]`` is new text, at file offset
+        ``base + cur``; ``region[:cur]`` is at most the newline before it (so that a tag
+        section at its start is found)."""
+        for found, end in self.sections(region):
+            start = found + 1
+            if start > cur:
+                yield from self.feed(region[cur:start], base + cur)
+            if self.chunk is not None and self.chunk.nontag:
+                yield self.complete()
+            if self.chunk is None:
+                self.chunk = _Chunk(self.consumed_nl + 1, base + start)
+                self.mark, self.mark_line = self.chunk.offset, self.chunk.line
+            cur = end
+            self.add(region[start:cur], True)
+        if len(region) > cur:
+            yield from self.feed(region[cur:], base + cur)
+
+    def add(self, piece: bytes | str, is_tag: bool) -> None:
+        """``piece`` added to the game being read (a tag section's, else movetext)."""
+        chunk = self.chunk
+        assert chunk is not None
+        chunk.size += len(piece)
+        chunk.newlines += self.count(piece)
+        if not is_tag:
+            chunk.nontag = True
+            chunk.tail = _tail(chunk.tail or self.empty, piece, self.nl)
+        tags_only = self.mode.tags_only
+        if chunk.size > self.cap:
+            room = self.cap - (chunk.size - len(piece))
+            if not chunk.late_text and piece[max(room, 0) :].strip():
+                chunk.late_text = True
+            if not chunk.oversized:
+                chunk.oversized = True
+                if room > 0 and not tags_only:
+                    chunk.parts.append(piece[:room])
+        elif is_tag or not tags_only:
+            chunk.parts.append(piece)
+
+    def complete(self) -> RawGame:
+        """The game being read, completed."""
+        chunk = self.chunk
+        assert chunk is not None
+        self.number += 1
+        self.consumed_nl += chunk.newlines
+        self.chunk = None
+        return _raw(chunk, self.name, self.number, self.empty)
+
+    def feed(self, seg: Any, pos: int) -> Iterator[RawGame]:
+        """Non-tag text at file offset ``pos``: the current game's, up to where it ended (a
+        termination marker ending its line, then a blank line): text after that and before
+        the next tag section (a damaged tag line, a block of NULs, another file's bytes) is
+        located on its own, as a game without tags, never charged to the game before it."""
+        while seg:
+            if self.chunk is None:
+                self.chunk, self.consumed_nl = _start(seg, pos, self.consumed_nl, self.nl)
+                if self.chunk is None:
+                    return
+                self.mark, self.mark_line = self.chunk.offset, self.chunk.line
+                skip = self.chunk.offset - pos
+                seg, pos = seg[skip:], pos + skip
+            tail = self.chunk.tail or self.empty
+            found = self.between(tail + seg)
+            if found is None:
+                self.add(seg, False)
+                return
+            cut = found - len(tail)
+            self.add(seg[:cut], False)
+            yield self.complete()
+            seg, pos = seg[cut:], pos + cut
+            self.mark, self.mark_line = pos, self.consumed_nl + 1
+
+
+class _CoreRegions:
+    """The compiled core's ``Regions`` (:class:`_Regions`'s twin) as :func:`_split` uses it."""
+
+    __slots__ = ("cap", "core", "name")
+
+    def __init__(self, core: _core.Regions, name: str | None, cap: int) -> None:
+        self.core, self.name, self.cap = core, name, cap
+
+    @property
+    def number(self) -> int:
+        return self.core.number
+
+    @property
+    def consumed_nl(self) -> int:
+        return self.core.consumed_nl
+
+    @property
+    def mark(self) -> int:
+        return self.core.mark
+
+    @property
+    def mark_line(self) -> int:
+        return self.core.mark_line
+
+    def current(self) -> _Chunk | None:
+        """The game being read, as :class:`_Regions` holds it."""
+        fields = self.core.chunk()
+        if fields is None:
+            return None
+        data, size, newlines, line, offset, nontag, oversized, tail, late_text = fields
+        chunk = _Chunk(line, offset)
+        chunk.parts = [data] if data else []
+        chunk.size, chunk.newlines, chunk.nontag, chunk.oversized = size, newlines, nontag, oversized
+        chunk.tail, chunk.late_text = tail, late_text
+        return chunk
+
+    def region(self, region: bytes, cur: int, base: int) -> list[RawGame]:
+        """:meth:`_Regions.region` (raises the core's panic, the state left as before the call)."""
+        return self.core.region(region, cur, base)
+
+    def python(self) -> _Regions:
+        """The Python twin in this state (a region the core panicked on is left to it)."""
+        split = _Regions(self.name, self.cap, _Mode(False), self.number, self.consumed_nl, self.mark, True)
+        split.chunk, split.mark_line = self.current(), self.mark_line
+        return split
+
+
+def _regions(
+    name: str | None, cap: int, tags_only: bool | _Mode, number: int, lines: int, offset: int, binary: bool
+) -> _Regions | _CoreRegions:
+    """The splitter :func:`_split` starts with: the compiled core's for bytes split whole (a
+    mode that may switch to tags only is Python's), else :class:`_Regions`."""
+    from notation.compiled import core_module
+
+    core = core_module() if binary and tags_only is False else None
+    if core is None:
+        mode = tags_only if isinstance(tags_only, _Mode) else _Mode(tags_only)
+        return _Regions(name, cap, mode, number, lines, offset, binary)
+    try:
+        return _CoreRegions(core.Regions(RawGame, name, cap, number, lines, offset, lines + 1), name, cap)
+    except core.CorePanic:
+        return _Regions(name, cap, _Mode(False), number, lines, offset, binary)
+
+
+def _region(split: _Regions | _CoreRegions, region: Any, cur: int, base: int) -> tuple[_Regions | _CoreRegions, Any]:
+    """The games ``split`` completes in ``region`` (see :meth:`_Regions.region`), and the
+    splitter to go on with: a region the core panicked on goes to the Python twin, in the
+    state the core left, and so does the rest of the input."""
+    if isinstance(split, _Regions):
+        return split, split.region(region, cur, base)
+    from notation.compiled import core_module
+
+    core = core_module()
+    try:
+        return split, split.region(region, cur, base)
+    except core.CorePanic:  # type: ignore[union-attr]  # (a core, since ``split`` is its)
+        twin = split.python()
+        return twin, twin.region(region, cur, base)
 
 
 #: The end of a chunk's movetext that :func:`_tail` keeps (enough for a termination marker).
@@ -615,9 +753,20 @@ def _endless(
     """The ``not-pgn`` :class:`ReadFailure` that stops :func:`_split` after ``limit`` bytes
     with no game starting: located at the text they began with (the game being read, else the
     line after the last game), quoting it."""
-    head = empty.join(chunk.parts[:4])[:4096] if chunk is not None else empty  # type: ignore[arg-type]
+    head = _head(chunk.parts, 4096, empty) if chunk is not None else empty
     problem = not_pgn(head, file=name, game=number + 1, line=line, stopped=limit)
     return ReadFailure("not-pgn", problem, name, number + 1, line, mark, problem.message)
+
+
+def _head(parts: list[Any], size: int, empty: bytes | str) -> Any:
+    """The first ``size`` characters of the text of ``parts`` (joined only as far as needed)."""
+    taken, held = [], 0
+    for part in parts:
+        if held >= size:
+            break
+        taken.append(part)
+        held += len(part)
+    return empty.join(taken)[:size]
 
 
 @lru_cache(maxsize=2)
