@@ -124,7 +124,18 @@ def import_rows(
     reported: int,
     searches: int,
     moves: MovesBatch,
-) -> tuple[int, ArrowColumns, ArrowColumns, list[tuple[int, str, str]], list[int], int]: ...
+    start: Callable[
+        [str | None, str | None, str | None], tuple[tuple[str | None, int, int, bool, int], str | None] | None
+    ],
+) -> tuple[
+    int,
+    ArrowColumns,
+    ArrowColumns,
+    list[tuple[int, str, str]],
+    list[int],
+    int,
+    list[tuple[str | None, str | None, str | None] | None],
+]: ...
 def dead_analysis(
     fens: list[str], wins: bool | None = None, searches: int = 8, both: bool = True
 ) -> tuple[int | None, MateVerdict, MateVerdict]: ...

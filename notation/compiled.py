@@ -76,7 +76,18 @@ class Core(Protocol):
         reported: int,
         searches: int,
         moves: _core.MovesBatch,
-    ) -> tuple[int, _core.ArrowColumns, _core.ArrowColumns, list[tuple[int, str, str]], list[int], int]: ...
+        start: Callable[
+            [str | None, str | None, str | None], tuple[tuple[str | None, int, int, bool, int], str | None] | None
+        ],
+    ) -> tuple[
+        int,
+        _core.ArrowColumns,
+        _core.ArrowColumns,
+        list[tuple[int, str, str]],
+        list[int],
+        int,
+        list[tuple[str | None, str | None, str | None] | None],
+    ]: ...
     def dead_analysis(
         self,
         fens: list[str],

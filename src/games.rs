@@ -2,9 +2,10 @@
 //! games table's raw columns (`notation.tables.rows.GamesBuilder`'s, before Polars types them)
 //! and the moves table's columns ([`MovesColumns`]), for the games whose verdict the core decides
 //! whole. The games taken are the ones whose `validate` report line the core writes
-//! (`crate::report`: its conditions, checked by the same functions) from the standard start
-//! position; the first game it does not take ends the call, and Python reads that game the
-//! per-game way (`notation.tables.rows.TableBuilder.add_raw`), then calls again with the rest.
+//! (`crate::report`: its conditions, checked by the same functions), from the standard start
+//! position or the one Python gives for a game with FEN, SetUp or Variant tags; the first game
+//! it does not take ends the call, and Python reads that game the per-game way
+//! (`notation.tables.rows.TableBuilder.add_raw`), then calls again with the rest.
 //! A test compares the tables with the batch on and off, and with the Python reference.
 //!
 //! What a taken game's row holds of its checks: `status` ("ok", or "warning" for a wrong check
@@ -24,7 +25,17 @@ use arrow_schema::{DataType, Field, Fields};
 use crate::columns::{struct_of, MovesColumns};
 use crate::dead;
 use crate::python::{replay_game_kept, CoreGame};
-use crate::report::{decided, outline_tag, plain, Limits, Plain, RESULTS};
+use crate::report::{decided, outline_tag, plain, Limits, Plain, Start, RESULTS};
+
+/// The start position of a game from its `FEN`, `Variant` and `SetUp` tags (None: absent), as
+/// `notation.tables.rows` gives it: what the core is given ([`Start`]) and the games table's
+/// `start_fen` (None for the standard position), or None when Python must read the game.
+pub(crate) type ImportStartOf<'a> =
+    dyn FnMut(Option<&str>, Option<&str>, Option<&str>) -> Option<(Start, Option<String>)> + 'a;
+
+/// A taken game's start: None for the standard start, else its `FEN`, `Variant` and `SetUp`
+/// tags (as the outline read them), for Python to account for the position.
+pub(crate) type SetUp = Option<(Option<String>, Option<String>, Option<String>)>;
 
 /// The tags with columns of their own (`notation.tables.schema.COLUMN_TAGS`); the others go
 /// to `extra_tags`.
@@ -150,6 +161,7 @@ impl GamesColumns {
         tags: &[(&str, std::borrow::Cow<'_, str>)],
         game: &CoreGame,
         warnings: u32,
+        start_fen: Option<&str>,
     ) {
         let tag = |name: &str| {
             tags.iter()
@@ -186,7 +198,7 @@ impl GamesColumns {
             tag("UTCDate"),
             tag("UTCTime"),
             known(tag("Variant")),
-            None, // the standard start
+            start_fen,
         ];
         for (builder, value) in self.texts.iter_mut().zip(values) {
             builder.append_option(value);
@@ -264,21 +276,18 @@ fn warnings(game: &CoreGame) -> u32 {
 }
 
 /// Game `number` of the batch (its text starting at `line`, id `gid`, imported from `file`):
-/// its row appended to `games` and its plies to `moves`, and true; false when the core does
-/// not take it (nothing appended).
+/// its row appended to `games` and its plies to `moves`, and its start ([`SetUp`]); None when
+/// the core does not take it (nothing appended). `start` gives a set-up game's position.
 pub(crate) fn import_game(
     text: &str,
     (gid, file, number, line): (u64, &str, i64, usize),
     limits: &Limits,
     games: &mut GamesColumns,
     moves: &mut MovesColumns,
-) -> bool {
-    let Some(plain) = plain(text, line, limits) else {
-        return false;
-    };
-    if plain.set_up() {
-        return false; // (the per-game path asks Python for the start position)
-    }
+    start: &mut ImportStartOf<'_>,
+) -> Option<SetUp> {
+    let plain = plain(text, line, limits)?;
+    let set_up = plain.set_up();
     let Plain {
         found,
         result,
@@ -286,15 +295,20 @@ pub(crate) fn import_game(
         run,
     } = plain;
     let tag = |name: &str| outline_tag(&found, name);
+    let ((fen, halfmove, fullmove, chess960, _), start_fen) = if set_up {
+        start(tag("FEN"), tag("Variant"), tag("SetUp"))?
+    } else {
+        ((None, 0, 1, false, 0), None)
+    };
     let termination = tag("Termination");
     let mut taken = false;
     let replayed = replay_game_kept(
-        None,
+        fen.as_deref(),
         vec![run],
-        0,
-        1,
+        halfmove,
+        fullmove,
         Some(moves),
-        false,
+        chess960,
         wins,
         limits.searches,
         dead::Need::Both,
@@ -305,10 +319,18 @@ pub(crate) fn import_game(
     );
     match replayed {
         Ok(game) if taken => {
-            games.push((gid, file, number), &found.tags, &game, warnings(&game));
-            true
+            let warnings = warnings(&game);
+            games.push(
+                (gid, file, number),
+                &found.tags,
+                &game,
+                warnings,
+                start_fen.as_deref(),
+            );
+            let owned = |name: &str| tag(name).map(str::to_owned);
+            Some(set_up.then(|| (owned("FEN"), owned("Variant"), owned("SetUp"))))
         }
-        _ => false,
+        _ => None,
     }
 }
 

@@ -1441,14 +1441,17 @@ type ImportRows = (
     Vec<(usize, &'static str, String)>,
     Vec<u32>,
     usize,
+    Vec<crate::games::SetUp>,
 );
 
 /// `notation import`'s rows of the reader's games `raws` (ids `gids`, imported from `file`)
 /// while the core takes them (`crate::games`): the call ends at the first game it does not
 /// take, which Python reads the per-game way. `moves`: the builder's `MovesBatch`, whose kind
 /// (comments read or not) the moves columns take; it is left as it is. `reported`: the reader's
-/// cap on a game's syntax diagnostics; `searches`: each game's dead-position search budget.
-/// A panic raises `CorePanic` and nothing is taken.
+/// cap on a game's syntax diagnostics; `searches`: each game's dead-position search budget;
+/// `start`: a set-up game's start position and `start_fen` column (`crate::games::ImportStartOf`,
+/// None: the per-game path reads the game). Also returns each taken game's start tags (None for
+/// the standard start). A panic raises `CorePanic` and nothing is taken.
 #[pyfunction]
 fn import_rows(
     raws: &Bound<'_, PyList>,
@@ -1457,8 +1460,22 @@ fn import_rows(
     reported: usize,
     searches: u32,
     moves: &Bound<'_, MovesBatch>,
+    start: &Bound<'_, PyAny>,
 ) -> PyResult<ImportRows> {
     let py = raws.py();
+    // a game with FEN, SetUp or Variant tags: Python's start position (None on any failure)
+    let mut start_of = |fen: Option<&str>, variant: Option<&str>, setup: Option<&str>| {
+        start
+            .call1((fen, variant, setup))
+            .ok()
+            .and_then(|given| {
+                given
+                    .extract::<Option<(crate::report::Start, Option<String>)>>()
+                    .ok()
+            })
+            .flatten()
+    };
+    let mut starts = Vec::new();
     let limits = crate::report::Limits {
         max_depth: MAX_DEPTH,
         reported,
@@ -1499,14 +1516,16 @@ fn import_rows(
                 &limits,
                 &mut games,
                 &mut columns,
+                &mut start_of,
             )
         }));
         match outcome {
-            Ok(true) => {
+            Ok(Some(set_up)) => {
                 plies.push(u32::try_from(columns.len() - rows).unwrap_or(u32::MAX));
+                starts.push(set_up);
                 taken += 1;
             }
-            Ok(false) => break,
+            Ok(None) => break,
             Err(payload) => return Err(CorePanic::new_err(panic_message(payload))),
         }
     }
@@ -1523,6 +1542,7 @@ fn import_rows(
         problems,
         plies,
         warnings,
+        starts,
     ))
 }
 

@@ -118,11 +118,13 @@ class MovesBuilder:
         self._rows = 0
         self.count = 0
 
-    def _game(self, gid: int, start: Position | None, plies: int, game: Game | None) -> None:
-        """``start`` None: the standard start position."""
+    def _game(
+        self, gid: int, start: Position | None, plies: int, where: tuple[str | None, int | None, int | None]
+    ) -> None:
+        """A game's ``plies`` rows from ``start`` (None: the standard start position), at
+        ``where`` (file, number, line: where its diagnostics point)."""
         mw0, mb0 = STANDARD_MATERIAL if start is None else start.material()
         g = self._g
-        where = (game.file, game.number, game.line) if game is not None else (None, None, None)
         self._where.append(where)
         g["game"].append(len(g["game"]))
         g["game_id"].append(gid)
@@ -155,7 +157,7 @@ class MovesBuilder:
             return
         if self._p["san"]:
             self._seal_python()
-        self._game(gid, start, plies, game)
+        self._game(gid, start, plies, _where(game))
         self._rows += plies
         self.count += plies
         if self._rows >= self._batch:
@@ -168,29 +170,36 @@ class MovesBuilder:
         gids: list[int],
         plies: list[int],
         where: list[tuple[str | None, int, int]],
+        starts: list[Position | None] | None = None,
     ) -> None:
         """Append the rows the compiled core wrote in one call (``notation._core.import_rows``:
-        ``columns``, the values that did not fit ``problems``) of games ``gids`` from the
-        standard start with ``plies`` each, at ``where`` (file, number, line)."""
+        ``columns``, the values that did not fit ``problems``) of games ``gids`` with ``plies``
+        each, at ``where`` (file, number, line), from ``starts`` (None: every game from the
+        standard start position)."""
         if self._p["san"]:
             self._seal_python()
         self._seal_core()
         rows = sum(plies)
         if rows:
             self._segments.append((pl.DataFrame(columns), problems))
-        if 0 in plies:
-            kept = [i for i, n in enumerate(plies) if n]
-            gids, plies, where = [gids[i] for i in kept], [plies[i] for i in kept], [where[i] for i in kept]
-        g, count = self._g, len(gids)
-        first = len(g["game"])
-        g["game"].extend(range(first, first + count))
-        g["game_id"].extend(gids)
-        g["n"].extend(plies)
-        g["white_first"].extend([True] * count)
-        g["fullmove"].extend([1] * count)
-        g["mw0"].extend([STANDARD_MATERIAL[0]] * count)
-        g["mb0"].extend([STANDARD_MATERIAL[1]] * count)
-        self._where.extend(where)
+        if starts is not None:
+            for gid, n, at, start in zip(gids, plies, where, starts):
+                if n:
+                    self._game(gid, start, n, at)
+        else:
+            if 0 in plies:
+                kept = [i for i, n in enumerate(plies) if n]
+                gids, plies, where = [gids[i] for i in kept], [plies[i] for i in kept], [where[i] for i in kept]
+            g, count = self._g, len(gids)
+            first = len(g["game"])
+            g["game"].extend(range(first, first + count))
+            g["game_id"].extend(gids)
+            g["n"].extend(plies)
+            g["white_first"].extend([True] * count)
+            g["fullmove"].extend([1] * count)
+            g["mw0"].extend([STANDARD_MATERIAL[0]] * count)
+            g["mb0"].extend([STANDARD_MATERIAL[1]] * count)
+            self._where.extend(where)
         self._rows += rows
         self.count += rows
         if self._rows >= self._batch:
@@ -203,7 +212,7 @@ class MovesBuilder:
         if not plies:
             return
         self._seal_core()
-        self._game(gid, plies[0].before, len(plies), game)
+        self._game(gid, plies[0].before, len(plies), _where(game))
         p = self._p
         p["san"].extend([r.san for r in plies])
         p["from_sq"].extend([r.move.from_square for r in plies])
@@ -558,3 +567,8 @@ def _running(delta: pl.Expr) -> pl.Expr:
 
 
 _CAST_LOOSE = frozenset({"move_number", "material_white", "material_black", "eval_cp", "eval_mate", "depth"})
+
+
+def _where(game: Game | None) -> tuple[str | None, int | None, int | None]:
+    """Where a game's diagnostics point: its file, number and first line (None: unknown)."""
+    return (game.file, game.number, game.line) if game is not None else (None, None, None)

@@ -19,6 +19,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -517,8 +518,8 @@ class TableBuilder:
         done = 0
         while done < len(items):
             try:
-                taken, games, plies, problems, counts, warnings = module.import_rows(
-                    raws[done:], gids[done:], source_file, MAX_DIAGNOSTICS, SEARCHES, template
+                taken, games, plies, problems, counts, warnings, starts = module.import_rows(
+                    raws[done:], gids[done:], source_file, MAX_DIAGNOSTICS, SEARCHES, template, _core_start
                 )
             except module.CorePanic:
                 taken = -1
@@ -527,7 +528,7 @@ class TableBuilder:
                 where = [(raw.file, raw.number, raw.line) for raw in raws[done : done + taken]]
                 self.games.add_core(pl.DataFrame(games), where)
                 if self.moves is not None:
-                    self.moves.add_core_rows(plies, problems, ids, counts, where)
+                    self.moves.add_core_rows(plies, problems, ids, counts, where, _positions(starts))
                 elif self.keys is not None:
                     self.keys.add_core_rows(plies, ids, counts)
                 if warnings:
@@ -594,15 +595,46 @@ class TableBuilder:
         return sorted(found, key=lambda d: (d.file or "", d.game or 0, d.ply or 0))
 
 
+def _positions(starts: list[tuple[str | None, str | None, str | None] | None]) -> list[Position | None] | None:
+    """The start positions of the games ``import_rows`` took (None: the standard start), from
+    the tags it read; None when every one starts from the standard position."""
+    if not any(starts):
+        return None
+    from notation.validation.core import start_of
+
+    return [None if tags is None else start_of(*tags) for tags in starts]
+
+
 def _start_fen(game: Game, start: Position | None) -> str | None:
     """The games table's ``start_fen``: None for the standard start (no FEN tag, also for
     Chess960 games), the FEN as the engine writes it, or the tag as written when unreadable."""
     if "FEN" not in game.tags:
         return None
     if start is not None:
-        fen = start.fen()
-        return None if fen == STARTING_FEN else fen
+        return _written_start(start)
     return _text(game.tags, "FEN")
+
+
+def _written_start(start: Position) -> str | None:
+    """The ``start_fen`` of a game from ``start`` (its FEN tag read): None for the standard position."""
+    fen = start.fen()
+    return None if fen == STARTING_FEN else fen
+
+
+@lru_cache(maxsize=1024)
+def _core_start(
+    fen: str | None, variant: str | None, setup: str | None
+) -> tuple[tuple[str | None, int, int, bool, int], str | None] | None:
+    """What ``notation._core.import_rows`` is given of a game with these ``FEN``, ``Variant``
+    and ``SetUp`` tags (None: absent): the core's start
+    (:func:`notation.validation.core.core_start`) and the game's ``start_fen``
+    (:func:`_start_fen`), or None when the per-game path reads the game."""
+    from notation.validation.core import core_start, start_of
+
+    given, start = core_start(fen, variant, setup), start_of(fen, variant, setup)
+    if given is None or start is None:
+        return None
+    return given, (None if fen is None else _written_start(start))
 
 
 def raw_games(source: Any) -> Iterator[tuple[int, RawGame] | ReadFailure]:

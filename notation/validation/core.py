@@ -260,6 +260,13 @@ def core_start(
     return core_fen, start.halfmove_clock, start.fullmove_number, bool(start.chess960), plies_before(start)
 
 
+def start_of(fen: str | None, variant: str | None, setup: str | None) -> Position | None:
+    """The start position of a game the core takes with these ``FEN``, ``Variant`` and
+    ``SetUp`` tags (see :func:`core_start`), or None when the reference must read the game."""
+    found = _start(fen, variant, setup)
+    return None if found is None else found[0]
+
+
 @lru_cache(maxsize=1024)
 def _start(fen: str | None, variant: str | None, setup: str | None) -> tuple[Position, str | None] | None:
     """The start position the core takes for a game with these ``FEN``, ``Variant`` and

@@ -140,26 +140,60 @@ def test_the_core_s_batch_writes_the_per_game_rows(moves: bool) -> None:
 
 
 def test_the_batch_takes_plain_games_and_stops_at_the_first_it_does_not(tmp_path: Path) -> None:
-    """The core takes the plain games of a batch in order, stops at a game it leaves to the
-    per-game path (here one with a FEN), and the rows stay in file order."""
+    """The core takes the plain games of a batch in order, those from a FEN too (the start
+    position from Python), stops at a game it leaves to the per-game path (here an illegal
+    move), and the rows stay in file order."""
     from notation import _core
     from notation.pgn.reader import split_games
     from notation.tables.moves_rows import CORE_PATTERNS
+    from notation.tables.rows import _core_start
 
     plain = '[Event "T"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
     fen = '[Event "F"]\n[SetUp "1"]\n[FEN "8/P7/8/8/8/8/8/k6K w - - 0 1"]\n[Result "*"]\n\n1. a8=N Kb2 *\n\n'
+    illegal = '[Event "I"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n\n'
     path = tmp_path / "mix.pgn"
-    path.write_text(plain * 2 + fen + plain.replace('"a"', '"c"'), encoding="utf-8")
+    path.write_text(plain * 2 + fen + illegal + plain.replace('"a"', '"c"'), encoding="utf-8")
     raws = list(split_games(path))
-    taken, games, _, _, plies, warnings = _core.import_rows(
-        raws, [1, 2, 3, 4], "mix.pgn", 50, 8, _core.MovesBatch(commands=CORE_PATTERNS)
+    taken, games, _, _, plies, warnings, starts = _core.import_rows(
+        raws, [1, 2, 3, 4, 5], "mix.pgn", 50, 8, _core.MovesBatch(commands=CORE_PATTERNS), _core_start
     )
-    assert (taken, plies, warnings) == (2, [7, 7], 0)
-    assert pl.DataFrame(games)["game_id"].to_list() == [1, 2]
+    assert (taken, plies, warnings) == (3, [7, 7, 2], 1)  # (a move after the dead position)
+    assert starts == [None, None, ("8/P7/8/8/8/8/8/k6K w - - 0 1", None, "1")]
+    frame = pl.DataFrame(games)
+    assert frame["game_id"].to_list() == [1, 2, 3]
+    assert frame["start_fen"].to_list() == [None, None, "8/P7/8/8/8/8/8/k6K w - - 0 1"]
     (games_frame, moves_frame), (ref_games, ref_moves) = _tables_both_ways(path)
     assert games_frame.equals(ref_games) and moves_frame.equals(ref_moves)
-    assert games_frame["white"].to_list() == ["a", "a", None, "c"]
-    assert games_frame["outcome"].to_list() == ["checkmate", "checkmate", "dead_position", "checkmate"]
+    assert games_frame["white"].to_list() == ["a", "a", None, None, "c"]
+    assert games_frame["outcome"].to_list() == ["checkmate", "checkmate", "dead_position", None, "checkmate"]
+
+
+def test_games_from_a_fen_in_the_batch_as_the_per_game_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games from a FEN (Black to move, a late move number, Chess960 castling, a position the
+    per-game path reads since the core cannot, a move number beyond the column) in the batch:
+    the tables and the located warnings of the per-game path and of the reference."""
+    from notation.tables.rows import raw_games, tabulate_raw
+
+    games = [
+        '[Event "B"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40"]\n[Result "*"]\n\n40... Kd7 41. e4 *\n\n',
+        '[Event "C"]\n[Variant "Chess960"]\n[SetUp "1"]\n'
+        '[FEN "bnrbkrqn/pppppppp/8/8/8/8/PPPPPPPP/BNRBKRQN w KQkq - 0 1"]\n[Result "*"]\n\n1. g3 g6 2. Ng2 Ng7 *\n\n',
+        '[Event "N"]\n[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]\n[Result "*"]\n\n1. d4 *\n\n',
+        '[Event "X"]\n[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n[Result "*"]\n\n*\n\n',
+        '[Event "M"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 3000000000"]\n[Result "*"]\n\n1. e4 *\n\n',
+        '[Event "P"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n',
+    ]
+    path = tmp_path / "fen.pgn"
+    path.write_text("".join(games), encoding="utf-8")
+    found = []
+    for batch in (True, False):
+        problems: list[object] = []
+        tables = tabulate_raw(raw_games(path), source_file="fen.pgn", diagnostics=problems, batch=batch)
+        found.append((tables, problems))
+    ((games_frame, moves_frame, statuses), problems), ((ref_games, ref_moves, ref_statuses), ref_problems) = found
+    assert games_frame.equals(ref_games) and moves_frame.equals(ref_moves)
+    assert statuses == ref_statuses and problems == ref_problems
+    _check(path, monkeypatch)
 
 
 def test_a_panic_in_the_batch_leaves_the_games_to_the_per_game_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,7 +283,11 @@ def test_tag_texts_as_the_games_builder_reads_them(tmp_path: Path, monkeypatch: 
     from notation.pgn.reader import split_games
     from notation.tables.moves_rows import CORE_PATTERNS
 
-    taken = _core.import_rows(list(split_games(path)), [1], "tags.pgn", 50, 8, _core.MovesBatch(commands=CORE_PATTERNS))
+    from notation.tables.rows import _core_start
+
+    taken = _core.import_rows(
+        list(split_games(path)), [1], "tags.pgn", 50, 8, _core.MovesBatch(commands=CORE_PATTERNS), _core_start
+    )
     assert taken[0] == 1  # (the batch took it)
     row = games.row(0, named=True)
     assert (row["event"], row["site"], row["round"], row["white"], row["opening"]) == ("Open", None, None, "W", None)
