@@ -7,31 +7,49 @@
 use blake2::digest::{Update, VariableOutput};
 use blake2::Blake2bVar;
 
-fn blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
-}
+/// The ASCII blanks, by byte value: space, tab, line feed, vertical tab, form feed, carriage
+/// return.
+const BLANK: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b' ' as usize] = true;
+    table[b'\t' as usize] = true;
+    table[b'\n' as usize] = true;
+    table[0x0b] = true;
+    table[0x0c] = true;
+    table[b'\r' as usize] = true;
+    table
+};
 
 /// Bytes of folded text hashed at a time: the hasher is fed whole blocks rather than a word and
 /// a space at a time (its per-call buffering cost as much as the compression).
 const CHUNK: usize = 8192;
 
-/// The id of the game text `data`.
+/// The id of the game text `data`. One pass: each byte that is no blank is written to the
+/// block hashed next, after one space where a run of blanks separates it from the word before.
 pub fn game_id(data: &[u8]) -> u64 {
     let mut hasher = Blake2bVar::new(8).expect("8 is a valid BLAKE2b digest size");
-    let mut folded: Vec<u8> = Vec::with_capacity(CHUNK.min(data.len()) + 1);
-    let mut words = data.split(|&b| blank(b)).filter(|word| !word.is_empty());
-    if let Some(first) = words.next() {
-        folded.extend_from_slice(first);
-        for word in words {
-            if folded.len() + 1 + word.len() > CHUNK && !folded.is_empty() {
-                hasher.update(&folded);
-                folded.clear();
-            }
-            folded.push(b' ');
-            folded.extend_from_slice(word);
+    let mut block = [0u8; CHUNK];
+    let mut len = 0;
+    let (mut seen, mut pending) = (false, false); // a word written; blanks after it
+    for &byte in data {
+        if BLANK[usize::from(byte)] {
+            pending = seen;
+            continue;
         }
+        if len + 2 > CHUNK {
+            hasher.update(&block[..len]);
+            len = 0;
+        }
+        if pending {
+            block[len] = b' ';
+            len += 1;
+            pending = false;
+        }
+        block[len] = byte;
+        len += 1;
+        seen = true;
     }
-    hasher.update(&folded);
+    hasher.update(&block[..len]);
     let mut digest = [0u8; 8];
     hasher
         .finalize_variable(&mut digest)
