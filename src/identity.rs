@@ -24,37 +24,60 @@ const BLANK: [bool; 256] = {
 /// a space at a time (its per-call buffering cost as much as the compression).
 const CHUNK: usize = 8192;
 
-/// The id of the game text `data`. One pass: each byte that is no blank is written to the
-/// block hashed next, after one space where a run of blanks separates it from the word before.
+/// The id of the game text `data`, in one pass: the stretches of words with one space between
+/// them are written as they stand to the block hashed next; a run of blanks other than one
+/// space becomes one space (none at the ends).
 pub fn game_id(data: &[u8]) -> u64 {
     let mut hasher = Blake2bVar::new(8).expect("8 is a valid BLAKE2b digest size");
-    let mut block = [0u8; CHUNK];
-    let mut len = 0;
-    let (mut seen, mut pending) = (false, false); // a word written; blanks after it
-    for &byte in data {
-        if BLANK[usize::from(byte)] {
-            pending = seen;
-            continue;
+    let mut block = Block {
+        bytes: [0; CHUNK],
+        len: 0,
+    };
+    let blank = |at: usize| BLANK[usize::from(data[at])];
+    let mut at = (0..data.len()).find(|&i| !blank(i)).unwrap_or(data.len());
+    while at < data.len() {
+        // a stretch: words and single spaces, up to a blank that is not one space between words
+        let start = at;
+        while at < data.len()
+            && (!blank(at) || (data[at] == b' ' && at + 1 < data.len() && !blank(at + 1)))
+        {
+            at += 1;
         }
-        if len + 2 > CHUNK {
-            hasher.update(&block[..len]);
-            len = 0;
+        block.write(&data[start..at], &mut hasher);
+        while at < data.len() && blank(at) {
+            at += 1;
         }
-        if pending {
-            block[len] = b' ';
-            len += 1;
-            pending = false;
+        if at < data.len() {
+            block.write(b" ", &mut hasher);
         }
-        block[len] = byte;
-        len += 1;
-        seen = true;
     }
-    hasher.update(&block[..len]);
+    hasher.update(&block.bytes[..block.len]);
     let mut digest = [0u8; 8];
     hasher
         .finalize_variable(&mut digest)
         .expect("the buffer has the digest's size");
     u64::from_le_bytes(digest)
+}
+
+/// The folded text's next bytes to hash, [`CHUNK`] at a time.
+struct Block {
+    bytes: [u8; CHUNK],
+    len: usize,
+}
+
+impl Block {
+    fn write(&mut self, mut text: &[u8], hasher: &mut Blake2bVar) {
+        while !text.is_empty() {
+            if self.len == CHUNK {
+                hasher.update(&self.bytes);
+                self.len = 0;
+            }
+            let n = text.len().min(CHUNK - self.len);
+            self.bytes[self.len..self.len + n].copy_from_slice(&text[..n]);
+            self.len += n;
+            text = &text[n..];
+        }
+    }
 }
 
 #[cfg(test)]
