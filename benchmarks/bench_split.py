@@ -11,6 +11,7 @@ games and megabytes a second, and that both gave the same games (data, number, l
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import statistics
 import time
@@ -21,9 +22,7 @@ from notation.pgn import reader
 from notation.pgn.chunks import RawGame
 
 
-def _python_regions(name: Any, cap: int, tags_only: Any, number: int, lines: int, offset: int, binary: bool) -> Any:
-    mode = tags_only if isinstance(tags_only, reader._Mode) else reader._Mode(tags_only)
-    return reader._Regions(name, cap, mode, number, lines, offset, binary)
+_python_regions = functools.partial(reader._regions, compiled=False)
 
 
 def _split(data: bytes) -> tuple[float, list[tuple[Any, ...]]]:

@@ -567,13 +567,22 @@ class _CoreRegions:
 
 
 def _regions(
-    name: str | None, cap: int, tags_only: bool | _Mode, number: int, lines: int, offset: int, binary: bool
+    name: str | None,
+    cap: int,
+    tags_only: bool | _Mode,
+    number: int,
+    lines: int,
+    offset: int,
+    binary: bool,
+    *,
+    compiled: bool = True,
 ) -> _Regions | _CoreRegions:
     """The splitter :func:`_split` starts with: the compiled core's for bytes split whole (a
-    mode that may switch to tags only is Python's), else :class:`_Regions`."""
+    mode that may switch to tags only is Python's), else (or with ``compiled`` False: the tests
+    and benchmarks that compare the two) :class:`_Regions`."""
     from notation.compiled import core_module
 
-    core = core_module() if binary and tags_only is False else None
+    core = core_module() if compiled and binary and tags_only is False else None
     if core is None:
         mode = tags_only if isinstance(tags_only, _Mode) else _Mode(tags_only)
         return _Regions(name, cap, mode, number, lines, offset, binary)

@@ -5,6 +5,7 @@ part-way through a source."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,7 @@ pytestmark = pytest.mark.skipif(compiled.core_module() is None, reason="the comp
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
 
 
-def _python_regions(name: Any, cap: int, tags_only: Any, number: int, lines: int, offset: int, binary: bool) -> Any:
-    mode = tags_only if isinstance(tags_only, reader._Mode) else reader._Mode(tags_only)
-    return reader._Regions(name, cap, mode, number, lines, offset, binary)
+_python_regions = functools.partial(reader._regions, compiled=False)
 
 
 def _fields(item: Chunk) -> Any:
@@ -65,6 +64,7 @@ def test_the_core_splits_bytes_and_python_text() -> None:
     assert isinstance(reader._regions(None, 10, False, 0, 0, 0, False), reader._Regions)
     assert isinstance(reader._regions(None, 10, True, 0, 0, 0, True), reader._Regions)  # tags only
     assert isinstance(reader._regions(None, 10, reader._Mode(False), 0, 0, 0, True), reader._Regions)
+    assert isinstance(_python_regions(None, 10, False, 0, 0, 0, True), reader._Regions)
 
 
 _GAME = b'[Event "e"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 1-0\n'
